@@ -1,0 +1,174 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    displayName: text('display_name'),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: createdAt(),
+    lastLogin: timestamp('last_login', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    check('users_role_check', sql`${t.role} in ('user', 'admin')`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    /** sha-256 of the cookie's token: a database leak does not hand out live sessions. */
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId)],
+);
+
+/** One row per email with recent failed sign-ins; the lockout counts here so it holds across servers. */
+export const signInAttempts = pgTable('sign_in_attempts', {
+  email: text('email').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+});
+
+export const adminInvites = pgTable(
+  'admin_invites',
+  {
+    id: id(),
+    codeHash: text('code_hash').notNull().unique(),
+    /** The code's last characters, so an admin can tell open invites apart without the secret. */
+    codeHint: text('code_hint').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    usedBy: uuid('used_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('admin_invites_open_idx').on(t.expiresAt).where(sql`${t.usedAt} is null`)],
+);
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('categories_name_lower_key').on(sql`lower(${t.name})`),
+    check('categories_name_check', sql`length(btrim(${t.name})) > 0`),
+  ],
+);
+
+export const floors = pgTable(
+  'floors',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('floors_name_lower_key').on(sql`lower(${t.name})`),
+    check('floors_name_check', sql`length(btrim(${t.name})) > 0`),
+  ],
+);
+
+export const shops = pgTable(
+  'shops',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    categoryId: uuid('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'restrict' }),
+    floorId: uuid('floor_id')
+      .notNull()
+      .references(() => floors.id, { onDelete: 'restrict' }),
+    location: text('location').notNull().default(''),
+    contact: text('contact').notNull().default(''),
+    openingHours: text('opening_hours').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('shops_category_id_idx').on(t.categoryId),
+    index('shops_floor_id_idx').on(t.floorId),
+    check('shops_name_check', sql`length(btrim(${t.name})) > 0`),
+  ],
+);
+
+/** An offer runs from the start of start_date to the end of end_date in the mall's time zone. */
+export const offers = pgTable(
+  'offers',
+  {
+    id: id(),
+    shopId: uuid('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    discount: integer('discount').notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('offers_shop_id_idx').on(t.shopId),
+    index('offers_dates_idx').on(t.endDate, t.startDate),
+    // Target of products' (offer_id, shop_id) foreign key: a product's offer belongs to its shop.
+    unique('offers_id_shop_id_key').on(t.id, t.shopId),
+    check('offers_discount_check', sql`${t.discount} between 1 and 100`),
+    check('offers_dates_check', sql`${t.endDate} >= ${t.startDate}`),
+    check('offers_title_check', sql`length(btrim(${t.title})) > 0`),
+  ],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: id(),
+    shopId: uuid('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** Exact money: numeric(12,2), read as a string, never a binary float. */
+    price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+    category: text('category').notNull().default(''),
+    /** (offer_id, shop_id) → offers(id, shop_id) ON DELETE SET NULL (offer_id): see migration 0001. */
+    offerId: uuid('offer_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('products_shop_id_idx').on(t.shopId),
+    index('products_offer_id_idx').on(t.offerId),
+    check('products_price_check', sql`${t.price} >= 0`),
+    check('products_name_check', sql`length(btrim(${t.name})) > 0`),
+  ],
+);

@@ -1,0 +1,27 @@
+/** The one JSON body of every failed API request. Made only by the server's error handler. */
+export interface ApiErrorBody {
+  error: {
+    code: string;
+    message: string;
+    /** Field name → the same message the form shows under that field. */
+    fields?: Record<string, string>;
+  };
+}
+
+/** The authentication error catalogue (spec §8), word for word. */
+export const AUTH_MESSAGES = {
+  emailInUse: 'Email already registered',
+  invalidEmail: 'Invalid email address',
+  weakPassword: 'Password must be 6+ characters',
+  userNotFound: 'Email not found',
+  wrongPassword: 'Incorrect password',
+  locked: 'Account temporarily locked. Try again later',
+  other: 'Authentication failed',
+  logoutFailed: 'Logout failed. Please try again.',
+} as const;
+
+/** Our own messages, for what the original product did not have (product-decisions.md §2). */
+export const INVITE_MESSAGES = {
+  required: 'An admin invite code is required to create an Admin account',
+  invalid: 'This admin invite code is not valid or has expired',
+} as const;
