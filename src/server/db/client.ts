@@ -45,7 +45,8 @@ export async function openEmbedded(options: EmbeddedOptions = {}): Promise<Datab
   await new Promise<void>((resolve, reject) => {
     const onMessage = (message: PgliteWorkerMessage) => {
       if (message.type === 'ready') resolve();
-      if (message.type === 'error') reject(new Error(`The embedded database could not start: ${message.message}`));
+      if (message.type === 'error')
+        reject(new Error(`The embedded database could not start: ${message.message}`));
     };
     worker.on('message', onMessage);
     worker.once('error', reject);

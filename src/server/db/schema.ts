@@ -21,7 +21,9 @@ export const users = pgTable(
   {
     id: id(),
     email: text('email').notNull(),
-    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    role: text('role', { enum: ['user', 'admin'] })
+      .notNull()
+      .default('user'),
     displayName: text('display_name'),
     passwordHash: text('password_hash').notNull(),
     createdAt: createdAt(),
@@ -53,7 +55,9 @@ export const sessions = pgTable(
 export const signInAttempts = pgTable('sign_in_attempts', {
   email: text('email').primaryKey(),
   failures: integer('failures').notNull().default(0),
-  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' })
+    .notNull()
+    .defaultNow(),
   lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
 });
 

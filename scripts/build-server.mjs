@@ -1,0 +1,20 @@
+// Bundles the server into dist/server with esbuild. Packages stay external (PGlite loads its wasm and
+// extensions from beside its own files); the migrations are copied beside the bundle.
+import fs from 'node:fs';
+import { build } from 'esbuild';
+
+const outdir = 'dist/server';
+fs.rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { main: 'src/server/main.ts', 'pglite-worker': 'src/server/db/pglite-worker.ts' },
+  outdir,
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+fs.cpSync('src/server/db/migrations', `${outdir}/migrations`, { recursive: true });
+console.log(`built ${outdir}`);

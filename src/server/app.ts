@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sessionPlugin } from './auth/guards';
+import { authRoutes } from './auth/routes';
+import type { Database } from './db/client';
+import { notFoundBody, registerErrorHandler } from './errors';
+import { adminRoutes } from './modules/admin/routes';
+
+export interface AppOptions {
+  database: Database;
+  timeZone: string;
+  /** The operator's MALL_ADMIN_INVITE_CODE, when set. */
+  operatorInviteCode?: string;
+  /** Folder of the built React app to serve; omitted in API tests and under the Vite dev server. */
+  clientDir?: string;
+  logger?: FastifyServerOptions['logger'];
+  /** The clock; tests move it to check expiry without waiting. */
+  now?: () => Date;
+}
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { database, timeZone } = options;
+  const db = database.db;
+  const now = options.now ?? (() => new Date());
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Toasts insert a <style> element at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Sent only over HTTPS by browsers anyway; harmless on plain HTTP.
+    strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+  });
+  await app.register(fastifyCookie);
+  await app.register(sessionPlugin, { db, now });
+
+  app.get('/api/health', async (_request, reply) => {
+    try {
+      await db.execute(sql`select 1`);
+      return { status: 'ok' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable' });
+    }
+  });
+  await app.register(authRoutes, {
+    prefix: '/api/auth',
+    db,
+    now,
+    operatorInviteCode: options.operatorInviteCode,
+  });
+  await app.register(adminRoutes, { prefix: '/api', db, now, timeZone });
+
+  const indexHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    const isPage =
+      !pathname.startsWith('/api/') && pathname !== '/api' && ['GET', 'HEAD'].includes(request.method);
+    if (!indexHtml || !isPage) return reply.status(404).send(notFoundBody(request.method, pathname));
+    // Client-side routes; unknown paths too, which the client sends on to /404.
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  });
+  return app;
+}
+
+/** The built SPA's files; hashed assets are cached for a year. Returns index.html for page paths. */
+async function serveClient(app: FastifyInstance, clientDir: string): Promise<Buffer> {
+  const indexHtml = fs.readFileSync(path.join(clientDir, 'index.html'));
+  await app.register(fastifyStatic, {
+    root: clientDir,
+    wildcard: false,
+    index: false,
+    // Our cache-control below, not the plugin's.
+    cacheControl: false,
+    setHeaders(reply, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      reply.header(
+        'cache-control',
+        immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      );
+    },
+  });
+  return indexHtml;
+}

@@ -1,0 +1,129 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import pg from 'pg';
+import { LoginInput, MeResponse, RegisterInput, UserResponse } from '../../shared/auth';
+import { AUTH_MESSAGES } from '../../shared/errors';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
+import { HttpError } from '../errors';
+import { redeemInvite } from './invites';
+import { clearFailures, isLocked, recordFailure } from './lockout';
+import { hashPassword, verifyPassword } from './passwords';
+import { createSession, deleteSession, SESSION_COOKIE, SESSION_LIFETIME_MS, toSessionUser } from './sessions';
+
+export interface AuthRoutesOptions {
+  db: Db;
+  now: () => Date;
+  operatorInviteCode: string | undefined;
+}
+
+const emailInUse = () =>
+  new HttpError(409, 'EMAIL_IN_USE', AUTH_MESSAGES.emailInUse, { email: AUTH_MESSAGES.emailInUse });
+
+function isUniqueViolation(error: unknown): boolean {
+  const cause = error instanceof Error && error.cause instanceof pg.DatabaseError ? error.cause : error;
+  return cause instanceof pg.DatabaseError && cause.code === '23505';
+}
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: Math.floor(SESSION_LIFETIME_MS / 1000),
+  });
+}
+
+/** Sign-in replaces whatever session the browser had: a fixed token can never be carried into it. */
+async function endCurrentSession(db: Db, request: FastifyRequest) {
+  const previous = request.cookies[SESSION_COOKIE];
+  if (previous) await deleteSession(db, previous);
+}
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
+  app,
+  { db, now, operatorInviteCode },
+) => {
+  // Auth responses carry personal data: never cached by a browser or a proxy.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.get('/me', { schema: { response: { 200: MeResponse } } }, async (request) => ({ user: request.user }));
+
+  app.post(
+    '/register',
+    { schema: { body: RegisterInput, response: { 201: UserResponse } } },
+    async (request, reply) => {
+      const { email, password, role, inviteCode } = request.body;
+      const existing = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, email));
+      if (existing.length > 0) throw emailInUse();
+      const passwordHash = await hashPassword(password);
+      const at = now();
+      try {
+        const { user, token } = await db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(users)
+            .values({ email, role, passwordHash, createdAt: at })
+            .returning();
+          if (!row) throw new Error('user insert returned no row');
+          if (role === 'admin') await redeemInvite(tx, inviteCode, row.id, operatorInviteCode, at);
+          return { user: toSessionUser(row), token: await createSession(tx, row.id, at) };
+        });
+        await endCurrentSession(db, request);
+        setSessionCookie(request, reply, token);
+        return reply.status(201).send({ user });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw emailInUse();
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/login',
+    { schema: { body: LoginInput, response: { 200: UserResponse } } },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      const at = now();
+      if (await isLocked(db, email, at)) throw new HttpError(429, 'LOCKED', AUTH_MESSAGES.locked);
+
+      const [row] = await db
+        .select()
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, email));
+      if (!row) {
+        await recordFailure(db, email, at);
+        throw new HttpError(401, 'EMAIL_NOT_FOUND', AUTH_MESSAGES.userNotFound, {
+          email: AUTH_MESSAGES.userNotFound,
+        });
+      }
+      if (!(await verifyPassword(password, row.passwordHash))) {
+        await recordFailure(db, email, at);
+        throw new HttpError(401, 'WRONG_PASSWORD', AUTH_MESSAGES.wrongPassword, {
+          password: AUTH_MESSAGES.wrongPassword,
+        });
+      }
+
+      const token = await db.transaction(async (tx) => {
+        await tx.update(users).set({ lastLogin: at }).where(eq(users.id, row.id));
+        return createSession(tx, row.id, at);
+      });
+      await clearFailures(db, email);
+      await endCurrentSession(db, request);
+      setSessionCookie(request, reply, token);
+      return { user: toSessionUser({ ...row, lastLogin: at }) };
+    },
+  );
+
+  app.post('/logout', async (request, reply) => {
+    await endCurrentSession(db, request);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.status(204).send();
+  });
+};

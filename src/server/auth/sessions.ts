@@ -1,0 +1,67 @@
+import { and, eq, gt } from 'drizzle-orm';
+import type { SessionUser } from '../../shared/auth';
+import type { Db } from '../db/client';
+import { sessions, users } from '../db/schema';
+import { newSessionToken, sha256 } from './tokens';
+
+export const SESSION_COOKIE = 'mall_session';
+/** A session ends after this long without a request… */
+export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+/** …and after this long in any case. */
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often, not on every request. */
+const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+
+type UserRow = typeof users.$inferSelect;
+
+export function toSessionUser(row: UserRow): SessionUser {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    displayName: row.displayName,
+    createdAt: row.createdAt.toISOString(),
+    lastLogin: row.lastLogin?.toISOString() ?? null,
+  };
+}
+
+type Executor = Pick<Db, 'insert' | 'delete'>;
+
+/** A new random token; only its hash is stored. Returns the token for the cookie. */
+export async function createSession(db: Executor, userId: string, now: Date): Promise<string> {
+  const token = newSessionToken();
+  await db.insert(sessions).values({
+    tokenHash: sha256(token),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+  });
+  return token;
+}
+
+export async function deleteSession(db: Executor, token: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, sha256(token)));
+}
+
+/** The user behind a cookie's token, or null when it is unknown, expired or idle too long. */
+export async function resolveSession(db: Db, token: string, now: Date): Promise<SessionUser | null> {
+  const tokenHash = sha256(token);
+  const [row] = await db
+    .select({ user: users, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        gt(sessions.expiresAt, now),
+        gt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS)),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
+  }
+  return toSessionUser(row.user);
+}

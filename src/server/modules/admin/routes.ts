@@ -1,0 +1,71 @@
+import { and, count, gte, lte } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AdminInvite, AdminStats, CreatedAdminInvite } from '../../../shared/auth';
+import { requireRole } from '../../auth/guards';
+import { createInvite, listOpenInvites, revokeInvite } from '../../auth/invites';
+import type { Db } from '../../db/client';
+import { offers, products, shops } from '../../db/schema';
+import { HttpError } from '../../errors';
+import { mallToday } from '../../lib/mall-time';
+
+export interface AdminRoutesOptions {
+  db: Db;
+  now: () => Date;
+  timeZone: string;
+}
+
+/** Admin-only endpoints: invites and the dashboard's figures. Every route here needs an admin session. */
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, now, timeZone }) => {
+  app.addHook('preHandler', requireRole('admin'));
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.post(
+    '/admin/invites',
+    { schema: { response: { 201: z.object({ invite: CreatedAdminInvite }) } } },
+    async (request, reply) => {
+      const invite = await createInvite(db, request.user?.id ?? null, now());
+      return reply.status(201).send({ invite });
+    },
+  );
+
+  app.get(
+    '/admin/invites',
+    { schema: { response: { 200: z.object({ invites: z.array(AdminInvite) }) } } },
+    async () => ({
+      invites: await listOpenInvites(db, now()),
+    }),
+  );
+
+  app.delete(
+    '/admin/invites/:id',
+    { schema: { params: z.strictObject({ id: z.uuid('Invalid invite id') }) } },
+    async (request, reply) => {
+      if (!(await revokeInvite(db, request.params.id))) {
+        throw new HttpError(404, 'NOT_FOUND', 'This invite does not exist or was already used');
+      }
+      return reply.status(204).send();
+    },
+  );
+
+  app.get('/stats', { schema: { response: { 200: AdminStats } } }, async () => {
+    const today = mallToday(timeZone, now());
+    const [[shopCount], [productCount], [offerCount], [activeCount]] = await Promise.all([
+      db.select({ n: count() }).from(shops),
+      db.select({ n: count() }).from(products),
+      db.select({ n: count() }).from(offers),
+      db
+        .select({ n: count() })
+        .from(offers)
+        .where(and(lte(offers.startDate, today), gte(offers.endDate, today))),
+    ]);
+    return {
+      shops: shopCount?.n ?? 0,
+      products: productCount?.n ?? 0,
+      offers: offerCount?.n ?? 0,
+      activeOffers: activeCount?.n ?? 0,
+    };
+  });
+};

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { prepareSetupCode } from './auth/invites';
+import { type Database, openEmbedded, openPostgres } from './db/client';
+import { lockDataDir } from './db/data-dir-lock';
+import { isDemoDataEnabled, loadDemoData } from './db/demo-data';
+import { runMigrations } from './db/migrate';
+import type { Env } from './env';
+import { mallToday } from './lib/mall-time';
+
+export interface OpenedDatabase {
+  database: Database;
+  /** Releases the embedded data directory's lock after the database is closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the configured database and brings it up to date: migrations, and the demo mall in a brand-new
+ * embedded database unless MALL_DEMO_DATA=off.
+ */
+export async function openConfiguredDatabase(
+  env: Env,
+  log: Pick<FastifyBaseLogger, 'info'>,
+): Promise<OpenedDatabase> {
+  if (env.DATABASE_URL) {
+    const database = await openPostgres(env.DATABASE_URL);
+    await runMigrations(database);
+    if (isDemoDataEnabled(env.MALL_DEMO_DATA, false)) await loadDemoIfEmpty(database, env, log);
+    return { database, close: () => database.close() };
+  }
+
+  const release = lockDataDir(env.MALL_DATA_DIR);
+  try {
+    const pgDir = path.join(env.MALL_DATA_DIR, 'pgdata');
+    const brandNew = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
+    const database = await openEmbedded({ dataDir: pgDir });
+    await runMigrations(database);
+    if (brandNew && isDemoDataEnabled(env.MALL_DEMO_DATA, true)) await loadDemoIfEmpty(database, env, log);
+    return {
+      database,
+      async close() {
+        await database.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function loadDemoIfEmpty(database: Database, env: Env, log: Pick<FastifyBaseLogger, 'info'>) {
+  const { rows } = await database.pool.query<{ n: number }>('select count(*)::int as n from shops');
+  if ((rows[0]?.n ?? 0) > 0) return;
+  const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE));
+  log.info(summary, 'loaded the demo mall');
+}
+
+/** While there is no admin, a setup code printed at start-up lets the operator create the first one. */
+export async function announceSetupCode(database: Database, env: Env, url: string): Promise<void> {
+  const code = await prepareSetupCode(database.db, env.MALL_ADMIN_INVITE_CODE, new Date());
+  if (!code) return;
+  const line = '='.repeat(72);
+  process.stdout.write(
+    `\n${line}\n  Super Mall has no admin yet.\n  Open ${url}/register, choose Account Type "Admin" and enter this setup code:\n\n      ${code}\n\n  It works once, for the first admin account.\n${line}\n\n`,
+  );
+}

@@ -1,0 +1,125 @@
+// API tests: the real app (buildApp) on a real database — a PGlite copy or a PostgreSQL database made
+// from the run's migrated template — driven with app.inject.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { SessionUser } from '../../shared/auth';
+import { buildApp } from '../app';
+import { SESSION_COOKIE } from '../auth/sessions';
+import { type Database, openEmbedded, openPostgres } from '../db/client';
+import { databaseUrlFor } from './global-setup';
+
+export const TEST_TIME_ZONE = 'Asia/Kolkata';
+export const OPERATOR_CODE = 'operator-invite-code-for-tests';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  /** Moves the app's clock (not the database's) forward by `ms`. */
+  advanceClock(ms: number): void;
+  /** The app's clock. */
+  now(): Date;
+  close(): Promise<void>;
+}
+
+async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (inject('testDatabase') === 'pglite') {
+    const database = await openEmbedded({ loadDataDir: fs.readFileSync(inject('pgliteTemplatePath')) });
+    return { database, drop: async () => {} };
+  }
+  const serverUrl = inject('postgresUrl');
+  const name = `mall_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${inject('postgresTemplate')}`);
+  await admin.end();
+  const database = await openPostgres(databaseUrlFor(serverUrl, name), 5);
+  return {
+    database,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function createTestApp(options: { operatorInviteCode?: string } = {}): Promise<TestApp> {
+  const { database, drop } = await openTestDatabase();
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
+  const app = await buildApp({
+    database,
+    timeZone: TEST_TIME_ZONE,
+    operatorInviteCode: 'operatorInviteCode' in options ? options.operatorInviteCode : OPERATOR_CODE,
+    now,
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    advanceClock(ms) {
+      offsetMs += ms;
+    },
+    now,
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (!cookie?.value)
+    throw new Error(`no session cookie in a ${response.statusCode} response: ${response.body}`);
+  return cookie.value;
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = 'person'): string {
+  counter += 1;
+  return `${prefix}.${counter}.${randomBytes(3).toString('hex')}@example.com`;
+}
+
+export interface SignedIn {
+  user: SessionUser;
+  cookie: string;
+  /** Headers for app.inject as this person. */
+  headers: { cookie: string };
+}
+
+function signedIn(response: LightMyRequestResponse): SignedIn {
+  const cookie = sessionCookie(response);
+  return { user: response.json().user, cookie, headers: { cookie: `${SESSION_COOKIE}=${cookie}` } };
+}
+
+export async function registerAs(
+  app: FastifyInstance,
+  role: 'user' | 'admin',
+  fields: { email?: string; password?: string; inviteCode?: string } = {},
+): Promise<SignedIn> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: {
+      email: fields.email ?? uniqueEmail(role),
+      password: fields.password ?? 'secret-password',
+      role,
+      ...(role === 'admin' ? { inviteCode: fields.inviteCode ?? OPERATOR_CODE } : {}),
+    },
+  });
+  if (response.statusCode !== 201)
+    throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+  return signedIn(response);
+}
+
+export async function login(app: FastifyInstance, email: string, password: string): Promise<SignedIn> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return signedIn(response);
+}
