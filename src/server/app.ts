@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionPlugin } from './auth/guards';
 import { authRoutes } from './auth/routes';
@@ -19,7 +19,8 @@ export interface AppOptions {
   operatorInviteCode?: string;
   /** Folder of the built React app to serve; omitted in API tests and under the Vite dev server. */
   clientDir?: string;
-  logger?: FastifyServerOptions['logger'];
+  /** A pino logger; none in tests. */
+  logger?: FastifyBaseLogger;
   /** The clock; tests move it to check expiry without waiting. */
   now?: () => Date;
 }
@@ -32,8 +33,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // One line per request drowns what matters; failures are logged by the error handler.
+    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -22,11 +22,12 @@ export interface OpenedDatabase {
 export async function openConfiguredDatabase(
   env: Env,
   log: Pick<FastifyBaseLogger, 'info'>,
+  { demoData = true }: { demoData?: boolean } = {},
 ): Promise<OpenedDatabase> {
   if (env.DATABASE_URL) {
     const database = await openPostgres(env.DATABASE_URL);
     await runMigrations(database);
-    if (isDemoDataEnabled(env.MALL_DEMO_DATA, false)) await loadDemoIfEmpty(database, env, log);
+    if (demoData && isDemoDataEnabled(env.MALL_DEMO_DATA, false)) await loadDemoIfEmpty(database, env, log);
     return { database, close: () => database.close() };
   }
 
@@ -36,7 +37,9 @@ export async function openConfiguredDatabase(
     const brandNew = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
     const database = await openEmbedded({ dataDir: pgDir });
     await runMigrations(database);
-    if (brandNew && isDemoDataEnabled(env.MALL_DEMO_DATA, true)) await loadDemoIfEmpty(database, env, log);
+    if (demoData && brandNew && isDemoDataEnabled(env.MALL_DEMO_DATA, true)) {
+      await loadDemoIfEmpty(database, env, log);
+    }
     return {
       database,
       async close() {
@@ -50,9 +53,16 @@ export async function openConfiguredDatabase(
   }
 }
 
+/** Shops, categories and floors already there: the demo mall goes only into an empty one. */
+export async function countDirectory(database: Database): Promise<number> {
+  const { rows } = await database.pool.query<{ n: number }>(
+    'select (select count(*) from shops) + (select count(*) from categories) + (select count(*) from floors) as n',
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 async function loadDemoIfEmpty(database: Database, env: Env, log: Pick<FastifyBaseLogger, 'info'>) {
-  const { rows } = await database.pool.query<{ n: number }>('select count(*)::int as n from shops');
-  if ((rows[0]?.n ?? 0) > 0) return;
+  if ((await countDirectory(database)) > 0) return;
   const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE));
   log.info(summary, 'loaded the demo mall');
 }
