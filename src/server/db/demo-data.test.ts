@@ -1,0 +1,144 @@
+import { and, eq, gt, gte, isNotNull, lt, lte } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openEmbedded } from './client';
+import { addDays, type DemoSummary, isDemoDataEnabled, loadDemoData } from './demo-data';
+import { runMigrations } from './migrate';
+import { categories, floors, offers, products, shops } from './schema';
+
+const TODAY = '2026-06-15';
+
+describe('isDemoDataEnabled', () => {
+  it('follows on and off whatever the database', () => {
+    expect(isDemoDataEnabled('on', false)).toBe(true);
+    expect(isDemoDataEnabled('on', true)).toBe(true);
+    expect(isDemoDataEnabled('off', true)).toBe(false);
+    expect(isDemoDataEnabled('off', false)).toBe(false);
+  });
+
+  it('defaults to on for the embedded database and off for PostgreSQL', () => {
+    expect(isDemoDataEnabled(undefined, true)).toBe(true);
+    expect(isDemoDataEnabled(undefined, false)).toBe(false);
+    expect(isDemoDataEnabled('', true)).toBe(true);
+    expect(isDemoDataEnabled('', false)).toBe(false);
+  });
+
+  it('refuses any other value', () => {
+    for (const value of ['yes', 'true', '1', 'ON', ' on']) {
+      expect(() => isDemoDataEnabled(value, true)).toThrow('MALL_DEMO_DATA must be on or off');
+    }
+  });
+});
+
+describe('addDays', () => {
+  it('does calendar arithmetic across months, years and leap days', () => {
+    expect(addDays(TODAY, 0)).toBe(TODAY);
+    expect(addDays(TODAY, 16)).toBe('2026-07-01');
+    expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addDays('2023-02-28', 1)).toBe('2023-03-01');
+    expect(addDays('2026-03-28', 2)).toBe('2026-03-30');
+  });
+
+  it('refuses malformed or impossible dates', () => {
+    for (const value of ['2026-6-15', '15/06/2026', '2026-02-30', '', '2026-06-15T00:00:00Z']) {
+      expect(() => addDays(value, 1)).toThrow('YYYY-MM-DD');
+    }
+  });
+});
+
+describe('loadDemoData', () => {
+  let database: Database;
+  let summary: DemoSummary;
+
+  const counts = async () => {
+    const { db } = database;
+    return {
+      categories: await db.$count(categories),
+      floors: await db.$count(floors),
+      shops: await db.$count(shops),
+      products: await db.$count(products),
+      offers: await db.$count(offers),
+    };
+  };
+
+  beforeAll(
+    async () => {
+      database = await openEmbedded();
+      await runMigrations(database);
+      summary = await loadDemoData(database.db, TODAY);
+    },
+    30_000, // Vitest 4 hooks take the timeout as a number; the embedded database needs ~3 s to open.
+  );
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('inserts the whole mall and reports what it inserted', async () => {
+    const expected = { categories: 8, floors: 4, shops: 24, products: 150, offers: 20 };
+    expect(summary).toEqual(expected);
+    expect(await counts()).toEqual(expected);
+    const floorNames = (await database.db.select({ name: floors.name }).from(floors)).map((f) => f.name);
+    expect(floorNames.sort()).toEqual(['First Floor', 'Ground Floor', 'Second Floor', 'Third Floor']);
+  });
+
+  it('dates offers around today: 10 active, 5 expired, 5 future', async () => {
+    const { db } = database;
+    expect(await db.$count(offers, and(lte(offers.startDate, TODAY), gte(offers.endDate, TODAY)))).toBe(10);
+    expect(await db.$count(offers, lt(offers.endDate, TODAY))).toBe(5);
+    expect(await db.$count(offers, gt(offers.startDate, TODAY))).toBe(5);
+    for (const offer of await db.select().from(offers)) {
+      expect(Number.isInteger(offer.discount)).toBe(true);
+      expect(offer.discount).toBeGreaterThanOrEqual(5);
+      expect(offer.discount).toBeLessThanOrEqual(60);
+      expect(offer.startDate <= offer.endDate).toBe(true);
+    }
+  });
+
+  it('gives every shop products, contact details and opening hours', async () => {
+    const { db } = database;
+    const allShops = await db.select().from(shops);
+    const allProducts = await db.select({ shopId: products.shopId }).from(products);
+    for (const shop of allShops) {
+      expect(allProducts.filter((p) => p.shopId === shop.id).length, shop.name).toBeGreaterThanOrEqual(1);
+      expect(shop.description, shop.name).not.toBe('');
+      expect(shop.location, shop.name).toMatch(/^Unit /);
+      expect(shop.contact, shop.name).toMatch(/^\+91 80 4000 \d{4} · hello@[a-z0-9-]+\.example$/);
+      expect(shop.openingHours, shop.name).not.toBe('');
+    }
+    expect(new Set(allShops.map((s) => s.name)).size).toBe(24);
+  });
+
+  it("links about 25 products to offers of the product's own shop", async () => {
+    const { db } = database;
+    const linked = await db
+      .select({ productShop: products.shopId, offerShop: offers.shopId })
+      .from(products)
+      .innerJoin(offers, eq(products.offerId, offers.id));
+    expect(linked).toHaveLength(25);
+    expect(await db.$count(products, isNotNull(products.offerId))).toBe(25);
+    for (const row of linked) expect(row.productShop).toBe(row.offerShop);
+  });
+
+  it('stores prices with two decimals, never negative', async () => {
+    const rows = await database.db.select({ name: products.name, price: products.price }).from(products);
+    for (const { name, price } of rows) {
+      expect(price, name).toMatch(/^\d+\.\d{2}$/);
+      expect(Number(price), name).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('fails on a second run and leaves the first copy alone', async () => {
+    const before = await counts();
+    await expect(loadDemoData(database.db, TODAY)).rejects.toMatchObject({
+      cause: { code: '23505', constraint: 'categories_name_lower_key' },
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a malformed date without touching the database', async () => {
+    const before = await counts();
+    await expect(loadDemoData(database.db, '15/06/2026')).rejects.toThrow('YYYY-MM-DD');
+    expect(await counts()).toEqual(before);
+  });
+});
