@@ -34,6 +34,9 @@ export interface EmbeddedOptions {
 export async function openEmbedded(options: EmbeddedOptions = {}): Promise<Database> {
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-pg-'));
   fs.chmodSync(socketDir, 0o700);
+  // Also when the process exits mid-start (a signal before the database is up).
+  const removeSocketDir = () => fs.rmSync(socketDir, { recursive: true, force: true });
+  process.on('exit', removeSocketDir);
   const port = 5432;
   const workerData: PgliteWorkerData = {
     dataDir: options.dataDir,
@@ -92,7 +95,8 @@ export async function openEmbedded(options: EmbeddedOptions = {}): Promise<Datab
       await pool.end();
       await request({ type: 'close' }, 'closed');
       await worker.terminate();
-      fs.rmSync(socketDir, { recursive: true, force: true });
+      process.off('exit', removeSocketDir);
+      removeSocketDir();
     },
   };
 }

@@ -1,0 +1,118 @@
+import { Layers, LayoutDashboard, type LucideIcon, Menu, Package, Percent, Store, X } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { displayName, useAuth } from '../lib/auth';
+import { cn } from '../lib/cn';
+import { LogoLink } from './logo-link';
+import { LogoutButton } from './logout-button';
+
+const links: Array<{ to: string; label: string; icon: LucideIcon }> = [
+  { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { to: '/admin/shops', label: 'Manage Shops', icon: Store },
+  { to: '/admin/products', label: 'Manage Products', icon: Package },
+  { to: '/admin/offers', label: 'Manage Offers', icon: Percent },
+  { to: '/admin/categories', label: 'Categories & Floors', icon: Layers },
+];
+
+export function AdminLayout() {
+  const { user } = useAuth();
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const [shownPath, setShownPath] = useState(pathname);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  // why: close the drawer on any navigation (links, back button), adjusting state during render.
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setOpen(false);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggleRef.current?.focus();
+    }
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [open]);
+
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur sm:px-6 md:ml-64">
+        <button
+          ref={toggleRef}
+          type="button"
+          className="-ml-1 rounded-lg p-2 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600 md:hidden"
+          aria-label={open ? 'Close menu' : 'Open menu'}
+          aria-expanded={open}
+          aria-controls="admin-sidebar"
+          onClick={() => setOpen((value) => !value)}
+        >
+          {open ? (
+            <X aria-hidden="true" className="size-6" />
+          ) : (
+            <Menu aria-hidden="true" className="size-6" />
+          )}
+        </button>
+        <LogoLink className="md:hidden" />
+        <div className="ml-auto flex min-w-0 items-center gap-3">
+          <p className="min-w-0 truncate text-sm text-slate-600">
+            Welcome, <span className="font-medium text-slate-900">{user ? displayName(user) : ''}</span>
+          </p>
+          <LogoutButton />
+        </div>
+      </header>
+
+      {open ? (
+        // why: hidden from assistive tech; keyboard users close the drawer with Escape or the menu button
+        <div
+          aria-hidden="true"
+          className="fixed inset-x-0 top-16 bottom-0 z-20 bg-slate-900/40 md:hidden"
+          onClick={() => setOpen(false)}
+        />
+      ) : null}
+
+      <aside
+        id="admin-sidebar"
+        className={cn(
+          open ? 'flex' : 'hidden',
+          'fixed top-16 bottom-0 left-0 z-30 w-64 flex-col border-r border-slate-200 bg-white shadow-xl',
+          'transition-transform starting:-translate-x-full md:top-0 md:flex md:shadow-none md:transition-none',
+        )}
+      >
+        <div className="hidden h-16 items-center border-b border-slate-200 px-6 md:flex">
+          <LogoLink />
+        </div>
+        <nav aria-label="Admin" className="flex-1 overflow-y-auto p-3">
+          <ul className="space-y-1">
+            {links.map(({ to, label, icon: Icon }) => (
+              <li key={to}>
+                <NavLink
+                  to={to}
+                  className={({ isActive }) =>
+                    cn(
+                      'flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors',
+                      'focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-indigo-600',
+                      isActive
+                        ? 'bg-indigo-50 text-indigo-700'
+                        : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+                    )
+                  }
+                >
+                  <Icon aria-hidden="true" className="size-5 shrink-0" />
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </aside>
+
+      <main className="px-4 py-6 sm:px-6 md:ml-64 md:px-8 md:py-8">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

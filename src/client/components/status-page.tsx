@@ -1,0 +1,42 @@
+import { ArrowLeft, House, type LucideIcon } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
+import { Button, buttonClass } from './ui/button';
+
+interface StatusPageProps {
+  icon: LucideIcon;
+  title: string;
+  message: string;
+}
+
+/** The 403 and 404 screens: a title, one sentence, Go Back and Return Home. */
+export function StatusPage({ icon: Icon, title, message }: StatusPageProps) {
+  const navigate = useNavigate();
+
+  function goBack() {
+    // why: a tab opened straight on this page has nothing to go back to.
+    if (window.history.length <= 1) navigate('/');
+    else navigate(-1);
+  }
+
+  return (
+    <main className="flex min-h-dvh items-center justify-center bg-slate-50 px-4 py-12">
+      <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+        <div className="mx-auto mb-5 flex size-14 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">
+          <Icon aria-hidden="true" className="size-7" />
+        </div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+        <p className="mt-3 text-slate-600">{message}</p>
+        <div className="mt-8 flex flex-col-reverse gap-3 sm:flex-row sm:justify-center">
+          <Button variant="secondary" onClick={goBack}>
+            <ArrowLeft aria-hidden="true" className="size-4" />
+            Go Back
+          </Button>
+          <Link to="/" className={buttonClass('primary')}>
+            <House aria-hidden="true" className="size-4" />
+            Return Home
+          </Link>
+        </div>
+      </div>
+    </main>
+  );
+}

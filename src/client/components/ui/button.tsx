@@ -1,0 +1,33 @@
+import type { ComponentProps } from 'react';
+import { cn } from '../../lib/cn';
+
+type Variant = 'primary' | 'secondary' | 'ghost' | 'inverse';
+type Size = 'md' | 'lg';
+
+const base =
+  'inline-flex items-center justify-center gap-2 rounded-lg border border-transparent font-semibold transition-colors ' +
+  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 ' +
+  'disabled:cursor-not-allowed disabled:opacity-60';
+
+const variants: Record<Variant, string> = {
+  primary: 'bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:hover:bg-indigo-600',
+  secondary: 'border-slate-300 bg-white text-slate-700 shadow-sm hover:bg-slate-50',
+  ghost: 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+  inverse: 'bg-white text-indigo-700 shadow-sm hover:bg-indigo-50 focus-visible:outline-white',
+};
+
+const sizes: Record<Size, string> = {
+  md: 'px-4 py-2 text-sm',
+  lg: 'px-6 py-3 text-base',
+};
+
+/** Button look, also for links that should look like buttons. */
+export function buttonClass(variant: Variant = 'primary', size: Size = 'md', extra?: string): string {
+  return cn(base, variants[variant], sizes[size], extra);
+}
+
+type ButtonProps = ComponentProps<'button'> & { variant?: Variant; size?: Size };
+
+export function Button({ variant, size, className, type = 'button', ...props }: ButtonProps) {
+  return <button type={type} className={buttonClass(variant, size, className)} {...props} />;
+}

@@ -1,0 +1,83 @@
+import { type ComponentProps, type ReactNode, useId } from 'react';
+import { cn } from '../../lib/cn';
+
+const controlClass =
+  'block w-full rounded-lg border bg-white px-3 py-2.5 text-sm text-slate-900 shadow-sm ' +
+  'placeholder:text-slate-400 outline-none transition focus:ring-2';
+
+function controlState(invalid: boolean): string {
+  return invalid
+    ? 'border-red-400 focus:border-red-500 focus:ring-red-500/30'
+    : 'border-slate-300 focus:border-indigo-500 focus:ring-indigo-500/30';
+}
+
+interface FieldShellProps {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  children: (control: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+}
+
+/** Label, hint and inline error around one control, wired with htmlFor and aria-describedby. */
+function FieldShell({ label, error, hint, children }: FieldShellProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      {children({ id, describedBy, invalid: Boolean(error) })}
+      {hint ? (
+        <p id={hintId} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+type TextFieldProps = ComponentProps<'input'> & { label: string; error?: string; hint?: ReactNode };
+
+export function TextField({ label, error, hint, className, ...inputProps }: TextFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          className={cn(controlClass, controlState(invalid), className)}
+          {...inputProps}
+        />
+      )}
+    </FieldShell>
+  );
+}
+
+type SelectFieldProps = ComponentProps<'select'> & { label: string; error?: string; hint?: ReactNode };
+
+export function SelectField({ label, error, hint, className, children, ...selectProps }: SelectFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => (
+        <select
+          id={id}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          className={cn(controlClass, controlState(invalid), className)}
+          {...selectProps}
+        >
+          {children}
+        </select>
+      )}
+    </FieldShell>
+  );
+}

@@ -1,0 +1,60 @@
+import { NavLink, Outlet } from 'react-router';
+import { displayName, useAuth } from '../lib/auth';
+import { cn } from '../lib/cn';
+import { LogoLink } from './logo-link';
+import { LogoutButton } from './logout-button';
+
+const links = [
+  { to: '/user/dashboard', label: 'Dashboard' },
+  { to: '/user/shops', label: 'Shops' },
+  { to: '/user/offers', label: 'Offers' },
+  { to: '/user/compare', label: 'Compare' },
+];
+
+export function UserLayout() {
+  const { user } = useAuth();
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+        {/* why: one nav that wraps below the logo row on phones, so its links exist only once */}
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 px-4 sm:px-6">
+          <LogoLink className="h-16 shrink-0" />
+          <nav
+            aria-label="Main"
+            className="order-last -mx-4 w-[calc(100%+2rem)] overflow-x-auto border-t border-slate-100 px-4 md:order-none md:mx-0 md:w-auto md:border-0 md:px-0"
+          >
+            <ul className="flex gap-1 py-2 md:py-0">
+              {links.map(({ to, label }) => (
+                <li key={to} className="shrink-0">
+                  <NavLink
+                    to={to}
+                    className={({ isActive }) =>
+                      cn(
+                        'block rounded-lg px-3 py-2 text-sm font-medium transition-colors',
+                        'focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-indigo-600',
+                        isActive
+                          ? 'bg-indigo-50 text-indigo-700'
+                          : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+                      )
+                    }
+                  >
+                    {label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="flex h-16 min-w-0 flex-1 basis-0 items-center justify-end gap-3">
+            <p className="min-w-0 truncate text-sm text-slate-600">
+              Welcome, <span className="font-medium text-slate-900">{user ? displayName(user) : ''}</span>
+            </p>
+            <LogoutButton />
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
