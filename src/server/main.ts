@@ -9,7 +9,9 @@ import { announceSetupCode, type OpenedDatabase, openConfiguredDatabase } from '
 
 // Beside the server bundle: dist/server/main.js → dist/client. From the sources (npm run dev), Vite
 // serves the client instead.
-const clientDir = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('../client', import.meta.url)) : null;
+const clientDir = import.meta.url.endsWith('.js')
+  ? fileURLToPath(new URL('../client', import.meta.url))
+  : null;
 
 let opened: OpenedDatabase | undefined;
 let app: FastifyInstance | undefined;
@@ -51,13 +53,15 @@ async function main() {
   const shownHost = ['0.0.0.0', '127.0.0.1', '::'].includes(env.HOST) ? 'localhost' : env.HOST;
   const url = `http://${shownHost}:${env.PORT}`;
   await announceSetupCode(opened.database, env, url);
-  const where = opened.database.kind === 'embedded' ? `embedded database in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
+  const where =
+    opened.database.kind === 'embedded' ? `embedded database in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
   process.stdout.write(`Super Mall is ready at ${url} (${where})\n`);
 }
 
 main().catch(async (error: unknown) => {
   const expected = error instanceof EnvError || error instanceof DataDirInUseError;
-  const detail = error instanceof Error ? (expected ? error.message : (error.stack ?? error.message)) : String(error);
+  const detail =
+    error instanceof Error ? (expected ? error.message : (error.stack ?? error.message)) : String(error);
   process.stderr.write(expected ? `${detail}\n` : `Super Mall could not start: ${detail}\n`);
   await app?.close().catch(() => {});
   await opened?.close().catch(() => {});
