@@ -4,13 +4,17 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionPlugin } from './auth/guards';
 import { authRoutes } from './auth/routes';
 import type { Database } from './db/client';
 import { notFoundBody, registerErrorHandler } from './errors';
 import { adminRoutes } from './modules/admin/routes';
+import { offerRoutes } from './modules/catalog/offers';
+import { categoryRoutes, floorRoutes } from './modules/catalog/places';
+import { productRoutes } from './modules/catalog/products';
+import { shopRoutes } from './modules/catalog/shops';
 
 export interface AppOptions {
   database: Database;
@@ -36,7 +40,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     // One line per request drowns what matters; failures are logged by the error handler.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -78,6 +82,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     operatorInviteCode: options.operatorInviteCode,
   });
   await app.register(adminRoutes, { prefix: '/api', db, now, timeZone });
+  await app.register(categoryRoutes, { prefix: '/api/categories', db });
+  await app.register(floorRoutes, { prefix: '/api/floors', db });
+  await app.register(shopRoutes, { prefix: '/api/shops', db });
+  await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
+  await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
 
   const indexHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
   app.setNotFoundHandler((request, reply) => {

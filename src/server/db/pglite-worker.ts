@@ -30,7 +30,11 @@ async function main() {
     extensions: { pg_trgm },
     ...(data.loadDataDir ? { loadDataDir: new Blob([data.loadDataDir as Uint8Array<ArrayBuffer>]) } : {}),
   });
-  const server = new PGLiteSocketServer({ db, path: data.socketPath, maxConnections: 1 });
+  // The app's pool holds one connection at a time, but `pg`'s pool drops a connection after any failed
+  // query and opens a new one at once, before this server has noticed the old one closing: with room
+  // for only one, that reconnect would be refused. The socket server queues queries of all connections
+  // on PGlite's one session anyway.
+  const server = new PGLiteSocketServer({ db, path: data.socketPath, maxConnections: 4 });
   await server.start();
 
   port?.on('message', async (message: { type: 'close' } | { type: 'dump' }) => {

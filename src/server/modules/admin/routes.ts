@@ -1,4 +1,4 @@
-import { and, count, gte, lte } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AdminInvite, AdminStats, CreatedAdminInvite } from '../../../shared/auth';
@@ -8,6 +8,7 @@ import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
+import { activeOn } from '../catalog/offers';
 
 export interface AdminRoutesOptions {
   db: Db;
@@ -56,10 +57,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
       db.select({ n: count() }).from(shops),
       db.select({ n: count() }).from(products),
       db.select({ n: count() }).from(offers),
-      db
-        .select({ n: count() })
-        .from(offers)
-        .where(and(lte(offers.startDate, today), gte(offers.endDate, today))),
+      db.select({ n: count() }).from(offers).where(activeOn(today)),
     ]);
     return {
       shops: shopCount?.n ?? 0,

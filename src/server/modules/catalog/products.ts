@@ -1,0 +1,180 @@
+import { and, asc, count, eq, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { discountedPrice, toPriceString } from '../../../shared/money';
+import { Product, ProductInput, ProductListQuery, ProductPage, ProductPatch } from '../../../shared/product';
+import { requireRole, requireUser } from '../../auth/guards';
+import type { Db } from '../../db/client';
+import { offers, products, shops } from '../../db/schema';
+import { HttpError } from '../../errors';
+import { mallToday } from '../../lib/mall-time';
+import { containsPattern, FOREIGN_KEY_VIOLATION, pgError } from './db-errors';
+import { activeOn } from './offers';
+
+const IdParams = z.strictObject({ id: z.uuid('Product not found') });
+const notFound = () => new HttpError(404, 'NOT_FOUND', 'Product not found');
+const OFFER_OF_ANOTHER_SHOP = "This offer is not one of the product's shop";
+
+function selectProducts(db: Db, today: string) {
+  return db
+    .select({
+      id: products.id,
+      name: products.name,
+      description: products.description,
+      price: products.price,
+      category: products.category,
+      shopId: products.shopId,
+      shopName: shops.name,
+      offerId: products.offerId,
+      offerTitle: offers.title,
+      offerDiscount: offers.discount,
+      offerEndDate: offers.endDate,
+      offerActive: sql<boolean | null>`(${activeOn(today)})`,
+      createdAt: products.createdAt,
+    })
+    .from(products)
+    .innerJoin(shops, eq(shops.id, products.shopId))
+    .leftJoin(offers, eq(offers.id, products.offerId));
+}
+
+type ProductRow = Awaited<ReturnType<ReturnType<typeof selectProducts>['execute']>>[number];
+
+function toProduct(row: ProductRow): Product {
+  const offer =
+    row.offerId && row.offerTitle !== null && row.offerDiscount !== null && row.offerEndDate !== null
+      ? {
+          id: row.offerId,
+          title: row.offerTitle,
+          discount: row.offerDiscount,
+          endDate: row.offerEndDate,
+          active: row.offerActive === true,
+        }
+      : null;
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    price: row.price,
+    category: row.category,
+    shopId: row.shopId,
+    shopName: row.shopName,
+    offerId: row.offerId,
+    offer,
+    offerPrice: offer?.active ? discountedPrice(row.price, offer.discount) : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** A product's offer must be one of its own shop's (the composite foreign key backs this up). */
+function offerOfAnotherShop(error: unknown): HttpError | null {
+  const cause = pgError(error);
+  if (cause?.code !== FOREIGN_KEY_VIOLATION) return null;
+  if (cause.constraint === 'products_offer_same_shop_fk') {
+    return new HttpError(400, 'VALIDATION', OFFER_OF_ANOTHER_SHOP, { offerId: OFFER_OF_ANOTHER_SHOP });
+  }
+  return new HttpError(400, 'VALIDATION', 'Shop is required', { shopId: 'Shop is required' });
+}
+
+export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
+  app,
+  { db, now, timeZone },
+) => {
+  const today = () => mallToday(timeZone, now());
+  const load = async (id: string) => {
+    const [row] = await selectProducts(db, today()).where(eq(products.id, id));
+    if (!row) throw notFound();
+    return toProduct(row);
+  };
+
+  app.get(
+    '/',
+    { preHandler: requireUser, schema: { querystring: ProductListQuery, response: { 200: ProductPage } } },
+    async (request) => {
+      const { q, shopId, category, onOffer, page, pageSize } = request.query;
+      const filters: SQL[] = [];
+      if (q) filters.push(ilike(products.name, containsPattern(q)));
+      if (shopId) filters.push(eq(products.shopId, shopId));
+      if (category)
+        filters.push(
+          ilike(
+            products.category,
+            category.replace(/[\\%_]/g, (c) => `\\${c}`),
+          ),
+        );
+      if (onOffer === 'true') filters.push(isNotNull(products.offerId));
+      if (onOffer === 'false') filters.push(isNull(products.offerId));
+      const where = filters.length > 0 ? and(...filters) : undefined;
+      const [rows, [total]] = await Promise.all([
+        selectProducts(db, today())
+          .where(where)
+          .orderBy(asc(products.name), asc(products.id))
+          .limit(pageSize)
+          .offset((page - 1) * pageSize),
+        db.select({ n: count() }).from(products).where(where),
+      ]);
+      return { items: rows.map(toProduct), total: total?.n ?? 0, page, pageSize };
+    },
+  );
+
+  app.get(
+    '/:id',
+    { preHandler: requireUser, schema: { params: IdParams, response: { 200: Product } } },
+    (request) => load(request.params.id),
+  );
+
+  app.post(
+    '/',
+    { preHandler: requireRole('admin'), schema: { body: ProductInput, response: { 201: Product } } },
+    async (request, reply) => {
+      const { price, ...rest } = request.body;
+      try {
+        const [row] = await db
+          .insert(products)
+          .values({ ...rest, price: toPriceString(price) })
+          .returning({ id: products.id });
+        if (!row) throw new Error('insert returned no row');
+        return reply.status(201).send(await load(row.id));
+      } catch (error) {
+        throw offerOfAnotherShop(error) ?? error;
+      }
+    },
+  );
+
+  app.patch(
+    '/:id',
+    {
+      preHandler: requireRole('admin'),
+      schema: { params: IdParams, body: ProductPatch, response: { 200: Product } },
+    },
+    async (request) => {
+      const { price, ...rest } = request.body;
+      const set = { ...rest, ...(price === undefined ? {} : { price: toPriceString(price) }) };
+      if (Object.keys(set).length > 0) {
+        try {
+          const rows = await db
+            .update(products)
+            .set(set)
+            .where(eq(products.id, request.params.id))
+            .returning({ id: products.id });
+          if (rows.length === 0) throw notFound();
+        } catch (error) {
+          throw offerOfAnotherShop(error) ?? error;
+        }
+      }
+      return load(request.params.id);
+    },
+  );
+
+  app.delete(
+    '/:id',
+    { preHandler: requireRole('admin'), schema: { params: IdParams } },
+    async (request, reply) => {
+      const rows = await db
+        .delete(products)
+        .where(eq(products.id, request.params.id))
+        .returning({ id: products.id });
+      if (rows.length === 0) throw notFound();
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
+
+export const OFFER_LIMITS = { title: 120, description: 2000 } as const;
+const DISCOUNT_MESSAGE = 'Discount must be between 1 and 100';
+export const END_BEFORE_START = 'End date must be after start date';
+
+/** A real calendar date as YYYY-MM-DD (what a date input gives). */
+export function calendarDate(required: string) {
+  return z
+    .string({ error: required })
+    .min(1, required)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date as YYYY-MM-DD')
+    .refine((value) => {
+      const date = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+    }, 'Enter a real date');
+}
+
+const offerFields = {
+  title: requiredText(
+    OFFER_LIMITS.title,
+    'Title is required',
+    `Title must be at most ${OFFER_LIMITS.title} characters`,
+  ),
+  description: optionalText(
+    OFFER_LIMITS.description,
+    `Description must be at most ${OFFER_LIMITS.description} characters`,
+  ),
+  discount: z
+    .number({ error: DISCOUNT_MESSAGE })
+    .int(DISCOUNT_MESSAGE)
+    .min(1, DISCOUNT_MESSAGE)
+    .max(100, DISCOUNT_MESSAGE),
+  startDate: calendarDate('Start date is required'),
+  endDate: calendarDate('End date is required'),
+  shopId: Id('Shop is required'),
+};
+
+/** End on the start date is fine (a one-day offer); before it is not. */
+export function endNotBeforeStart(value: { startDate?: string; endDate?: string }): boolean {
+  return !value.startDate || !value.endDate || value.endDate >= value.startDate;
+}
+
+export const OfferInput = z
+  .strictObject(offerFields)
+  .refine(endNotBeforeStart, { message: END_BEFORE_START, path: ['endDate'] });
+export type OfferInput = z.input<typeof OfferInput>;
+/** The server checks the dates again against the stored ones when only one of them changes. */
+export const OfferPatch = z
+  .strictObject(offerFields)
+  .partial()
+  .refine(endNotBeforeStart, { message: END_BEFORE_START, path: ['endDate'] });
+export type OfferPatch = z.input<typeof OfferPatch>;
+
+export const OfferListQuery = z.strictObject({
+  ...PageQuery.shape,
+  q: SearchText,
+  shopId: z.uuid('Unknown shop').optional(),
+  active: z.enum(['true', 'false']).optional(),
+});
+export type OfferListQuery = z.input<typeof OfferListQuery>;
+
+export const Offer = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  discount: z.number().int(),
+  startDate: z.string(),
+  endDate: z.string(),
+  shopId: z.string(),
+  shopName: z.string(),
+  /** Decided by the server at the moment of the request, in the mall's time zone. */
+  active: z.boolean(),
+  createdAt: z.string(),
+});
+export type Offer = z.infer<typeof Offer>;
+export const OfferPage = pageSchema(Offer);

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
+
+export const SHOP_LIMITS = {
+  name: 120,
+  description: 2000,
+  location: 200,
+  contact: 200,
+  openingHours: 200,
+} as const;
+
+export const ShopInput = z.strictObject({
+  name: requiredText(
+    SHOP_LIMITS.name,
+    'Name is required',
+    `Name must be at most ${SHOP_LIMITS.name} characters`,
+  ),
+  description: optionalText(
+    SHOP_LIMITS.description,
+    `Description must be at most ${SHOP_LIMITS.description} characters`,
+  ),
+  categoryId: Id('Category is required'),
+  floorId: Id('Floor is required'),
+  location: optionalText(SHOP_LIMITS.location, `Location must be at most ${SHOP_LIMITS.location} characters`),
+  contact: optionalText(SHOP_LIMITS.contact, `Contact must be at most ${SHOP_LIMITS.contact} characters`),
+  openingHours: optionalText(
+    SHOP_LIMITS.openingHours,
+    `Opening hours must be at most ${SHOP_LIMITS.openingHours} characters`,
+  ),
+});
+export type ShopInput = z.input<typeof ShopInput>;
+export const ShopPatch = ShopInput.partial();
+export type ShopPatch = z.input<typeof ShopPatch>;
+
+export const ShopListQuery = z.strictObject({
+  ...PageQuery.shape,
+  q: SearchText,
+  categoryId: z.uuid('Unknown category').optional(),
+  floorId: z.uuid('Unknown floor').optional(),
+});
+export type ShopListQuery = z.input<typeof ShopListQuery>;
+
+export const Shop = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  categoryId: z.string(),
+  category: z.string(),
+  floorId: z.string(),
+  floor: z.string(),
+  location: z.string(),
+  contact: z.string(),
+  openingHours: z.string(),
+  createdAt: z.string(),
+});
+export type Shop = z.infer<typeof Shop>;
+
+/** One shop with what its deletion would take with it. */
+export const ShopDetail = Shop.extend({ productCount: z.number().int(), offerCount: z.number().int() });
+export type ShopDetail = z.infer<typeof ShopDetail>;
+
+export const ShopPage = pageSchema(Shop);

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** Text a person typed: trimmed, NFC-normalised, no control characters (tabs and newlines aside). */
+export function cleanText(max: number, tooLong: string) {
+  return z
+    .string()
+    .transform((value) => value.trim().normalize('NFC'))
+    .pipe(
+      z
+        .string()
+        .max(max, tooLong)
+        .refine((value) => !hasControlCharacters(value), 'Remove the control characters'),
+    );
+}
+
+/** C0 controls other than tab, newline and carriage return, and DEL. */
+function hasControlCharacters(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** A required name or title: the spec's message when it is empty or only spaces. */
+export function requiredText(max: number, required: string, tooLong: string) {
+  return z.string({ error: required }).pipe(cleanText(max, tooLong)).pipe(z.string().min(1, required));
+}
+
+/**
+ * Optional free text. No zod default on purpose: `.partial()` would apply it and a PATCH would blank
+ * the field. A missing value takes the column's default ('') on insert.
+ */
+export function optionalText(max: number, tooLong: string) {
+  return cleanText(max, tooLong).optional();
+}
+
+export const Id = (message: string) => z.uuid({ error: message });
+
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 100;
+
+/** ?page=&pageSize= — query strings are text, so these two are coerced. */
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+});
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  });
+}
+
+/** Optional search text in a query string: blank means no filter. */
+export const SearchText = z
+  .string()
+  .max(200)
+  .transform((value) => value.trim())
+  .optional()
+  .transform((value) => (value ? value : undefined));
