@@ -2,9 +2,11 @@ import { createBrowserRouter, Navigate, Outlet, ScrollRestoration } from 'react-
 import { RequireRole } from './components/require-role';
 import { RouteError } from './components/route-error';
 import { FullPageSpinner } from './components/spinner';
+import { adminRoutes } from './routes/admin-routes';
 import { LandingPage } from './routes/landing-page';
 import { NotFoundPage } from './routes/not-found-page';
 import { UnauthorizedPage } from './routes/unauthorized-page';
+import { userRoutes } from './routes/user-routes';
 
 function RootLayout() {
   return (
@@ -45,14 +47,7 @@ export const router = createBrowserRouter([
         children: [
           {
             lazy: async () => ({ Component: (await import('./components/admin-layout')).AdminLayout }),
-            children: [
-              {
-                path: 'admin/dashboard',
-                lazy: async () => ({
-                  Component: (await import('./routes/admin-dashboard-page')).AdminDashboardPage,
-                }),
-              },
-            ],
+            children: adminRoutes,
           },
         ],
       },
@@ -62,14 +57,7 @@ export const router = createBrowserRouter([
         children: [
           {
             lazy: async () => ({ Component: (await import('./components/user-layout')).UserLayout }),
-            children: [
-              {
-                path: 'user/dashboard',
-                lazy: async () => ({
-                  Component: (await import('./routes/user-dashboard-page')).UserDashboardPage,
-                }),
-              },
-            ],
+            children: userRoutes,
           },
         ],
       },

@@ -1,0 +1,14 @@
+/** Dates and prices as people read them. Prices arrive as exact strings ("1299.00"). */
+
+/** "2026-12-31" → the local date format ("31/12/2026", "12/31/2026"…), without time-zone drift. */
+export function formatDate(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-').map(Number);
+  if (!year || !month || !day) return isoDate;
+  return new Date(year, month - 1, day).toLocaleDateString();
+}
+
+/** Today as YYYY-MM-DD in the browser's time zone (the default start date of a new offer). */
+export function localToday(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
