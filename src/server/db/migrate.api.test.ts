@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { databaseUrlFor } from '../test/global-setup';
+import { openEmbedded, openPostgres } from './client';
+import { runMigrations } from './migrate';
+
+const TABLES = [
+  'admin_invites',
+  'categories',
+  'floors',
+  'offers',
+  'products',
+  'sessions',
+  'shops',
+  'sign_in_attempts',
+  'users',
+];
+
+async function tableNames(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ name: string }>(
+    "select table_name as name from information_schema.tables where table_schema = 'public' order by 1",
+  );
+  return rows.map((row) => row.name);
+}
+
+describe('migrations at start-up', () => {
+  // One test per run: on PostgreSQL, several servers on one empty database; on PGlite, one database.
+  it('are safe when several servers start at once on one empty database', async () => {
+    if (inject('testDatabase') === 'pglite') return migrateEmbeddedTwice();
+    const serverUrl = inject('postgresUrl');
+    const name = `mall_migrate_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const servers = await Promise.all(
+      Array.from({ length: 4 }, () => openPostgres(databaseUrlFor(serverUrl, name), 2)),
+    );
+    try {
+      await Promise.all(servers.map((server) => runMigrations(server)));
+      const first = servers[0];
+      if (!first) throw new Error('no server');
+      expect(await tableNames(first.pool)).toEqual(TABLES);
+      const applied = await first.pool.query('select count(*)::int as n from drizzle.__drizzle_migrations');
+      expect(applied.rows[0].n).toBe(2);
+      // Running again changes nothing.
+      await runMigrations(first);
+      expect(
+        (await first.pool.query('select count(*)::int as n from drizzle.__drizzle_migrations')).rows[0].n,
+      ).toBe(2);
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});
+
+/** PGlite serves one process: two start-up migrations on it (as a restart loop could) apply each step once. */
+async function migrateEmbeddedTwice() {
+  const database = await openEmbedded();
+  try {
+    await Promise.all([runMigrations(database), runMigrations(database)]);
+    expect(await tableNames(database.pool)).toEqual(TABLES);
+    expect(
+      (await database.pool.query('select count(*)::int as n from drizzle.__drizzle_migrations')).rows[0].n,
+    ).toBe(2);
+  } finally {
+    await database.close();
+  }
+}
