@@ -15,6 +15,7 @@ import { offerRoutes } from './modules/catalog/offers';
 import { categoryRoutes, floorRoutes } from './modules/catalog/places';
 import { productRoutes } from './modules/catalog/products';
 import { shopRoutes } from './modules/catalog/shops';
+import { registerRequestGuards } from './request-guards';
 
 export interface AppOptions {
   database: Database;
@@ -45,6 +46,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerRequestGuards(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

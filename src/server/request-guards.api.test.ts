@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from './app';
+import { createTestApp, registerAs, type SignedIn, type TestApp } from './test/harness';
+
+let t: TestApp;
+let admin: SignedIn;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await registerAs(t.app, 'admin');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const categoryCount = async () =>
+  (await t.database.pool.query<{ n: number }>('select count(*)::int as n from categories')).rows[0]?.n;
+
+describe('request guards', () => {
+  it('answers 415 to a write whose body is not JSON, writing nothing', async () => {
+    const before = await categoryCount();
+    for (const contentType of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/categories',
+        headers: { ...admin.headers, 'content-type': contentType },
+        payload: 'name=Sneaky',
+      });
+      expect(response.statusCode).toBe(415);
+      expect(response.json().error.code).toBeTypeOf('string');
+    }
+    expect(await categoryCount()).toBe(before);
+  });
+
+  it('answers 413 to a body over 64 KiB before any handler runs', async () => {
+    const before = await categoryCount();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/categories',
+      headers: admin.headers,
+      payload: { name: 'x'.repeat(BODY_LIMIT_BYTES) },
+    });
+    expect(response.statusCode).toBe(413);
+    expect(await categoryCount()).toBe(before);
+  });
+
+  it('refuses writes a browser marks as cross-site, sign-in included', async () => {
+    const before = await categoryCount();
+    const crossSite = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+    ];
+    for (const headers of crossSite) {
+      const write = await t.app.inject({
+        method: 'POST',
+        url: '/api/categories',
+        headers: { ...admin.headers, ...headers },
+        payload: { name: `Cross ${Math.random()}` },
+      });
+      expect(write.statusCode).toBe(403);
+      expect(write.json().error.code).toBe('CROSS_SITE');
+      const signIn = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers,
+        payload: { email: admin.user.email, password: 'secret-password' },
+      });
+      expect(signIn.statusCode).toBe(403);
+    }
+    expect(await categoryCount()).toBe(before);
+  });
+
+  it('lets same-origin writes and cross-site reads through', async () => {
+    const sameOrigin = await t.app.inject({
+      method: 'POST',
+      url: '/api/categories',
+      headers: {
+        ...admin.headers,
+        'sec-fetch-site': 'same-origin',
+        origin: 'http://mall.example:8080',
+        host: 'mall.example:8080',
+      },
+      payload: { name: `Same ${Date.now()}` },
+    });
+    expect(sameOrigin.statusCode).toBe(201);
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/api/categories',
+      headers: { ...admin.headers, 'sec-fetch-site': 'cross-site' },
+    });
+    expect(read.statusCode).toBe(200);
+  });
+
+  it('sends the security headers on every response', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const csp = String(response.headers['content-security-policy']);
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "form-action 'self'",
+    ]) {
+      expect(csp).toContain(directive);
+    }
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+});
