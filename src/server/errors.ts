@@ -34,6 +34,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
         fields[field] ??= issue.message ?? 'Invalid value';
       }
       const first = error.validation[0]?.message ?? 'Invalid request';
+      // A path that names no possible record (`/api/shops/not-an-id`) is a missing record, not a bad form.
+      if ((error as FastifyError).validationContext === 'params')
+        return reply.status(404).send(body('NOT_FOUND', first));
       return reply.status(400).send(body('VALIDATION', first, fields));
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;

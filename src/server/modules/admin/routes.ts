@@ -42,7 +42,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 
   app.delete(
     '/admin/invites/:id',
-    { schema: { params: z.strictObject({ id: z.uuid('Invalid invite id') }) } },
+    { schema: { params: z.strictObject({ id: z.uuid('This invite does not exist or was already used') }) } },
     async (request, reply) => {
       if (!(await revokeInvite(db, request.params.id))) {
         throw new HttpError(404, 'NOT_FOUND', 'This invite does not exist or was already used');
