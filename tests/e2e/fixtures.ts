@@ -128,3 +128,106 @@ export function scrollWidth(page: Page): Promise<number> {
   // A string: this project's Node-side type set has no DOM types.
   return page.evaluate<number>('(document.scrollingElement ?? document.documentElement).scrollWidth');
 }
+
+// ----- admin area: records made through the API as the page's signed-in admin -----
+// Setup and clean-up go through the API (page.request shares the page's session cookie); what a test is
+// about goes through the screens. Names sort after the demo mall's ('Zeta …') so that pages of the demo
+// data stay as they were while a test's records exist.
+
+export type PlaceKind = 'categories' | 'floors';
+
+export interface Named {
+  id: string;
+  name: string;
+}
+
+let nameCounter = 0;
+/** A unique, readable name such as `Zeta Shop m1x2k9a-1`. */
+export function uniqueName(prefix: string): string {
+  nameCounter += 1;
+  const worker = process.env.TEST_PARALLEL_INDEX ?? '0';
+  const random = Math.random().toString(36).slice(2, 5);
+  return `${prefix} ${Date.now().toString(36)}${random}${worker}-${nameCounter}`;
+}
+
+/** YYYY-MM-DD for today plus `days`, in the local time zone (the browser's, on this machine). */
+export function localDate(days = 0): string {
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** POSTs as the signed-in admin and returns the created record (fails the test on anything but 201). */
+export async function apiCreate<T>(page: Page, path: string, data: object): Promise<T> {
+  const response = await page.request.post(path, { data });
+  expect(response.status(), `POST ${path}: ${await response.text()}`).toBe(201);
+  return (await response.json()) as T;
+}
+
+/** DELETEs as the signed-in admin; a record already gone is fine (clean-up after a test). */
+export async function apiDelete(page: Page, path: string): Promise<void> {
+  const response = await page.request.delete(path);
+  expect([204, 404], `DELETE ${path}`).toContain(response.status());
+}
+
+/** A category or floor by its exact name. */
+export async function placeNamed(page: Page, kind: PlaceKind, name: string): Promise<Named> {
+  const response = await page.request.get(`/api/${kind}`);
+  expect(response.ok()).toBe(true);
+  const { items } = (await response.json()) as { items: Named[] };
+  const place = items.find((item) => item.name === name);
+  if (!place) throw new Error(`No ${kind} named ${name}`);
+  return place;
+}
+
+/** A shop in a demo category and floor (Fashion, Ground Floor unless told). */
+export async function createShop(
+  page: Page,
+  { name = uniqueName('Zeta Shop'), category = 'Fashion', floor = 'Ground Floor' } = {},
+): Promise<Named> {
+  const [categoryPlace, floorPlace] = await Promise.all([
+    placeNamed(page, 'categories', category),
+    placeNamed(page, 'floors', floor),
+  ]);
+  return apiCreate<Named>(page, '/api/shops', {
+    name,
+    categoryId: categoryPlace.id,
+    floorId: floorPlace.id,
+  });
+}
+
+export async function createProduct(
+  page: Page,
+  shopId: string,
+  {
+    name = uniqueName('Zeta Product'),
+    price = 10,
+    offerId,
+  }: { name?: string; price?: number; offerId?: string } = {},
+): Promise<Named> {
+  return apiCreate<Named>(page, '/api/products', { name, price, shopId, ...(offerId ? { offerId } : {}) });
+}
+
+export async function createOffer(
+  page: Page,
+  shopId: string,
+  {
+    title = uniqueName('Zeta Offer'),
+    discount = 20,
+    startDate = localDate(0),
+    endDate = localDate(10),
+  }: { title?: string; discount?: number; startDate?: string; endDate?: string } = {},
+): Promise<{ id: string; title: string }> {
+  return apiCreate(page, '/api/offers', { title, discount, startDate, endDate, shopId });
+}
+
+/** The open confirmation dialog. */
+export const confirmDialog = (page: Page): Locator => page.getByRole('alertdialog');
+
+/** A sonner toast with this text. */
+export const toast = (page: Page, text: string | RegExp): Locator =>
+  page.getByRole('region', { name: /Notifications/ }).getByText(text);
+
+/** The table row (or list item) that shows `text`. */
+export const rowWith = (page: Page, text: string): Locator => page.getByRole('row').filter({ hasText: text });

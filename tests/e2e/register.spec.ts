@@ -113,11 +113,14 @@ test.describe('Registration screen /register', () => {
     // Figures are a list of terms and definitions: each label paired, in order, with its figure.
     const main = page.getByRole('main');
     await expect(main.getByRole('term')).toHaveText(['Total Shops', 'Total Products', 'Active Offers']);
-    await expect(main.getByRole('definition')).toHaveText([
-      String(DEMO.shops),
-      String(DEMO.products),
-      /^\d+\s*of \d+ total$/,
-    ]);
+    // why: other tests (2 workers, one server) add shops and products of their own meanwhile and delete
+    // them again; none removes the demo mall's, so its figures are the least these can be.
+    await expect(main.getByRole('definition')).toHaveText([/^\d+$/, /^\d+$/, /^\d+\s*of \d+ total$/]);
+    const figures = (await main.getByRole('definition').allTextContents()).map((text) =>
+      Number.parseInt(text, 10),
+    );
+    expect(figures[0]).toBeGreaterThanOrEqual(DEMO.shops);
+    expect(figures[1]).toBeGreaterThanOrEqual(DEMO.products);
   });
 
   test('has no horizontal scroll at 375 px', { tag: '@phone' }, async ({ page }) => {

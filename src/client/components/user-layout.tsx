@@ -1,4 +1,5 @@
 import { NavLink, Outlet } from 'react-router';
+import { CompareProvider, useCompare } from '../features/compare/compare-context';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
 import { LogoLink } from './logo-link';
@@ -12,6 +13,15 @@ const links = [
 ];
 
 export function UserLayout() {
+  return (
+    // why: the comparison list outlives each page of the area and its count shows in the navigation
+    <CompareProvider>
+      <UserShell />
+    </CompareProvider>
+  );
+}
+
+function UserShell() {
   const { user } = useAuth();
   return (
     <div className="min-h-dvh bg-slate-50">
@@ -23,14 +33,14 @@ export function UserLayout() {
             aria-label="Main"
             className="order-last -mx-4 w-[calc(100%+2rem)] overflow-x-auto border-t border-slate-100 px-4 md:order-none md:mx-0 md:w-auto md:border-0 md:px-0"
           >
-            <ul className="flex gap-1 py-2 md:py-0">
+            <ul className="flex gap-1 py-1.5 md:py-0">
               {links.map(({ to, label }) => (
                 <li key={to} className="shrink-0">
                   <NavLink
                     to={to}
                     className={({ isActive }) =>
                       cn(
-                        'block rounded-lg px-3 py-2 text-sm font-medium transition-colors',
+                        'flex min-h-10 items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium transition-colors',
                         'focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-indigo-600',
                         isActive
                           ? 'bg-indigo-50 text-indigo-700'
@@ -39,6 +49,7 @@ export function UserLayout() {
                     }
                   >
                     {label}
+                    {to === '/user/compare' ? <CompareCount /> : null}
                   </NavLink>
                 </li>
               ))}
@@ -56,5 +67,22 @@ export function UserLayout() {
         <Outlet />
       </main>
     </div>
+  );
+}
+
+/** The number of compared products beside the Compare link: the link reads "Compare (2 products)". */
+function CompareCount() {
+  const { items } = useCompare();
+  if (items.length === 0) return null;
+  return (
+    <>
+      <span className="sr-only"> ({items.length === 1 ? '1 product' : `${items.length} products`})</span>
+      <span
+        aria-hidden="true"
+        className="inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-indigo-600 px-1.5 text-xs font-semibold text-white"
+      >
+        {items.length}
+      </span>
+    </>
   );
 }

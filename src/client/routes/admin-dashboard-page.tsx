@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type LucideIcon, Package, Percent, RefreshCw, Store } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../components/ui/button';
+import { InvitesPanel } from '../features/invites/invites-panel';
 import { statsQuery } from '../features/stats/stats-api';
 import { errorMessage } from '../lib/api';
 
@@ -40,6 +41,8 @@ export function AdminDashboardPage() {
           />
         </dl>
       )}
+
+      <InvitesPanel />
     </div>
   );
 }

@@ -1,32 +1,141 @@
-import { ArrowRight, Percent, Store } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
+import { ArrowRight, LayoutGrid, Percent, Store } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClass } from '../components/ui/button';
+import { EmptyState, ErrorState } from '../components/ui/query-states';
+import { Skeleton } from '../components/ui/skeleton';
+import { categoriesQuery, offersQuery } from '../features/catalog/catalog-api';
+import { errorMessage } from '../lib/api';
+import { OfferCard, OfferCardSkeleton } from './user/offer-card';
+
+/** Spec §9: the dashboard shows at most 3 featured offers. */
+const FEATURED_OFFERS = 3;
+const CATEGORY_SKELETONS = 8;
 
 export function UserDashboardPage() {
   return (
-    <section className="overflow-hidden rounded-3xl bg-gradient-to-br from-indigo-600 to-violet-600 px-6 py-10 text-white shadow-lg sm:px-10 sm:py-14">
-      <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Welcome to Super Mall</h1>
-      <p className="mt-3 max-w-2xl text-indigo-100 sm:text-lg">
-        Explore the shops of the mall, catch today's offers and compare products before you buy.
-      </p>
-      <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-        <Link to="/user/shops" className={buttonClass('inverse', 'lg')}>
+    <div className="space-y-10">
+      <section className="overflow-hidden rounded-3xl bg-gradient-to-br from-indigo-600 to-violet-600 px-6 py-8 text-white shadow-lg sm:px-10 sm:py-10">
+        <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Welcome to Super Mall</h1>
+        <p className="mt-3 max-w-2xl text-indigo-100 sm:text-lg">
+          Explore the shops of the mall, catch today's offers and compare products before you buy.
+        </p>
+        <Link to="/user/shops" className={buttonClass('inverse', 'lg', 'mt-6')}>
           <Store aria-hidden="true" className="size-5" />
           Browse shops
         </Link>
+      </section>
+      <FeaturedOffers />
+      <Categories />
+    </div>
+  );
+}
+
+function FeaturedOffers() {
+  const offers = useQuery(offersQuery({ active: true, pageSize: FEATURED_OFFERS }));
+  return (
+    <section aria-labelledby="featured-offers" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <h2 id="featured-offers" className="text-xl font-bold tracking-tight text-slate-900">
+          Featured Offers
+        </h2>
         <Link
           to="/user/offers"
-          className={buttonClass(
-            'ghost',
-            'lg',
-            'text-white ring-1 ring-white/40 hover:bg-white/10 hover:text-white focus-visible:outline-white',
-          )}
+          className="inline-flex min-h-10 items-center gap-1.5 rounded-lg px-2 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
         >
-          <Percent aria-hidden="true" className="size-5" />
           View all offers
-          <ArrowRight aria-hidden="true" className="size-5" />
+          <ArrowRight aria-hidden="true" className="size-4" />
         </Link>
       </div>
+      {offers.isError ? (
+        <ErrorState
+          message={errorMessage(offers.error)}
+          onRetry={() => offers.refetch()}
+          retrying={offers.isFetching}
+        />
+      ) : offers.isPending ? (
+        <div aria-busy="true" className="grid gap-4 md:grid-cols-3">
+          <span className="sr-only" role="status">
+            Loading offers
+          </span>
+          {Array.from({ length: FEATURED_OFFERS }, (_, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
+            <OfferCardSkeleton key={index} />
+          ))}
+        </div>
+      ) : offers.data.items.length === 0 ? (
+        <EmptyState
+          title="No active offers available at the moment."
+          icon={<Percent aria-hidden="true" className="size-6" />}
+        />
+      ) : (
+        <ul className="grid gap-4 md:grid-cols-3">
+          {offers.data.items.slice(0, FEATURED_OFFERS).map((offer) => (
+            <li key={offer.id}>
+              <OfferCard offer={offer} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Categories() {
+  const categories = useQuery(categoriesQuery);
+  return (
+    <section aria-labelledby="categories" className="space-y-4">
+      <h2 id="categories" className="text-xl font-bold tracking-tight text-slate-900">
+        Shop by Category
+      </h2>
+      {categories.isError ? (
+        <ErrorState
+          message={errorMessage(categories.error)}
+          onRetry={() => categories.refetch()}
+          retrying={categories.isFetching}
+        />
+      ) : categories.isPending ? (
+        <div aria-busy="true" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+          <span className="sr-only" role="status">
+            Loading categories
+          </span>
+          {Array.from({ length: CATEGORY_SKELETONS }, (_, index) => (
+            <div
+              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
+              key={index}
+              aria-hidden="true"
+              className="flex h-28 flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm"
+            >
+              <Skeleton className="h-5 w-3/4" />
+              <Skeleton className="h-4 w-1/3" />
+            </div>
+          ))}
+        </div>
+      ) : categories.data.length === 0 ? (
+        <EmptyState title="No categories yet." icon={<LayoutGrid aria-hidden="true" className="size-6" />}>
+          <Link to="/user/shops" className={buttonClass('secondary', 'md', 'min-h-10')}>
+            Browse all shops
+          </Link>
+        </EmptyState>
+      ) : (
+        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+          {categories.data.map((category) => (
+            <li key={category.id}>
+              <Link
+                to={`/user/shops?category=${encodeURIComponent(category.name)}`}
+                className="group flex h-28 flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-indigo-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+              >
+                <span className="line-clamp-2 font-semibold break-words text-slate-900 group-hover:text-indigo-700">
+                  {category.name}
+                </span>
+                <span className="text-sm text-slate-500">
+                  {category.shopCount === 1 ? '1 shop' : `${category.shopCount} shops`}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn';
 
-type Variant = 'primary' | 'secondary' | 'ghost' | 'inverse';
-type Size = 'md' | 'lg';
+type Variant = 'primary' | 'secondary' | 'ghost' | 'inverse' | 'danger';
+type Size = 'sm' | 'md' | 'lg';
 
 const base =
   'inline-flex items-center justify-center gap-2 rounded-lg border border-transparent font-semibold transition-colors ' +
@@ -14,9 +14,12 @@ const variants: Record<Variant, string> = {
   secondary: 'border-slate-300 bg-white text-slate-700 shadow-sm hover:bg-slate-50',
   ghost: 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
   inverse: 'bg-white text-indigo-700 shadow-sm hover:bg-indigo-50 focus-visible:outline-white',
+  danger:
+    'bg-red-600 text-white shadow-sm hover:bg-red-500 focus-visible:outline-red-600 disabled:hover:bg-red-600',
 };
 
 const sizes: Record<Size, string> = {
+  sm: 'px-3 py-1.5 text-sm',
   md: 'px-4 py-2 text-sm',
   lg: 'px-6 py-3 text-base',
 };

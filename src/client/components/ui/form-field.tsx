@@ -81,3 +81,29 @@ export function SelectField({ label, error, hint, className, children, ...select
     </FieldShell>
   );
 }
+
+type TextAreaFieldProps = ComponentProps<'textarea'> & { label: string; error?: string; hint?: ReactNode };
+
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  className,
+  rows = 3,
+  ...textAreaProps
+}: TextAreaFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => (
+        <textarea
+          id={id}
+          rows={rows}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          className={cn(controlClass, controlState(invalid), 'resize-y', className)}
+          {...textAreaProps}
+        />
+      )}
+    </FieldShell>
+  );
+}

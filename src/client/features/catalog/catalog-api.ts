@@ -108,3 +108,32 @@ export function offerQuery(id: string) {
     queryFn: ({ signal }) => api<Offer>(`/api/offers/${encodeURIComponent(id)}`, { signal }),
   });
 }
+
+/** The API's largest page (PAGE_SIZE_MAX in shared/text.ts, not imported here to keep zod out). */
+const ALL_PAGE_SIZE = 100;
+
+/** Every item of a paginated list, fetching pages of 100 in turn until the total is reached. */
+async function fetchAll<T>(path: string, query: Query, signal: AbortSignal): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; ; page++) {
+    const body = await api<Page<T>>(`${path}${toSearch({ ...query, page, pageSize: ALL_PAGE_SIZE })}`, {
+      signal,
+    });
+    items.push(...body.items);
+    if (body.items.length === 0 || items.length >= body.total) return items;
+  }
+}
+
+/** Every shop, by name: the shop selects of the admin forms and filters, however big the mall. */
+export const allShopsQuery = queryOptions({
+  queryKey: [...catalogKeys.shops(), 'all'] as const,
+  queryFn: ({ signal }) => fetchAll<Shop>('/api/shops', {}, signal),
+});
+
+/** Every offer of one shop (the product form's 'Apply Offer' choices). */
+export function shopOffersQuery(shopId: string) {
+  return queryOptions({
+    queryKey: [...catalogKeys.offers(), 'all', { shopId }] as const,
+    queryFn: ({ signal }) => fetchAll<Offer>('/api/offers', { shopId }, signal),
+  });
+}

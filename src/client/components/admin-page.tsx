@@ -1,0 +1,201 @@
+// Pieces shared by the admin area's list and form screens.
+import { ArrowLeft, LoaderCircle, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
+import { type ReactNode, useEffect } from 'react';
+import { Link, useLocation } from 'react-router';
+import { ApiError } from '../lib/api';
+import { buttonClass } from './ui/button';
+import { Pagination } from './ui/pagination';
+
+export const linkClass =
+  'font-semibold text-indigo-600 hover:text-indigo-500 focus-visible:rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600';
+
+interface AdminPageHeaderProps {
+  title: string;
+  description?: string;
+  action?: ReactNode;
+}
+
+export function AdminPageHeader({ title, description, action }: AdminPageHeaderProps) {
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-4">
+      <div className="min-w-0">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+        {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+      </div>
+      {action}
+    </div>
+  );
+}
+
+/** What a list screen hands its form links, so Cancel and Save return to the same page and filters. */
+export interface ListReturnState {
+  listSearch: string;
+}
+
+/** The location state for a link from a list to one of its forms. */
+export function useListReturnState(): ListReturnState {
+  return { listSearch: useLocation().search };
+}
+
+/** The list to return to from a form: with the search and page it was opened from, when known. */
+export function useListPath(listPath: string): string {
+  const state: unknown = useLocation().state;
+  const search =
+    typeof state === 'object' && state !== null && 'listSearch' in state ? state.listSearch : undefined;
+  return typeof search === 'string' && search.startsWith('?') ? `${listPath}${search}` : listPath;
+}
+
+/** True when a detail load failed because the record does not exist (404, or an id that is no id). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 400);
+}
+
+/** An edit page for a record that does not exist: 'Shop not found' and a link back to the list. */
+export function RecordNotFound({ message, to, linkText }: { message: string; to: string; linkText: string }) {
+  return (
+    <div className="rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+      <SearchX aria-hidden="true" className="mx-auto size-10 text-slate-400" />
+      <h1 className="mt-4 text-xl font-semibold text-slate-900">{message}</h1>
+      <Link to={to} className={buttonClass('secondary', 'md', 'mt-6')}>
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        {linkText}
+      </Link>
+    </div>
+  );
+}
+
+/** A form's place while its record and choices load: the same boxes, pulsing. */
+export function FormSkeleton({ fields }: { fields: number }) {
+  return (
+    <div
+      role="status"
+      aria-busy="true"
+      aria-label="Loading"
+      className="space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+    >
+      {Array.from({ length: fields }, (_, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
+        <div key={index} className="space-y-1.5">
+          <div className="h-5 w-28 animate-pulse rounded bg-slate-200" />
+          <div className="h-10 animate-pulse rounded-lg bg-slate-100" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The card that holds an admin form. */
+export const formCardClass = 'space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm';
+
+interface RowActionsProps {
+  /** The record's name, for the buttons' accessible names ('Edit Zara'). */
+  name: string;
+  editTo: string;
+  onDelete(): void;
+  deleting?: boolean;
+}
+
+/** A table row's Edit link and Delete button. */
+export function RowActions({ name, editTo, onDelete, deleting = false }: RowActionsProps) {
+  const listReturn = useListReturnState();
+  return (
+    <div className="flex items-center justify-end gap-2">
+      <Link to={editTo} state={listReturn} className={buttonClass('secondary', 'sm', 'max-sm:p-2.5')}>
+        <Pencil aria-hidden="true" className="size-4" />
+        {/* why: icons only on phones, where the name column needs the room; the words stay for screen readers */}
+        <span className="max-sm:sr-only">Edit</span>
+        <span className="sr-only"> {name}</span>
+      </Link>
+      <button
+        type="button"
+        onClick={onDelete}
+        disabled={deleting}
+        className={buttonClass(
+          'secondary',
+          'sm',
+          'text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5',
+        )}
+      >
+        <Trash2 aria-hidden="true" className="size-4" />
+        <span className="max-sm:sr-only">Delete</span>
+        <span className="sr-only"> {name}</span>
+      </button>
+    </div>
+  );
+}
+
+/** The list's 'Add New …' link. */
+export function AddLink({ to, children }: { to: string; children: ReactNode }) {
+  const listReturn = useListReturnState();
+  return (
+    <Link to={to} state={listReturn} className={buttonClass('primary')}>
+      <Plus aria-hidden="true" className="size-4" />
+      {children}
+    </Link>
+  );
+}
+
+/** A page number past the end (the last rows were deleted, or an old link): go to the last page. */
+export function usePageInRange(
+  data: { total: number; pageSize: number; items: unknown[] } | undefined,
+  page: number,
+  setPage: (page: number) => void,
+): void {
+  const last = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  const outOfRange = data !== undefined && data.items.length === 0 && page > last;
+  useEffect(() => {
+    if (outOfRange) setPage(last);
+  }, [outOfRange, last, setPage]);
+}
+
+/** A form's Cancel (back to the list) and submit button, disabled while saving. */
+export function FormButtons({
+  listPath,
+  submitting,
+  label,
+}: {
+  listPath: string;
+  submitting: boolean;
+  label: string;
+}) {
+  return (
+    <div className="flex flex-col-reverse gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:justify-end">
+      <Link to={listPath} className={buttonClass('secondary')}>
+        Cancel
+      </Link>
+      <button type="submit" disabled={submitting} className={buttonClass('primary')}>
+        {submitting ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
+        {label}
+      </button>
+    </div>
+  );
+}
+
+interface ListFooterProps {
+  total: number;
+  page: number;
+  pageSize: number;
+  /** 'shop' / 'shops'. */
+  singular: string;
+  plural: string;
+  onPageChange(page: number): void;
+  busy: boolean;
+}
+
+/** '24 shops' and Previous / 'Page 1 of 2' / Next. */
+export function ListFooter({ total, page, pageSize, singular, plural, onPageChange, busy }: ListFooterProps) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <p className="text-sm text-slate-600">
+        <span className="font-semibold text-slate-900">{total}</span> {total === 1 ? singular : plural}
+      </p>
+      <Pagination
+        label={`${singular[0]?.toUpperCase()}${singular.slice(1)} pages`}
+        page={page}
+        pageCount={Math.max(1, Math.ceil(total / pageSize))}
+        onPageChange={onPageChange}
+        busy={busy}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { Button } from './button';
+
+interface PaginationProps {
+  /** Names the navigation landmark, e.g. 'Shop pages'. */
+  label: string;
+  /** 1-based. */
+  page: number;
+  pageCount: number;
+  onPageChange(page: number): void;
+  /** The next page is loading: the buttons wait. */
+  busy?: boolean;
+}
+
+/** Previous / 'Page X of Y' / Next, for lists paginated by the server. */
+export function Pagination({ label, page, pageCount, onPageChange, busy = false }: PaginationProps) {
+  const pages = Math.max(1, pageCount);
+  const current = Math.min(Math.max(1, page), pages);
+  return (
+    <nav aria-label={label} className="flex items-center justify-center gap-3 text-sm text-slate-600">
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() => onPageChange(current - 1)}
+        disabled={busy || current <= 1}
+      >
+        <ChevronLeft aria-hidden="true" className="size-4" />
+        Previous
+      </Button>
+      <p aria-live="polite" className="whitespace-nowrap">
+        Page {current} of {pages}
+      </p>
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() => onPageChange(current + 1)}
+        disabled={busy || current >= pages}
+      >
+        Next
+        <ChevronRight aria-hidden="true" className="size-4" />
+      </Button>
+    </nav>
+  );
+}

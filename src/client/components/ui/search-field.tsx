@@ -1,0 +1,34 @@
+import { Search } from 'lucide-react';
+import { type ComponentProps, useId } from 'react';
+import { cn } from '../../lib/cn';
+
+type SearchFieldProps = Omit<ComponentProps<'input'>, 'type'> & { label: string };
+
+/** A labelled search box with a magnifier icon. */
+export function SearchField({ label, className, ...inputProps }: SearchFieldProps) {
+  const id = useId();
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <div className="relative">
+        <Search
+          aria-hidden="true"
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+        />
+        <input
+          id={id}
+          type="search"
+          autoComplete="off"
+          className={cn(
+            'block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-sm',
+            'outline-none transition placeholder:text-slate-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30',
+            className,
+          )}
+          {...inputProps}
+        />
+      </div>
+    </div>
+  );
+}

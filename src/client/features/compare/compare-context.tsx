@@ -1,0 +1,38 @@
+import { createContext, type ReactNode, use, useState, useSyncExternalStore } from 'react';
+import {
+  type CompareItem,
+  type CompareStorage,
+  type CompareStore,
+  createCompareStore,
+} from './compare-store';
+
+const CompareContext = createContext<CompareStore | null>(null);
+
+/** sessionStorage, or null where the browser refuses it (some privacy modes throw on access). */
+function sessionStorageOrNull(): CompareStorage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Holds the comparison list of this browser tab; wraps the user area's layout. */
+export function CompareProvider({ children }: { children: ReactNode }) {
+  const [store] = useState(() => createCompareStore(sessionStorageOrNull()));
+  return <CompareContext value={store}>{children}</CompareContext>;
+}
+
+export interface CompareList {
+  items: readonly CompareItem[];
+  add(item: CompareItem): void;
+  remove(id: string): void;
+  clear(): void;
+}
+
+export function useCompare(): CompareList {
+  const store = use(CompareContext);
+  if (!store) throw new Error('useCompare must be used inside <CompareProvider>');
+  const items = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  return { items, add: store.add, remove: store.remove, clear: store.clear };
+}

@@ -1,0 +1,200 @@
+import { useQuery } from '@tanstack/react-query';
+import { Check, Copy, KeyRound, LoaderCircle, Plus } from 'lucide-react';
+import { useId, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import type { AdminInvite, CreatedAdminInvite } from '../../../shared/auth';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { FormAlert } from '../../components/ui/form-alert';
+import { ErrorState } from '../../components/ui/query-states';
+import { errorMessage } from '../../lib/api';
+import { formatDateTime, inviteHint, invitesQuery, useCreateInvite, useRevokeInvite } from './invites-api';
+
+/** The dashboard's admin invites: make a one-time code, see the open ones, revoke one. */
+export function InvitesPanel() {
+  const invites = useQuery(invitesQuery);
+  const create = useCreateInvite();
+  const revoke = useRevokeInvite();
+  const [created, setCreated] = useState<CreatedAdminInvite | null>(null);
+  const [createError, setCreateError] = useState<string | null>(null);
+  const [target, setTarget] = useState<AdminInvite | null>(null);
+  const headingId = useId();
+
+  async function handleCreate() {
+    setCreateError(null);
+    try {
+      setCreated(await create.mutateAsync());
+    } catch (error) {
+      setCreateError(errorMessage(error));
+    }
+  }
+
+  async function handleRevoke() {
+    if (!target) return;
+    try {
+      await revoke.mutateAsync(target.id);
+      toast.success('Invite revoked');
+      if (created?.id === target.id) setCreated(null);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setTarget(null);
+    }
+  }
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="max-w-xl">
+          <h2 id={headingId} className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+            <KeyRound aria-hidden="true" className="size-5 text-indigo-600" />
+            Admin invites
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            A person becomes an admin by registering with Account Type Admin and a one-time invite code. Each
+            code works once and expires after 7 days.
+          </p>
+        </div>
+        <Button onClick={handleCreate} disabled={create.isPending}>
+          {create.isPending ? (
+            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+          ) : (
+            <Plus aria-hidden="true" className="size-4" />
+          )}
+          Create invite code
+        </Button>
+      </div>
+
+      <div className="mt-4 space-y-4">
+        <FormAlert message={createError} />
+        {created ? <NewInviteCode key={created.id} invite={created} onHide={() => setCreated(null)} /> : null}
+
+        <div>
+          <h3 className="text-sm font-semibold text-slate-900">Open invites</h3>
+          {invites.isError ? (
+            <div className="mt-2">
+              <ErrorState
+                message={errorMessage(invites.error)}
+                onRetry={() => invites.refetch()}
+                retrying={invites.isFetching}
+              />
+            </div>
+          ) : invites.isPending ? (
+            <ul aria-busy="true" className="mt-2 space-y-2">
+              {[0, 1].map((key) => (
+                <li key={key} className="h-14 animate-pulse rounded-lg bg-slate-100" />
+              ))}
+            </ul>
+          ) : invites.data.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-500">No open invites.</p>
+          ) : (
+            <ul
+              aria-label="Open invites"
+              className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200"
+            >
+              {invites.data.map((invite) => (
+                <li
+                  key={invite.id}
+                  className="flex min-h-14 flex-wrap items-center justify-between gap-3 px-4 py-2"
+                >
+                  <div className="min-w-0">
+                    <p className="font-mono text-sm font-semibold text-slate-900">
+                      {inviteHint(invite.codeHint)}
+                    </p>
+                    <p className="text-xs text-slate-500">Expires {formatDateTime(invite.expiresAt)}</p>
+                  </div>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    onClick={() => setTarget(invite)}
+                    disabled={revoke.isPending && revoke.variables === invite.id}
+                  >
+                    Revoke<span className="sr-only"> invite {inviteHint(invite.codeHint)}</span>
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+
+      <ConfirmDialog
+        open={target !== null}
+        title={target ? `Revoke invite ${inviteHint(target.codeHint)}?` : ''}
+        description="The code will stop working at once. This cannot be undone."
+        confirmLabel="Revoke"
+        pending={revoke.isPending}
+        onConfirm={handleRevoke}
+        onCancel={() => setTarget(null)}
+      />
+    </section>
+  );
+}
+
+type CopyState = 'idle' | 'copied' | 'manual';
+
+/** The new code, shown once, with Copy (and the text selected for a manual copy when that fails). */
+function NewInviteCode({ invite, onHide }: { invite: CreatedAdminInvite; onHide(): void }) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [copyState, setCopyState] = useState<CopyState>('idle');
+  const inputId = useId();
+  const noteId = useId();
+
+  function selectCode() {
+    inputRef.current?.focus();
+    inputRef.current?.select();
+  }
+
+  async function copy() {
+    try {
+      if (!navigator.clipboard) throw new Error('No clipboard');
+      await navigator.clipboard.writeText(invite.code);
+      setCopyState('copied');
+    } catch {
+      selectCode();
+      setCopyState('manual');
+    }
+  }
+
+  return (
+    <div className="rounded-xl border border-indigo-200 bg-indigo-50 p-4">
+      <label htmlFor={inputId} className="block text-sm font-medium text-slate-900">
+        New invite code
+      </label>
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        <input
+          ref={inputRef}
+          id={inputId}
+          readOnly
+          value={invite.code}
+          aria-describedby={noteId}
+          onFocus={(event) => event.currentTarget.select()}
+          className="w-56 min-w-0 rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-base font-semibold tracking-wider text-slate-900 outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30"
+        />
+        <Button variant="secondary" onClick={copy}>
+          {copyState === 'copied' ? (
+            <Check aria-hidden="true" className="size-4 text-green-600" />
+          ) : (
+            <Copy aria-hidden="true" className="size-4" />
+          )}
+          Copy
+        </Button>
+        <Button variant="ghost" onClick={onHide}>
+          Hide
+        </Button>
+        <p
+          role="status"
+          className={copyState === 'copied' ? 'text-sm font-medium text-green-700' : 'text-sm text-slate-700'}
+        >
+          {copyState === 'copied' ? 'Copied' : copyState === 'manual' ? 'Press Ctrl+C (⌘C) to copy' : ''}
+        </p>
+      </div>
+      <p id={noteId} className="mt-2 text-sm text-slate-600">
+        Expires {formatDateTime(invite.expiresAt)}. This code is shown only once: copy it now.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import type { Offer } from '../../../shared/offer';
+import {
+  AddLink,
+  AdminPageHeader,
+  ListFooter,
+  RowActions,
+  usePageInRange,
+} from '../../components/admin-page';
+import { Badge } from '../../components/ui/badge';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { type Column, DataTable } from '../../components/ui/data-table';
+import { ErrorState } from '../../components/ui/query-states';
+import { SearchField } from '../../components/ui/search-field';
+import { offersQuery } from '../../features/catalog/catalog-api';
+import { useDeleteOffer } from '../../features/catalog/catalog-mutations';
+import { formatDate, localToday } from '../../features/catalog/format';
+import { errorMessage } from '../../lib/api';
+import { useListParams } from '../../lib/use-list-params';
+import { ShopFilter } from './shop-filter';
+
+const PAGE_SIZE = 20;
+
+/** Active as the server decided; otherwise upcoming or expired by the browser's calendar. */
+function OfferStatus({ offer }: { offer: Offer }) {
+  if (offer.active) return <Badge tone="green">Active</Badge>;
+  if (offer.startDate > localToday()) return <Badge tone="indigo">Upcoming</Badge>;
+  return <Badge>Expired</Badge>;
+}
+
+export function OffersPage() {
+  const list = useListParams();
+  const shopId = list.filter('shopId');
+  const offers = useQuery(
+    offersQuery({
+      q: list.q || undefined,
+      shopId: shopId || undefined,
+      page: list.page,
+      pageSize: PAGE_SIZE,
+    }),
+  );
+  usePageInRange(offers.data, list.page, list.setPage);
+  const remove = useDeleteOffer();
+  const [target, setTarget] = useState<Offer | null>(null);
+
+  async function confirmDelete() {
+    if (!target) return;
+    try {
+      await remove.mutateAsync(target.id);
+      toast.success('Offer deleted');
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setTarget(null);
+    }
+  }
+
+  const columns: Column<Offer>[] = [
+    {
+      header: 'Title',
+      cell: (offer) => (
+        <div className="min-w-0">
+          <p className="font-medium text-slate-900">{offer.title}</p>
+          <p className="text-xs text-slate-500 lg:hidden">
+            {offer.shopName || 'Unknown'} · until {formatDate(offer.endDate)}
+          </p>
+        </div>
+      ),
+    },
+    { header: 'Shop', className: 'hidden lg:table-cell', cell: (offer) => offer.shopName || 'Unknown' },
+    {
+      header: 'Discount',
+      className: 'text-right tabular-nums',
+      cell: (offer) => `${offer.discount}%`,
+    },
+    {
+      header: 'Valid Until',
+      className: 'hidden lg:table-cell whitespace-nowrap',
+      cell: (offer) => formatDate(offer.endDate),
+    },
+    { header: 'Status', className: 'hidden sm:table-cell', cell: (offer) => <OfferStatus offer={offer} /> },
+    {
+      header: 'Actions',
+      srOnlyHeader: true,
+      className: 'w-px text-right',
+      cell: (offer) => (
+        <RowActions
+          name={offer.title}
+          editTo={`/admin/offers/${offer.id}`}
+          onDelete={() => setTarget(offer)}
+          deleting={remove.isPending && remove.variables === offer.id}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Manage Offers"
+        description="Active offers first, then by end date."
+        action={<AddLink to="/admin/offers/new">Add New Offer</AddLink>}
+      />
+      <div className="grid gap-4 sm:grid-cols-2 lg:max-w-3xl">
+        <SearchField
+          label="Search offers"
+          placeholder="Search by offer title"
+          value={list.text}
+          onChange={(event) => list.setText(event.target.value)}
+        />
+        <ShopFilter value={shopId} onChange={(value) => list.setFilter('shopId', value)} />
+      </div>
+
+      {offers.isError && !offers.data ? (
+        <ErrorState
+          message={errorMessage(offers.error)}
+          onRetry={() => offers.refetch()}
+          retrying={offers.isFetching}
+        />
+      ) : (
+        <div className="space-y-4">
+          <DataTable
+            caption="Offers"
+            columns={columns}
+            rows={offers.data?.items}
+            rowKey={(offer) => offer.id}
+            loading={offers.isPending}
+            stale={offers.isPlaceholderData}
+            skeletonRows={PAGE_SIZE}
+            empty="No offers found"
+          />
+          {offers.data ? (
+            <ListFooter
+              total={offers.data.total}
+              page={list.page}
+              pageSize={PAGE_SIZE}
+              singular="offer"
+              plural="offers"
+              onPageChange={list.setPage}
+              busy={offers.isPlaceholderData}
+            />
+          ) : null}
+        </div>
+      )}
+
+      <ConfirmDialog
+        open={target !== null}
+        title={target ? `Delete "${target.title}"?` : ''}
+        description={<p>Products using it will no longer be on offer.</p>}
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setTarget(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { formatDollars } from '../../../shared/money';
+import type { Product } from '../../../shared/product';
+import {
+  AddLink,
+  AdminPageHeader,
+  ListFooter,
+  RowActions,
+  usePageInRange,
+} from '../../components/admin-page';
+import { Badge } from '../../components/ui/badge';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { type Column, DataTable } from '../../components/ui/data-table';
+import { ErrorState } from '../../components/ui/query-states';
+import { SearchField } from '../../components/ui/search-field';
+import { productsQuery } from '../../features/catalog/catalog-api';
+import { useDeleteProduct } from '../../features/catalog/catalog-mutations';
+import { errorMessage } from '../../lib/api';
+import { useListParams } from '../../lib/use-list-params';
+import { ShopFilter } from './shop-filter';
+
+const PAGE_SIZE = 20;
+
+export function ProductsPage() {
+  const list = useListParams();
+  const shopId = list.filter('shopId');
+  const products = useQuery(
+    productsQuery({
+      q: list.q || undefined,
+      shopId: shopId || undefined,
+      page: list.page,
+      pageSize: PAGE_SIZE,
+    }),
+  );
+  usePageInRange(products.data, list.page, list.setPage);
+  const remove = useDeleteProduct();
+  const [target, setTarget] = useState<Product | null>(null);
+
+  async function confirmDelete() {
+    if (!target) return;
+    try {
+      await remove.mutateAsync(target.id);
+      toast.success('Product deleted');
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setTarget(null);
+    }
+  }
+
+  const columns: Column<Product>[] = [
+    {
+      header: 'Name',
+      cell: (product) => (
+        <div className="min-w-0">
+          <p className="font-medium text-slate-900">
+            {product.name}
+            {product.offer ? (
+              <Badge tone="green" className="ml-2 align-middle">
+                {product.offer.discount}% off
+              </Badge>
+            ) : null}
+          </p>
+          <p className="text-xs text-slate-500 lg:hidden">{product.shopName || 'Unknown'}</p>
+        </div>
+      ),
+    },
+    { header: 'Shop', className: 'hidden lg:table-cell', cell: (product) => product.shopName || 'Unknown' },
+    {
+      header: 'Price',
+      className: 'text-right whitespace-nowrap tabular-nums',
+      cell: (product) => formatDollars(product.price),
+    },
+    {
+      header: 'Category',
+      className: 'hidden lg:table-cell',
+      cell: (product) => product.category || <span className="text-slate-400">—</span>,
+    },
+    {
+      header: 'Actions',
+      srOnlyHeader: true,
+      className: 'w-px text-right',
+      cell: (product) => (
+        <RowActions
+          name={product.name}
+          editTo={`/admin/products/${product.id}`}
+          onDelete={() => setTarget(product)}
+          deleting={remove.isPending && remove.variables === product.id}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Manage Products"
+        description="Every shop's products, by name."
+        action={<AddLink to="/admin/products/new">Add New Product</AddLink>}
+      />
+      <div className="grid gap-4 sm:grid-cols-2 lg:max-w-3xl">
+        <SearchField
+          label="Search products"
+          placeholder="Search by product name"
+          value={list.text}
+          onChange={(event) => list.setText(event.target.value)}
+        />
+        <ShopFilter value={shopId} onChange={(value) => list.setFilter('shopId', value)} />
+      </div>
+
+      {products.isError && !products.data ? (
+        <ErrorState
+          message={errorMessage(products.error)}
+          onRetry={() => products.refetch()}
+          retrying={products.isFetching}
+        />
+      ) : (
+        <div className="space-y-4">
+          <DataTable
+            caption="Products"
+            columns={columns}
+            rows={products.data?.items}
+            rowKey={(product) => product.id}
+            loading={products.isPending}
+            stale={products.isPlaceholderData}
+            skeletonRows={PAGE_SIZE}
+            empty="No products found"
+          />
+          {products.data ? (
+            <ListFooter
+              total={products.data.total}
+              page={list.page}
+              pageSize={PAGE_SIZE}
+              singular="product"
+              plural="products"
+              onPageChange={list.setPage}
+              busy={products.isPlaceholderData}
+            />
+          ) : null}
+        </div>
+      )}
+
+      <ConfirmDialog
+        open={target !== null}
+        title={target ? `Delete ${target.name}?` : ''}
+        description={<p>This cannot be undone.</p>}
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setTarget(null)}
+      />
+    </div>
+  );
+}

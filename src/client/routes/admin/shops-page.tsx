@@ -1,0 +1,155 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import type { Shop, ShopDetail } from '../../../shared/shop';
+import {
+  AddLink,
+  AdminPageHeader,
+  isNotFound,
+  ListFooter,
+  RowActions,
+  usePageInRange,
+} from '../../components/admin-page';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { type Column, DataTable } from '../../components/ui/data-table';
+import { ErrorState } from '../../components/ui/query-states';
+import { SearchField } from '../../components/ui/search-field';
+import { shopQuery, shopsQuery } from '../../features/catalog/catalog-api';
+import { useDeleteShop } from '../../features/catalog/catalog-mutations';
+import { errorMessage } from '../../lib/api';
+import { useListParams } from '../../lib/use-list-params';
+
+const PAGE_SIZE = 20;
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** 'Its 12 products and 2 offers will be deleted too.' — nothing when the shop has neither. */
+export function shopDeleteConsequence({ productCount, offerCount }: ShopDetail): string {
+  const parts: string[] = [];
+  if (productCount > 0) parts.push(plural(productCount, 'product', 'products'));
+  if (offerCount > 0) parts.push(plural(offerCount, 'offer', 'offers'));
+  if (parts.length === 0) return '';
+  return `Its ${parts.join(' and ')} will be deleted too.`;
+}
+
+export function ShopsPage() {
+  const list = useListParams();
+  const shops = useQuery(shopsQuery({ q: list.q || undefined, page: list.page, pageSize: PAGE_SIZE }));
+  usePageInRange(shops.data, list.page, list.setPage);
+  const remove = useDeleteShop();
+  const [target, setTarget] = useState<Shop | null>(null);
+  // why: fresh counts of what the delete takes with it, fetched when the confirmation opens.
+  const detail = useQuery({ ...shopQuery(target?.id ?? ''), enabled: target !== null, staleTime: 0 });
+
+  async function confirmDelete() {
+    if (!target) return;
+    try {
+      await remove.mutateAsync(target.id);
+      toast.success('Shop deleted');
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setTarget(null);
+    }
+  }
+
+  const columns: Column<Shop>[] = [
+    {
+      header: 'Name',
+      cell: (shop) => (
+        <div className="min-w-0">
+          <p className="font-medium text-slate-900">{shop.name}</p>
+          {/* why: below lg the category and floor columns are hidden; show them under the name */}
+          <p className="text-xs text-slate-500 lg:hidden">
+            {shop.category} · {shop.floor}
+          </p>
+        </div>
+      ),
+    },
+    { header: 'Category', className: 'hidden lg:table-cell', cell: (shop) => shop.category },
+    { header: 'Floor', className: 'hidden lg:table-cell', cell: (shop) => shop.floor },
+    {
+      header: 'Actions',
+      srOnlyHeader: true,
+      className: 'w-px text-right',
+      cell: (shop) => (
+        <RowActions
+          name={shop.name}
+          editTo={`/admin/shops/${shop.id}`}
+          onDelete={() => setTarget(shop)}
+          deleting={remove.isPending && remove.variables === shop.id}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Manage Shops"
+        description="The mall's shops, by name."
+        action={<AddLink to="/admin/shops/new">Add New Shop</AddLink>}
+      />
+      <div className="max-w-md">
+        <SearchField
+          label="Search shops"
+          placeholder="Search by shop name"
+          value={list.text}
+          onChange={(event) => list.setText(event.target.value)}
+        />
+      </div>
+
+      {shops.isError && !shops.data ? (
+        <ErrorState
+          message={errorMessage(shops.error)}
+          onRetry={() => shops.refetch()}
+          retrying={shops.isFetching}
+        />
+      ) : (
+        <div className="space-y-4">
+          <DataTable
+            caption="Shops"
+            columns={columns}
+            rows={shops.data?.items}
+            rowKey={(shop) => shop.id}
+            loading={shops.isPending}
+            stale={shops.isPlaceholderData}
+            skeletonRows={PAGE_SIZE}
+            empty="No shops found"
+          />
+          {shops.data ? (
+            <ListFooter
+              total={shops.data.total}
+              page={list.page}
+              pageSize={PAGE_SIZE}
+              singular="shop"
+              plural="shops"
+              onPageChange={list.setPage}
+              busy={shops.isPlaceholderData}
+            />
+          ) : null}
+        </div>
+      )}
+
+      <ConfirmDialog
+        open={target !== null}
+        title={target ? `Delete ${target.name}?` : ''}
+        description={
+          detail.isSuccess ? (
+            <p>{`${shopDeleteConsequence(detail.data)} This cannot be undone.`.trim()}</p>
+          ) : detail.isError ? (
+            <p className="text-red-600">
+              {isNotFound(detail.error) ? 'This shop no longer exists.' : errorMessage(detail.error)}
+            </p>
+          ) : (
+            <p>Counting its products and offers…</p>
+          )
+        }
+        confirmDisabled={!detail.isSuccess || detail.isFetching}
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setTarget(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+// An offer as the shopper sees it, shared by the dashboard, the offers page and a shop's page.
+import { CalendarDays, Store } from 'lucide-react';
+import { useId } from 'react';
+import { Link } from 'react-router';
+import type { Offer } from '../../../shared/offer';
+import { Skeleton } from '../../components/ui/skeleton';
+import { formatDate } from '../../features/catalog/format';
+import { cn } from '../../lib/cn';
+
+interface OfferCardProps {
+  offer: Offer;
+  /** A link to the offer's shop (not on the shop's own page). */
+  showShop?: boolean;
+  headingLevel?: 'h2' | 'h3';
+}
+
+export function OfferCard({ offer, showShop = true, headingLevel: Heading = 'h3' }: OfferCardProps) {
+  const titleId = useId();
+  return (
+    <article
+      aria-labelledby={titleId}
+      className={cn(
+        'flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm',
+        showShop ? 'min-h-48' : 'min-h-36',
+      )}
+    >
+      <div className="flex items-start justify-between gap-3">
+        <Heading id={titleId} className="min-w-0 text-lg font-semibold break-words text-slate-900">
+          {offer.title}
+        </Heading>
+        <span className="shrink-0 rounded-lg bg-rose-600 px-2.5 py-1 text-sm font-bold whitespace-nowrap text-white">
+          {offer.discount}% OFF
+        </span>
+      </div>
+      {offer.description ? (
+        <p className="mt-2 text-sm break-words text-slate-600">{offer.description}</p>
+      ) : null}
+      <div className="mt-auto flex flex-col items-start pt-3 text-sm">
+        {showShop ? (
+          <Link
+            to={`/user/shops/${offer.shopId}`}
+            className="-mx-1 inline-flex min-h-10 max-w-full items-center gap-1.5 rounded-md px-1 font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
+            <Store aria-hidden="true" className="size-4 shrink-0" />
+            <span className="truncate">{offer.shopName}</span>
+          </Link>
+        ) : null}
+        <p className="inline-flex h-6 items-center gap-1.5 text-slate-500">
+          <CalendarDays aria-hidden="true" className="size-4 shrink-0" />
+          Valid until {formatDate(offer.endDate)}
+        </p>
+      </div>
+    </article>
+  );
+}
+
+/** The same box while offers load. */
+export function OfferCardSkeleton({ showShop = true }: { showShop?: boolean }) {
+  return (
+    <div
+      aria-hidden="true"
+      className={cn(
+        'flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm',
+        showShop ? 'min-h-48' : 'min-h-36',
+      )}
+    >
+      <div className="flex items-start justify-between gap-3">
+        <Skeleton className="h-7 w-2/3" />
+        <Skeleton className="h-7 w-20" />
+      </div>
+      <Skeleton className="mt-3 h-4 w-full" />
+      <Skeleton className="mt-2 h-4 w-4/5" />
+      <div className="mt-auto flex flex-col gap-2 pt-3">
+        {showShop ? <Skeleton className="my-2.5 h-5 w-32" /> : null}
+        <Skeleton className="h-5 w-40" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { useQuery } from '@tanstack/react-query';
+import { Percent } from 'lucide-react';
+import { useRef } from 'react';
+import { useSearchParams } from 'react-router';
+import { LoadingStatus } from '../../components/ui/loading-status';
+import { Pagination } from '../../components/ui/pagination';
+import { EmptyState, ErrorState } from '../../components/ui/query-states';
+import { offersQuery } from '../../features/catalog/catalog-api';
+import { errorMessage } from '../../lib/api';
+import { cn } from '../../lib/cn';
+import { OfferCard, OfferCardSkeleton } from './offer-card';
+
+const PAGE_SIZE = 12;
+
+export function OffersPage() {
+  const [params, setParams] = useSearchParams();
+  const requested = Number(params.get('page'));
+  const page = Number.isInteger(requested) && requested >= 1 ? requested : 1;
+  const offers = useQuery(offersQuery({ active: true, page, pageSize: PAGE_SIZE }));
+  const total = offers.data?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const topRef = useRef<HTMLDivElement>(null);
+
+  function goToPage(nextPage: number) {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (nextPage > 1) next.set('page', String(nextPage));
+        else next.delete('page');
+        return next;
+      },
+      { preventScrollReset: true },
+    );
+    topRef.current?.scrollIntoView({ block: 'start' });
+  }
+
+  return (
+    <div ref={topRef} className="scroll-mt-36 space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Current Offers</h1>
+        <p className="mt-1 text-sm text-slate-600">Deals running in the mall today.</p>
+      </div>
+      <div className="flex h-6 items-center gap-3">
+        <p aria-live="polite" className="text-sm font-medium text-slate-700">
+          {offers.data && !offers.isPlaceholderData
+            ? total === 1
+              ? '1 active offer'
+              : `${total} active offers`
+            : null}
+        </p>
+        {offers.isFetching && !offers.isError ? <LoadingStatus label="Loading offers" /> : null}
+      </div>
+      {offers.isError ? (
+        <ErrorState
+          message={errorMessage(offers.error)}
+          onRetry={() => offers.refetch()}
+          retrying={offers.isFetching}
+        />
+      ) : offers.isPending ? (
+        <ul aria-hidden="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {Array.from({ length: 6 }, (_, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
+            <li key={index}>
+              <OfferCardSkeleton />
+            </li>
+          ))}
+        </ul>
+      ) : offers.data.items.length === 0 && page === 1 ? (
+        <EmptyState
+          title="No active offers available at the moment."
+          icon={<Percent aria-hidden="true" className="size-6" />}
+        />
+      ) : (
+        <>
+          <ul
+            aria-label="Active offers"
+            className={cn(
+              'grid gap-4 transition-opacity sm:grid-cols-2 lg:grid-cols-3',
+              offers.isPlaceholderData && 'opacity-60',
+            )}
+          >
+            {offers.data.items.map((offer) => (
+              <li key={offer.id}>
+                <OfferCard offer={offer} headingLevel="h2" />
+              </li>
+            ))}
+          </ul>
+          {pageCount > 1 ? (
+            // why: tap targets of at least 40 px on phones
+            <div className="[&_button]:min-h-10">
+              <Pagination
+                label="Offer pages"
+                page={Math.min(page, pageCount)}
+                pageCount={pageCount}
+                onPageChange={goToPage}
+                busy={offers.isPlaceholderData}
+              />
+            </div>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
