@@ -4,12 +4,17 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionPlugin } from './auth/guards';
 import { authRoutes } from './auth/routes';
 import type { Database } from './db/client';
-import { notFoundBody, registerErrorHandler } from './errors';
+import { notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
 import { adminRoutes } from './modules/admin/routes';
 import { offerRoutes } from './modules/catalog/offers';
 import { categoryRoutes, floorRoutes } from './modules/catalog/places';
@@ -42,6 +47,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     // One line per request drowns what matters; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
+    // Errors Fastify meets before routing (a badly encoded URL…) get the same body as every other.
+    frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply as unknown as FastifyReply),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ApiErrorBody, AUTH_MESSAGES } from '../shared/errors';
 
@@ -17,7 +17,7 @@ export class HttpError extends Error {
 export const unauthenticated = () => new HttpError(401, 'UNAUTHENTICATED', 'Please sign in to continue');
 export const forbidden = () => new HttpError(403, 'FORBIDDEN', 'You do not have permission to do this');
 
-function body(code: string, message: string, fields?: Record<string, string>): ApiErrorBody {
+export function errorBody(code: string, message: string, fields?: Record<string, string>): ApiErrorBody {
   return { error: fields ? { code, message, fields } : { code, message } };
 }
 
@@ -25,7 +25,7 @@ function body(code: string, message: string, fields?: Record<string, string>): A
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send(body(error.code, error.message, error.fields));
+      return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.fields));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
@@ -36,8 +36,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const first = error.validation[0]?.message ?? 'Invalid request';
       // A path that names no possible record (`/api/shops/not-an-id`) is a missing record, not a bad form.
       if ((error as FastifyError).validationContext === 'params')
-        return reply.status(404).send(body('NOT_FOUND', first));
-      return reply.status(400).send(body('VALIDATION', first, fields));
+        return reply.status(404).send(errorBody('NOT_FOUND', first));
+      return reply.status(400).send(errorBody('VALIDATION', first, fields));
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 500) {
@@ -46,14 +46,21 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const message: string = request.url.startsWith('/api/auth/')
         ? AUTH_MESSAGES.other
         : 'Something went wrong. Please try again.';
-      return reply.status(500).send(body('INTERNAL', message));
+      return reply.status(500).send(errorBody('INTERNAL', message));
     }
     // Fastify's own 4xx (malformed JSON, body too large, wrong content type): safe to describe.
     const code = typeof error.code === 'string' ? error.code.replace(/^FST_ERR_/, '') : 'BAD_REQUEST';
-    return reply.status(status).send(body(code, error.message));
+    return reply.status(status).send(errorBody(code, error.message));
   });
 }
 
 export function notFoundBody(method: string, pathname: string): ApiErrorBody {
-  return body('NOT_FOUND', `No route for ${method} ${pathname}`);
+  return errorBody('NOT_FOUND', `No route for ${method} ${pathname}`);
+}
+
+/** Errors Fastify meets before routing (a badly encoded URL…), in the same body as every other. */
+export function sendFrameworkError(error: FastifyError, reply: FastifyReply) {
+  const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 400;
+  const code = typeof error.code === 'string' ? error.code.replace(/^FST_ERR_/, '') : 'BAD_REQUEST';
+  return reply.status(status).send(errorBody(code, error.message));
 }

@@ -13,7 +13,9 @@ export function calendarDate(required: string) {
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date as YYYY-MM-DD')
     .refine((value) => {
       const date = new Date(`${value}T00:00:00Z`);
-      return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+      // Years 1900–9999: real calendar dates that every database and browser date input can hold.
+      const year = Number(value.slice(0, 4));
+      return year >= 1900 && !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
     }, 'Enter a real date');
 }
 

@@ -9,8 +9,27 @@ export function cleanText(max: number, tooLong: string) {
       z
         .string()
         .max(max, tooLong)
-        .refine((value) => !hasControlCharacters(value), 'Remove the control characters'),
+        .refine((value) => !hasControlCharacters(value), CONTROL_CHARACTERS)
+        .refine((value) => !hasLoneSurrogates(value), BROKEN_CHARACTERS),
     );
+}
+
+const CONTROL_CHARACTERS = 'Remove the control characters';
+const BROKEN_CHARACTERS = 'Remove the broken characters';
+
+/** Half of an emoji or other astral character on its own: not text, and the database would mangle it. */
+function hasLoneSurrogates(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else return true;
+    } else if (code >= 0xdc00 && code <= 0xdfff) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** C0 controls other than tab, newline and carriage return, and DEL. */
@@ -65,7 +84,9 @@ export function pageSchema<T extends z.ZodType>(item: T) {
 /** Optional search text in a query string: blank means no filter. */
 export const SearchText = z
   .string()
-  .max(200)
-  .transform((value) => value.trim())
+  .max(200, 'Search text must be at most 200 characters')
+  .refine((value) => !hasControlCharacters(value), CONTROL_CHARACTERS)
+  .refine((value) => !hasLoneSurrogates(value), BROKEN_CHARACTERS)
+  .transform((value) => value.trim().normalize('NFC'))
   .optional()
   .transform((value) => (value ? value : undefined));

@@ -23,12 +23,12 @@ export const sessionPlugin = fp<{ db: Db; now: () => Date }>(async (app, { db, n
   });
 });
 
-/** preHandler: any signed-in person. */
+/** Route hook (onRequest, so before validation): any signed-in person. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
   if (!request.user) throw unauthenticated();
 }
 
-/** preHandler: a signed-in person with this role (anonymous → 401, other role → 403). */
+/** Route hook (onRequest): a signed-in person with this role (anonymous → 401, other role → 403). */
 export function requireRole(role: Role) {
   return async (request: FastifyRequest): Promise<void> => {
     if (!request.user) throw unauthenticated();

@@ -18,7 +18,7 @@ export interface AdminRoutesOptions {
 
 /** Admin-only endpoints: invites and the dashboard's figures. Every route here needs an admin session. */
 export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, now, timeZone }) => {
-  app.addHook('preHandler', requireRole('admin'));
+  app.addHook('onRequest', requireRole('admin'));
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });

@@ -61,7 +61,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
 
   app.get(
     '/',
-    { preHandler: requireUser, schema: { querystring: OfferListQuery, response: { 200: OfferPage } } },
+    { onRequest: requireUser, schema: { querystring: OfferListQuery, response: { 200: OfferPage } } },
     async (request) => {
       const { q, shopId, active, page, pageSize } = request.query;
       const day = today();
@@ -76,7 +76,12 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
         selectOffers(db, day)
           // Ending soonest first: what a shopper should not miss, and what an admin looks after.
           .where(where)
-          .orderBy(desc(sql`(${activeOn(day)})`), asc(offers.endDate), asc(offers.title), asc(offers.id))
+          .orderBy(
+            desc(sql`(${activeOn(day)})`),
+            asc(offers.endDate),
+            asc(sql`lower(${offers.title})`),
+            asc(offers.id),
+          )
           .limit(pageSize)
           .offset((page - 1) * pageSize),
         db.select({ n: count() }).from(offers).where(where),
@@ -87,13 +92,13 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
 
   app.get(
     '/:id',
-    { preHandler: requireUser, schema: { params: IdParams, response: { 200: Offer } } },
+    { onRequest: requireUser, schema: { params: IdParams, response: { 200: Offer } } },
     (request) => load(request.params.id),
   );
 
   app.post(
     '/',
-    { preHandler: requireRole('admin'), schema: { body: OfferInput, response: { 201: Offer } } },
+    { onRequest: requireRole('admin'), schema: { body: OfferInput, response: { 201: Offer } } },
     async (request, reply) => {
       try {
         const [row] = await db.insert(offers).values(request.body).returning({ id: offers.id });
@@ -109,7 +114,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   app.patch(
     '/:id',
     {
-      preHandler: requireRole('admin'),
+      onRequest: requireRole('admin'),
       schema: { params: IdParams, body: OfferPatch, response: { 200: Offer } },
     },
     async (request) => {
@@ -147,7 +152,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
 
   app.delete(
     '/:id',
-    { preHandler: requireRole('admin'), schema: { params: IdParams } },
+    { onRequest: requireRole('admin'), schema: { params: IdParams } },
     async (request, reply) => {
       // The products' foreign key clears their offer_id in the same statement.
       const rows = await db

@@ -1,4 +1,4 @@
-import { asc, count, eq, getTableColumns } from 'drizzle-orm';
+import { asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Place, PlaceInput } from '../../../shared/place';
@@ -71,19 +71,21 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
 
     app.get(
       '/',
-      { preHandler: requireUser, schema: { response: { 200: z.object({ items: z.array(Place) }) } } },
-      async () => ({ items: (await select().orderBy(asc(table.name))).map(toPlace) }),
+      { onRequest: requireUser, schema: { response: { 200: z.object({ items: z.array(Place) }) } } },
+      async () => ({
+        items: (await select().orderBy(asc(sql`lower(${table.name})`), asc(table.name))).map(toPlace),
+      }),
     );
 
     app.get(
       '/:id',
-      { preHandler: requireUser, schema: { params: IdParams, response: { 200: Place } } },
+      { onRequest: requireUser, schema: { params: IdParams, response: { 200: Place } } },
       (request) => load(request.params.id),
     );
 
     app.post(
       '/',
-      { preHandler: requireRole('admin'), schema: { body: PlaceInput, response: { 201: Place } } },
+      { onRequest: requireRole('admin'), schema: { body: PlaceInput, response: { 201: Place } } },
       async (request, reply) => {
         const [row] = await write(() => db.insert(table).values({ name: request.body.name }).returning());
         if (!row) throw new Error('insert returned no row');
@@ -94,7 +96,7 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
     app.patch(
       '/:id',
       {
-        preHandler: requireRole('admin'),
+        onRequest: requireRole('admin'),
         schema: { params: IdParams, body: PlaceInput, response: { 200: Place } },
       },
       async (request) => {
@@ -112,7 +114,7 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
 
     app.delete(
       '/:id',
-      { preHandler: requireRole('admin'), schema: { params: IdParams } },
+      { onRequest: requireRole('admin'), schema: { params: IdParams } },
       async (request, reply) => {
         const place = await load(request.params.id);
         const inUse = (shopCount: number) =>

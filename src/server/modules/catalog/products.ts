@@ -88,7 +88,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
 
   app.get(
     '/',
-    { preHandler: requireUser, schema: { querystring: ProductListQuery, response: { 200: ProductPage } } },
+    { onRequest: requireUser, schema: { querystring: ProductListQuery, response: { 200: ProductPage } } },
     async (request) => {
       const { q, shopId, category, onOffer, page, pageSize } = request.query;
       const filters: SQL[] = [];
@@ -107,7 +107,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
       const [rows, [total]] = await Promise.all([
         selectProducts(db, today())
           .where(where)
-          .orderBy(asc(products.name), asc(products.id))
+          .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id))
           .limit(pageSize)
           .offset((page - 1) * pageSize),
         db.select({ n: count() }).from(products).where(where),
@@ -118,13 +118,13 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
 
   app.get(
     '/:id',
-    { preHandler: requireUser, schema: { params: IdParams, response: { 200: Product } } },
+    { onRequest: requireUser, schema: { params: IdParams, response: { 200: Product } } },
     (request) => load(request.params.id),
   );
 
   app.post(
     '/',
-    { preHandler: requireRole('admin'), schema: { body: ProductInput, response: { 201: Product } } },
+    { onRequest: requireRole('admin'), schema: { body: ProductInput, response: { 201: Product } } },
     async (request, reply) => {
       const { price, ...rest } = request.body;
       try {
@@ -143,7 +143,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
   app.patch(
     '/:id',
     {
-      preHandler: requireRole('admin'),
+      onRequest: requireRole('admin'),
       schema: { params: IdParams, body: ProductPatch, response: { 200: Product } },
     },
     async (request) => {
@@ -167,7 +167,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
 
   app.delete(
     '/:id',
-    { preHandler: requireRole('admin'), schema: { params: IdParams } },
+    { onRequest: requireRole('admin'), schema: { params: IdParams } },
     async (request, reply) => {
       const rows = await db
         .delete(products)

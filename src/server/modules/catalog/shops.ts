@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Shop, ShopDetail, ShopInput, ShopListQuery, ShopPage, ShopPatch } from '../../../shared/shop';
@@ -62,7 +62,7 @@ export async function loadShopDetail(db: Db, id: string): Promise<ShopDetail> {
 export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/',
-    { preHandler: requireUser, schema: { querystring: ShopListQuery, response: { 200: ShopPage } } },
+    { onRequest: requireUser, schema: { querystring: ShopListQuery, response: { 200: ShopPage } } },
     async (request) => {
       const { q, categoryId, floorId, page, pageSize } = request.query;
       const filters: SQL[] = [];
@@ -73,7 +73,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       const [rows, [total]] = await Promise.all([
         selectShops(db)
           .where(where)
-          .orderBy(asc(shops.name), asc(shops.id))
+          .orderBy(asc(sql`lower(${shops.name})`), asc(shops.name), asc(shops.id))
           .limit(pageSize)
           .offset((page - 1) * pageSize),
         db.select({ n: count() }).from(shops).where(where),
@@ -84,13 +84,13 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
 
   app.get(
     '/:id',
-    { preHandler: requireUser, schema: { params: IdParams, response: { 200: ShopDetail } } },
+    { onRequest: requireUser, schema: { params: IdParams, response: { 200: ShopDetail } } },
     (request) => loadShopDetail(db, request.params.id),
   );
 
   app.post(
     '/',
-    { preHandler: requireRole('admin'), schema: { body: ShopInput, response: { 201: ShopDetail } } },
+    { onRequest: requireRole('admin'), schema: { body: ShopInput, response: { 201: ShopDetail } } },
     async (request, reply) => {
       try {
         const [row] = await db.insert(shops).values(request.body).returning({ id: shops.id });
@@ -105,7 +105,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
   app.patch(
     '/:id',
     {
-      preHandler: requireRole('admin'),
+      onRequest: requireRole('admin'),
       schema: { params: IdParams, body: ShopPatch, response: { 200: ShopDetail } },
     },
     async (request) => {
@@ -126,7 +126,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
 
   app.delete(
     '/:id',
-    { preHandler: requireRole('admin'), schema: { params: IdParams } },
+    { onRequest: requireRole('admin'), schema: { params: IdParams } },
     async (request, reply) => {
       // One statement: the foreign keys cascade to the shop's products and offers atomically.
       const rows = await db.delete(shops).where(eq(shops.id, request.params.id)).returning({ id: shops.id });

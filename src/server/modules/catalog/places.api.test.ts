@@ -1,0 +1,286 @@
+// Categories and floors (/api/categories, /api/floors): the same routes for both, so every test runs
+// for each of them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Place } from '../../../shared/place';
+import type { Shop, ShopDetail } from '../../../shared/shop';
+import {
+  type Directory,
+  expectError,
+  expectFieldError,
+  openDirectory,
+  uniqueName,
+  unknownId,
+} from '../../test/catalog-fixtures';
+import { createTestApp, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+let d: Directory;
+beforeAll(async () => {
+  t = await createTestApp();
+  d = await openDirectory(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+interface Kind {
+  path: '/api/categories' | '/api/floors';
+  table: 'categories' | 'floors';
+  noun: 'category' | 'floor';
+  /** The shop's fields that point at it. */
+  idField: 'categoryId' | 'floorId';
+  nameField: 'category' | 'floor';
+}
+
+const kinds: Kind[] = [
+  {
+    path: '/api/categories',
+    table: 'categories',
+    noun: 'category',
+    idField: 'categoryId',
+    nameField: 'category',
+  },
+  { path: '/api/floors', table: 'floors', noun: 'floor', idField: 'floorId', nameField: 'floor' },
+];
+
+describe.each(kinds)('$path', ({ path, table, noun, idField, nameField }) => {
+  const create = (name?: string) => (noun === 'category' ? d.category(name) : d.floor(name));
+  const post = (payload: unknown) => d.call(d.admin, 'POST', path, payload);
+  const patch = (id: string, payload: unknown) => d.call(d.admin, 'PATCH', `${path}/${id}`, payload);
+  const remove = (id: string) => d.call(d.admin, 'DELETE', `${path}/${id}`);
+  const get = (id: string) => d.call(d.user, 'GET', `${path}/${id}`);
+  const list = async () => (await d.call(d.user, 'GET', path)).json().items as Place[];
+  const duplicateMessage = `A ${noun} with this name already exists`;
+
+  describe('create and read', () => {
+    it('creates one with its name trimmed and answers it with shopCount 0', async () => {
+      const name = uniqueName('Trimmed');
+      const response = await post({ name: `   ${name}\t ` });
+      expect(response.statusCode).toBe(201);
+      const place = response.json() as Place;
+      expect(place).toEqual({ id: expect.any(String), name, createdAt: expect.any(String), shopCount: 0 });
+      expect(Date.parse(place.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+      expect((await d.row(table, place.id))?.name).toBe(name);
+      expect((await get(place.id)).json()).toEqual(place);
+    });
+
+    it('lists every one by name, with how many shops use each', async () => {
+      const prefix = uniqueName('Listed');
+      const b = await create(`${prefix} b`);
+      const a = await create(`${prefix} a`);
+      const c = await create(`${prefix} c`);
+      await d.shop({ [idField]: b.id });
+      await d.shop({ [idField]: b.id });
+      await d.shop({ [idField]: c.id });
+
+      const items = await list();
+      expect(items).toHaveLength(await d.count(table));
+      const mine = items.filter((item) => item.name.startsWith(prefix));
+      expect(mine.map((item) => [item.name, item.shopCount])).toEqual([
+        [a.name, 0],
+        [b.name, 2],
+        [c.name, 1],
+      ]);
+      expect((await get(b.id)).json().shopCount).toBe(2);
+    });
+
+    it('answers 404 for an id that does not exist', async () => {
+      const id = unknownId();
+      expectError(await get(id), 404, 'NOT_FOUND', `This ${noun} does not exist`);
+      expectError(await patch(id, { name: uniqueName() }), 404, 'NOT_FOUND', `This ${noun} does not exist`);
+      expectError(await remove(id), 404, 'NOT_FOUND', `This ${noun} does not exist`);
+    });
+
+    it('keeps emoji, Arabic and Hindi names exactly as sent', async () => {
+      for (const name of [`🛍️👩‍💻 ${uniqueName()}`, `متجر الأزياء ${uniqueName()}`, `कपड़े ${uniqueName()}`]) {
+        const response = await post({ name });
+        expect(response.statusCode).toBe(201);
+        expect(response.json().name).toBe(name);
+        const { id } = response.json() as Place;
+        expect((await d.row(table, id))?.name).toBe(name);
+        expect((await get(id)).json().name).toBe(name);
+      }
+    });
+  });
+
+  describe('validation', () => {
+    it.each([
+      ['missing', {}, 'Name is required'],
+      ['empty', { name: '' }, 'Name is required'],
+      ['only spaces', { name: '   ' }, 'Name is required'],
+      ['only tabs and newlines', { name: '\t\n ' }, 'Name is required'],
+      ['null', { name: null }, 'Name is required'],
+      ['a number', { name: 12 }, 'Name is required'],
+      ['61 characters', { name: 'x'.repeat(61) }, 'Name must be at most 60 characters'],
+      ['10,000 characters', { name: 'x'.repeat(10_000) }, 'Name must be at most 60 characters'],
+    ])('refuses a name that is %s, writing nothing', async (_label, payload, message) => {
+      const before = await d.count(table);
+      expectFieldError(await post(payload), 'name', message);
+      expect(await d.count(table)).toBe(before);
+    });
+
+    it('accepts a 60-character name', async () => {
+      const name = `${uniqueName()} `.padEnd(60, 'y');
+      const response = await post({ name });
+      expect(response.statusCode).toBe(201);
+      expect(response.json().name).toBe(name);
+    });
+
+    it('refuses unknown fields, writing nothing', async () => {
+      const before = await d.count(table);
+      for (const extra of [{ id: unknownId() }, { shopCount: 3 }, { createdAt: '2020-01-01T00:00:00Z' }]) {
+        const response = await post({ name: uniqueName('Extra'), ...extra });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error.code).toBe('VALIDATION');
+      }
+      expect(await d.count(table)).toBe(before);
+    });
+
+    it('refuses a blank or unknown-field rename, leaving the row as it was', async () => {
+      const place = await create();
+      const before = await d.row(table, place.id);
+      expectFieldError(await patch(place.id, { name: '  ' }), 'name', 'Name is required');
+      expectFieldError(await patch(place.id, {}), 'name', 'Name is required');
+      expect((await patch(place.id, { name: uniqueName(), extra: 1 })).statusCode).toBe(400);
+      expect(await d.row(table, place.id)).toEqual(before);
+    });
+  });
+
+  describe('unique names', () => {
+    it('refuses a name that exists, in any case or padding, with 409 DUPLICATE', async () => {
+      const name = uniqueName('Dup');
+      await create(name);
+      const before = await d.count(table);
+      for (const again of [name, name.toUpperCase(), name.toLowerCase(), `  ${name}  `]) {
+        expectError(await post({ name: again }), 409, 'DUPLICATE', duplicateMessage, 'name');
+      }
+      expect(await d.count(table)).toBe(before);
+    });
+
+    it('compares accented letters in any case too', async () => {
+      const name = `Électronique ${uniqueName()}`;
+      await create(name);
+      const before = await d.count(table);
+      expectError(await post({ name: name.toUpperCase() }), 409, 'DUPLICATE', duplicateMessage, 'name');
+      expectError(await post({ name: name.toLowerCase() }), 409, 'DUPLICATE', duplicateMessage, 'name');
+      expect(await d.count(table)).toBe(before);
+    });
+
+    it('stores names NFC-normalised, so a decomposed é is the same name as a precomposed one', async () => {
+      const suffix = uniqueName();
+      const response = await post({ name: `Cafe\u0301 ${suffix}` });
+      expect(response.statusCode).toBe(201);
+      expect(response.json().name).toBe(`Caf\u00e9 ${suffix}`);
+      expectError(await post({ name: `Caf\u00e9 ${suffix}` }), 409, 'DUPLICATE', duplicateMessage, 'name');
+    });
+
+    it("refuses renaming to another one's name (any case), leaving the row; its own name in another case is fine", async () => {
+      const taken = await create();
+      const place = await create();
+      const before = await d.row(table, place.id);
+      expectError(
+        await patch(place.id, { name: taken.name.toUpperCase() }),
+        409,
+        'DUPLICATE',
+        duplicateMessage,
+        'name',
+      );
+      expect(await d.row(table, place.id)).toEqual(before);
+
+      const renamed = await patch(place.id, { name: place.name.toUpperCase() });
+      expect(renamed.statusCode).toBe(200);
+      expect(renamed.json().name).toBe(place.name.toUpperCase());
+    });
+
+    it('serves the next request normally right after a refused duplicate (the connection survives)', async () => {
+      const existing = await create();
+      for (let i = 0; i < 3; i++) {
+        expect((await post({ name: existing.name })).statusCode).toBe(409);
+        const next = await post({ name: uniqueName('After') });
+        expect(next.statusCode, next.body).toBe(201);
+        expect((await d.row(table, next.json().id))?.name).toBe(next.json().name);
+        expect((await patch(existing.id, { name: next.json().name })).statusCode).toBe(409);
+        const read = await d.call(d.user, 'GET', path);
+        expect(read.statusCode, read.body).toBe(200);
+        expect((await d.call(d.user, 'GET', '/api/shops')).statusCode).toBe(200);
+      }
+    });
+  });
+
+  describe('rename', () => {
+    it('shows the new name at once on every shop that uses it, in the list and in the detail', async () => {
+      const place = await create();
+      const first = await d.shop({ [idField]: place.id });
+      const second = await d.shop({ [idField]: place.id });
+      expect(first[nameField]).toBe(place.name);
+
+      const newName = uniqueName('Renamed');
+      const response = await patch(place.id, { name: `  ${newName} ` });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ ...place, name: newName, shopCount: 2 });
+      expect((await d.row(table, place.id))?.name).toBe(newName);
+
+      const page = await d.call(d.user, 'GET', `/api/shops?${idField}=${place.id}`);
+      const shops = page.json().items as Shop[];
+      expect(shops.map((shop) => shop.id).sort()).toEqual([first.id, second.id].sort());
+      for (const shop of shops) expect(shop[nameField]).toBe(newName);
+      for (const id of [first.id, second.id]) {
+        const detail = (await d.call(d.user, 'GET', `/api/shops/${id}`)).json() as ShopDetail;
+        expect(detail[nameField]).toBe(newName);
+        expect(detail[idField]).toBe(place.id);
+      }
+    });
+  });
+
+  describe('delete', () => {
+    it('deletes an unused one: 204, then 404', async () => {
+      const place = await create();
+      const before = await d.count(table);
+      const response = await remove(place.id);
+      expect(response.statusCode).toBe(204);
+      expect(response.body).toBe('');
+      expect(await d.count(table)).toBe(before - 1);
+      expect(await d.row(table, place.id)).toBeUndefined();
+      expect((await get(place.id)).statusCode).toBe(404);
+      expect((await remove(place.id)).statusCode).toBe(404);
+    });
+
+    it('refuses one that 3 shops use with 409 IN_USE naming how many, and keeps it and the shops', async () => {
+      const place = await create();
+      const shops = [];
+      for (let i = 0; i < 3; i++) shops.push(await d.shop({ [idField]: place.id }));
+      const before = await d.row(table, place.id);
+      const shopsBefore = await d.count('shops');
+      expectError(
+        await remove(place.id),
+        409,
+        'IN_USE',
+        `${place.name} is used by 3 shops. Move them to another ${noun} first.`,
+      );
+      expect(await d.row(table, place.id)).toEqual(before);
+      expect(await d.count('shops')).toBe(shopsBefore);
+      for (const shop of shops) expect((await d.row('shops', shop.id))?.[`${noun}_id`]).toBe(place.id);
+    });
+
+    it('says "shop" and "it" when one shop uses it, and deletes it once that shop moved away', async () => {
+      const place = await create();
+      const shop = await d.shop({ [idField]: place.id });
+      expectError(
+        await remove(place.id),
+        409,
+        'IN_USE',
+        `${place.name} is used by 1 shop. Move it to another ${noun} first.`,
+      );
+      expect(await d.row(table, place.id)).toBeDefined();
+
+      const other = await create();
+      expect(
+        (await d.call(d.admin, 'PATCH', `/api/shops/${shop.id}`, { [idField]: other.id })).statusCode,
+      ).toBe(200);
+      expect((await get(place.id)).json().shopCount).toBe(0);
+      expect((await remove(place.id)).statusCode).toBe(204);
+      expect(await d.row(table, place.id)).toBeUndefined();
+      expect((await d.call(d.user, 'GET', `/api/shops/${shop.id}`)).json()[nameField]).toBe(other.name);
+    });
+  });
+});
