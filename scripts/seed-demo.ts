@@ -13,7 +13,7 @@ await runCli(async () => {
     const existing = await countDirectory(opened.database);
     if (existing > 0) {
       throw new CliError(
-        `This mall already has ${existing} shops, categories and floors; the demo mall is loaded only into an empty one.`,
+        `This mall already has data (${existing} shops, categories and floors in all); the demo mall is loaded only into an empty one.`,
       );
     }
     const summary = await loadDemoData(opened.database.db, mallToday(env.MALL_TIMEZONE));
