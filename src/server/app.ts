@@ -20,6 +20,7 @@ import { offerRoutes } from './modules/catalog/offers';
 import { categoryRoutes, floorRoutes } from './modules/catalog/places';
 import { productRoutes } from './modules/catalog/products';
 import { shopRoutes } from './modules/catalog/shops';
+import { type RateLimits, registerRateLimits } from './rate-limits';
 import { registerRequestGuards } from './request-guards';
 
 export interface AppOptions {
@@ -33,6 +34,10 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The clock; tests move it to check expiry without waiting. */
   now?: () => Date;
+  /** Per-address request limits; none when omitted (MALL_RATE_LIMIT=off, most tests). */
+  rateLimits?: RateLimits;
+  /** Fastify's trustProxy: whose X-Forwarded-For to believe for the client address (MALL_TRUST_PROXY). */
+  trustProxy?: boolean | string;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -45,6 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: options.trustProxy ?? false,
     // One line per request drowns what matters; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     // Errors Fastify meets before routing (a badly encoded URL…) get the same body as every other.
@@ -53,6 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  if (options.rateLimits) await registerRateLimits(app, options.rateLimits);
   registerRequestGuards(app);
 
   await app.register(fastifyHelmet, {
@@ -70,8 +77,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         upgradeInsecureRequests: null,
       },
     },
-    // Sent only over HTTPS by browsers anyway; harmless on plain HTTP.
-    strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+    // Set below, and only on responses served over HTTPS.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=15552000');
   });
   await app.register(fastifyCookie);
   await app.register(sessionPlugin, { db, now });

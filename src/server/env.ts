@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits';
 
 const onOff = z.enum(['on', 'off'], { error: 'must be on or off' });
 
@@ -31,6 +32,21 @@ const EnvSchema = z.object({
     .refine(isTimeZone, 'must be an IANA time zone such as Asia/Kolkata')
     .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone),
   MALL_RATE_LIMIT: onOff.default('on'),
+  MALL_RATE_LIMIT_API: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.apiPerMinute),
+  MALL_RATE_LIMIT_SIGNIN: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.signInPerMinute),
+  MALL_RATE_LIMIT_REGISTER: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.registerPerHour),
+  /**
+   * Whose X-Forwarded-For to believe: unset (nobody: the peer's address counts), `true` (any proxy),
+   * or the proxies' addresses/CIDRs such as `127.0.0.1,10.0.0.0/8`.
+   */
+  MALL_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value) => {
+      if (value === undefined || value === 'false') return false;
+      if (value === 'true') return true;
+      return value;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -47,4 +63,14 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);
   }
   return result.data;
+}
+
+/** The per-address limits, or undefined when MALL_RATE_LIMIT=off (the sign-in lockout stays either way). */
+export function rateLimitsFrom(env: Env): RateLimits | undefined {
+  if (env.MALL_RATE_LIMIT === 'off') return undefined;
+  return {
+    apiPerMinute: env.MALL_RATE_LIMIT_API,
+    signInPerMinute: env.MALL_RATE_LIMIT_SIGNIN,
+    registerPerHour: env.MALL_RATE_LIMIT_REGISTER,
+  };
 }

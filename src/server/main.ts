@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app';
 import { DataDirInUseError } from './db/data-dir-lock';
-import { EnvError, parseEnv } from './env';
+import { EnvError, parseEnv, rateLimitsFrom } from './env';
 import { announceSetupCode, type OpenedDatabase, openConfiguredDatabase } from './start';
 
 // Beside the server bundle: dist/server/main.js → dist/client. From the sources (npm run dev), Vite
@@ -45,6 +45,8 @@ async function main() {
     database: opened.database,
     timeZone: env.MALL_TIMEZONE,
     operatorInviteCode: env.MALL_ADMIN_INVITE_CODE,
+    rateLimits: rateLimitsFrom(env),
+    trustProxy: env.MALL_TRUST_PROXY,
     clientDir: clientDir && fs.existsSync(`${clientDir}/index.html`) ? clientDir : undefined,
     logger,
   });

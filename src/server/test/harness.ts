@@ -9,6 +9,7 @@ import type { SessionUser } from '../../shared/auth';
 import { buildApp } from '../app';
 import { SESSION_COOKIE } from '../auth/sessions';
 import { type Database, openEmbedded, openPostgres } from '../db/client';
+import type { RateLimits } from '../rate-limits';
 import { databaseUrlFor } from './global-setup';
 
 export const TEST_TIME_ZONE = 'Asia/Kolkata';
@@ -47,7 +48,9 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
   };
 }
 
-export async function createTestApp(options: { operatorInviteCode?: string } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { operatorInviteCode?: string; rateLimits?: RateLimits; trustProxy?: boolean | string } = {},
+): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
@@ -56,6 +59,8 @@ export async function createTestApp(options: { operatorInviteCode?: string } = {
     timeZone: TEST_TIME_ZONE,
     operatorInviteCode: 'operatorInviteCode' in options ? options.operatorInviteCode : OPERATOR_CODE,
     now,
+    rateLimits: options.rateLimits,
+    trustProxy: options.trustProxy,
   });
   await app.ready();
   return {
