@@ -42,6 +42,18 @@ export interface AppOptions {
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered (method + URL pattern): the authorization test checks each has a rule. */
+    routeTable: readonly RouteEntry[];
+  }
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { database, timeZone } = options;
   const db = database.db;
@@ -56,6 +68,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Errors Fastify meets before routing (a badly encoded URL…) get the same body as every other.
     frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply as unknown as FastifyReply),
   }).withTypeProvider<ZodTypeProvider>();
+  const routeTable: RouteEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+  });
+  app.decorate('routeTable', routeTable);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
