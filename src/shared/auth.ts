@@ -1,3 +1,4 @@
+import './zod-csp';
 import { z } from 'zod';
 import { AUTH_MESSAGES } from './errors';
 import { ROLES } from './roles';

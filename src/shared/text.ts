@@ -1,3 +1,4 @@
+import './zod-csp';
 import { z } from 'zod';
 
 /** Text a person typed: trimmed, NFC-normalised, no control characters (tabs and newlines aside). */
