@@ -1,0 +1,527 @@
+// The bad-input corpus (issue #6): for every field of every writable entity, the values a careless or
+// hostile client might send. Each is refused with a 4xx in the one error shape — carrying the form's own
+// message in `message` and under `fields[field]` where the form has one — and nothing is written.
+// Valid text in any script comes back as it was sent (NFC-normalised), bidi controls included.
+import { randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiErrorBody } from '../../shared/errors';
+import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
+import { END_BEFORE_START, type Offer } from '../../shared/offer';
+import type { Place } from '../../shared/place';
+import type { ShopDetail } from '../../shared/shop';
+import { type Directory, openDirectory, type Table, uniqueName } from '../test/catalog-fixtures';
+import { createTestApp, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
+
+let t: TestApp;
+let d: Directory;
+/** Rows the corpus points at: a category and floor for new shops, a shop with an offer, PATCH targets. */
+let fx: {
+  category: Place;
+  floor: Place;
+  shop: ShopDetail;
+  offer: Offer;
+  offerOfAnotherShop: Offer;
+  targets: Record<'category' | 'floor' | 'shop' | 'product' | 'offer', { id: string }>;
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  d = await openDirectory(t);
+  const shop = await d.shop();
+  const offer = await d.offer({ shopId: shop.id });
+  fx = {
+    category: await d.category(),
+    floor: await d.floor(),
+    shop,
+    offer,
+    offerOfAnotherShop: await d.offer(),
+    targets: {
+      category: await d.category(),
+      floor: await d.floor(),
+      shop: await d.shop(),
+      product: await d.product({ shopId: shop.id, offerId: offer.id }),
+      // Runs from today to today + 30 (the date cases below lean on that).
+      offer: await d.offer({ shopId: shop.id }),
+    },
+  };
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+// ---------------------------------------------------------------------------------------------------
+// How a case is sent and checked
+
+/** JSON text sent as it is: what JSON.stringify cannot write (1e309) or a parser treats specially. */
+class RawJson {
+  constructor(readonly text: string) {}
+}
+const raw = (text: string) => new RawJson(text);
+
+/** A value known only once the fixtures exist (yesterday, an offer of another shop). */
+class Later {
+  constructor(readonly get: () => unknown) {}
+}
+const later = (get: () => unknown) => new Later(get);
+
+/** `base` with `key` set to `value`, as JSON text. */
+function jsonBody(base: Record<string, unknown>, key: string, value: unknown): string {
+  const resolved = value instanceof Later ? value.get() : value;
+  if (!(resolved instanceof RawJson)) return JSON.stringify({ ...base, [key]: resolved });
+  const { [key]: _replaced, ...rest } = base;
+  const head = JSON.stringify(rest).slice(0, -1);
+  return `${head}${head === '{' ? '' : ','}${JSON.stringify(key)}:${resolved.text}}`;
+}
+
+function send(as: SignedIn | null, method: 'POST' | 'PATCH', url: string, body: string) {
+  return t.app.inject({
+    method,
+    url,
+    payload: body,
+    headers: { 'content-type': 'application/json', ...(as ? as.headers : {}) },
+  });
+}
+
+const TABLES = [
+  'categories',
+  'floors',
+  'shops',
+  'products',
+  'offers',
+  'users',
+  'sessions',
+  'sign_in_attempts',
+];
+
+/** How many rows every table holds: a refused request must leave all of them as they were. */
+async function rowCounts(): Promise<Record<string, number>> {
+  const columns = TABLES.map((table) => `(select count(*)::int from ${table}) as ${table}`).join(', ');
+  const result = await t.database.pool.query<Record<string, number>>(`select ${columns}`);
+  return result.rows[0] ?? {};
+}
+
+interface Bad {
+  label: string;
+  value: unknown;
+  /**
+   * The form's message: the 400 carries it in `message` and under `fields[under ?? field]`. Null where
+   * the form has none (zod's own wording for a wrong type, the JSON parser's refusal of `__proto__`):
+   * then only a non-empty message is asserted, under `fields[field]` too when the field is a form's.
+   */
+  message: string | null;
+  /** The field the message is filed under when it is not the one sent (start after end → endDate). */
+  under?: string;
+  /** 400 unless given, with its code. */
+  status?: number;
+  code?: string;
+}
+
+const bad = (label: string, value: unknown, message: string | null, more: Partial<Bad> = {}): Bad => ({
+  label,
+  value,
+  message,
+  ...more,
+});
+
+function expectRefused(response: LightMyRequestResponse, c: Case): void {
+  expect(response.statusCode, response.body).toBe(c.status ?? 400);
+  const { error } = response.json() as ApiErrorBody;
+  expect(error.code).toEqual(expect.any(String));
+  expect(error.message).toEqual(expect.stringMatching(/\S/));
+  if (c.message !== null) {
+    expect(error.code).toBe(c.code ?? 'VALIDATION');
+    expect(error.message).toBe(c.message);
+    expect(error.fields?.[c.under ?? c.field]).toBe(c.message);
+  } else if (Object.hasOwn(c.w.fields, c.field)) {
+    expect(error.fields?.[c.field]).toEqual(expect.stringMatching(/\S/));
+  }
+  // A `__proto__` key must never reach Object.prototype.
+  expect(({} as Record<string, unknown>).admin).toBeUndefined();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The corpus, field by field
+
+const CONTROL = 'Remove the control characters';
+const BROKEN = 'Remove the broken characters';
+const TEN_THOUSAND = 'x'.repeat(10_000);
+
+/** Numbers, booleans, arrays, objects and null where text goes. */
+const notText = (message: string | null): Bad[] => [
+  bad('a number', 42, message),
+  bad('true', true, message),
+  bad('an array', ['a'], message),
+  bad('an object', { text: 'a' }, message),
+  bad('null', null, message),
+];
+
+/** Text the schemas refuse whether or not the field is required. */
+const badText = (tooLong: string): Bad[] => [
+  bad('10,000 characters', TEN_THOUSAND, tooLong),
+  bad('a NUL', '\u0000', CONTROL),
+  bad('a BEL inside', 'a\u0007b', CONTROL),
+  bad('an escape sequence', 'red \u001b[31m', CONTROL),
+  bad('a DEL', 'a\u007fb', CONTROL),
+  bad('half an emoji (a lone surrogate)', 'a\ud83d', BROKEN),
+];
+
+const requiredText = (required: string, tooLong: string): Bad[] => [
+  bad('empty', '', required),
+  bad('only spaces', '   ', required),
+  bad('only a tab and a newline', '\t\n', required),
+  ...badText(tooLong),
+  ...notText(required),
+];
+
+/** Optional text may be empty; zod words the wrong-type message, so none is asserted. */
+const optionalText = (tooLong: string): Bad[] => [...badText(tooLong), ...notText(null)];
+
+const id = (required: string): Bad[] => [
+  bad('not a uuid', 'not-a-uuid', required),
+  bad('empty', '', required),
+  bad('a number', 123, required),
+  bad('null', null, required),
+  bad('a uuid no row has', randomUUID(), required),
+];
+
+const PRICE = 'Valid price is required';
+const price: Bad[] = [
+  bad('negative', -1, PRICE),
+  bad('1e309 (Infinity once parsed)', raw('1e309'), PRICE),
+  bad('-1e309', raw('-1e309'), PRICE),
+  bad('three decimals', 12.345, 'Price can have at most 2 decimal places'),
+  bad('a tiny fraction', 1e-7, 'Price can have at most 2 decimal places'),
+  bad('above numeric(12,2)', 100_000_000, 'Price is too large'),
+  bad('a string', '12', PRICE),
+  bad('an empty string', '', PRICE),
+  bad('null', null, PRICE),
+  bad('an array', [12], PRICE),
+  bad('true', true, PRICE),
+  bad('an object', {}, PRICE),
+];
+
+const DISCOUNT = 'Discount must be between 1 and 100';
+const discount: Bad[] = [
+  bad('0', 0, DISCOUNT),
+  bad('101', 101, DISCOUNT),
+  bad('negative', -10, DISCOUNT),
+  bad('a fraction', 1.5, DISCOUNT),
+  bad('1e309', raw('1e309'), DISCOUNT),
+  bad('a word', 'abc', DISCOUNT),
+  bad('a numeric string', '50', DISCOUNT),
+  bad('null', null, DISCOUNT),
+];
+
+const NOT_A_DATE = 'Enter a date as YYYY-MM-DD';
+const NOT_REAL = 'Enter a real date';
+const date = (required: string): Bad[] => [
+  bad('February 30th', '2025-02-30', NOT_REAL),
+  bad('a 13th month', '2025-13-01', NOT_REAL),
+  bad('year 1899', '1899-12-31', NOT_REAL),
+  bad('empty', '', required),
+  bad('unpadded', '2025-1-1', NOT_A_DATE),
+  bad('a timestamp', '2025-01-01T00:00:00Z', NOT_A_DATE),
+  bad('null', null, required),
+  bad('a number', 20250101, required),
+];
+
+const EMAIL_REQUIRED = 'Email is required';
+const email: Bad[] = [
+  bad('empty', '', EMAIL_REQUIRED),
+  bad('only spaces', '   ', EMAIL_REQUIRED),
+  bad('no @', 'person.example.com', AUTH_MESSAGES.invalidEmail),
+  bad('two @', 'a@b@example.com', AUTH_MESSAGES.invalidEmail),
+  bad('10,000 characters', `${TEN_THOUSAND}@example.com`, AUTH_MESSAGES.invalidEmail),
+  bad('a NUL', 'a\u0000b@example.com', AUTH_MESSAGES.invalidEmail),
+  bad('a BEL', 'a\u0007b@example.com', AUTH_MESSAGES.invalidEmail),
+  ...notText(EMAIL_REQUIRED),
+];
+
+const PASSWORD_REQUIRED = 'Password is required';
+const PASSWORD_TOO_LONG = 'Password must be at most 128 characters';
+const loginPassword: Bad[] = [
+  bad('empty', '', PASSWORD_REQUIRED),
+  bad('10,000 characters', TEN_THOUSAND, PASSWORD_TOO_LONG),
+  ...notText(PASSWORD_REQUIRED),
+];
+
+const ROLE = 'Choose User or Admin';
+
+/** Keys no form has, in every body: mass assignment, prototype pollution. */
+const UNKNOWN_KEYS: Array<[string, Bad]> = [
+  ['extra', bad('an unknown field', 1, null)],
+  ['id', bad('an id of our choosing', randomUUID(), null)],
+  ['createdAt', bad('a creation time of our choosing', '2000-01-01T00:00:00.000Z', null)],
+  ['__proto__', bad('a __proto__ key (raw JSON)', raw('{"admin":true}'), null)],
+  ['constructor', bad('a constructor key', 1, null)],
+  ['constructor', bad('a constructor.prototype key (raw JSON)', raw('{"prototype":{"admin":true}}'), null)],
+];
+
+interface Writable {
+  entity: string;
+  url: string;
+  as: () => SignedIn | null;
+  /** A body the route accepts; each case changes one key of it. */
+  valid: () => Record<string, unknown>;
+  /** The row a PATCH case aims at; none for the auth routes. */
+  target?: { table: Table; id: () => string };
+  fields: Record<string, Bad[]>;
+}
+
+const placeName = requiredText('Name is required', 'Name must be at most 60 characters');
+
+const WRITABLE: Writable[] = [
+  {
+    entity: 'category',
+    url: '/api/categories',
+    as: () => d.admin,
+    valid: () => ({ name: uniqueName('Category') }),
+    target: { table: 'categories', id: () => fx.targets.category.id },
+    fields: { name: placeName },
+  },
+  {
+    entity: 'floor',
+    url: '/api/floors',
+    as: () => d.admin,
+    valid: () => ({ name: uniqueName('Floor') }),
+    target: { table: 'floors', id: () => fx.targets.floor.id },
+    fields: { name: placeName },
+  },
+  {
+    entity: 'shop',
+    url: '/api/shops',
+    as: () => d.admin,
+    valid: () => ({
+      name: uniqueName('Shop'),
+      description: 'Shoes and bags',
+      categoryId: fx.category.id,
+      floorId: fx.floor.id,
+      location: 'Unit 12, east wing',
+      contact: '+91 80 1234 5678',
+      openingHours: '10:00–22:00',
+    }),
+    target: { table: 'shops', id: () => fx.targets.shop.id },
+    fields: {
+      name: requiredText('Name is required', 'Name must be at most 120 characters'),
+      description: optionalText('Description must be at most 2000 characters'),
+      categoryId: id('Category is required'),
+      floorId: id('Floor is required'),
+      location: optionalText('Location must be at most 200 characters'),
+      contact: optionalText('Contact must be at most 200 characters'),
+      openingHours: optionalText('Opening hours must be at most 200 characters'),
+    },
+  },
+  {
+    entity: 'product',
+    url: '/api/products',
+    as: () => d.admin,
+    valid: () => ({
+      name: uniqueName('Product'),
+      description: 'Leather, hand stitched',
+      price: 1299.5,
+      category: 'Shoes',
+      shopId: fx.shop.id,
+      offerId: fx.offer.id,
+    }),
+    target: { table: 'products', id: () => fx.targets.product.id },
+    fields: {
+      name: requiredText('Name is required', 'Name must be at most 120 characters'),
+      description: optionalText('Description must be at most 2000 characters'),
+      price,
+      category: optionalText('Category must be at most 60 characters'),
+      shopId: id('Shop is required'),
+      offerId: [
+        bad('not a uuid', 'not-a-uuid', 'Unknown offer'),
+        bad('a number', 123, 'Unknown offer'),
+        // The composite foreign key answers, in its own words, under offerId.
+        bad('a uuid no offer has', randomUUID(), null),
+        bad(
+          'an offer of another shop',
+          later(() => fx.offerOfAnotherShop.id),
+          "This offer is not one of the product's shop",
+        ),
+      ],
+    },
+  },
+  {
+    entity: 'offer',
+    url: '/api/offers',
+    as: () => d.admin,
+    valid: () => ({
+      title: uniqueName('Offer'),
+      description: 'On everything',
+      discount: 15,
+      startDate: d.today(),
+      endDate: d.day(30),
+      shopId: fx.shop.id,
+    }),
+    target: { table: 'offers', id: () => fx.targets.offer.id },
+    fields: {
+      title: requiredText('Title is required', 'Title must be at most 120 characters'),
+      description: optionalText('Description must be at most 2000 characters'),
+      discount,
+      startDate: [
+        ...date('Start date is required'),
+        bad(
+          'after the end date',
+          later(() => d.day(31)),
+          END_BEFORE_START,
+          { under: 'endDate' },
+        ),
+      ],
+      endDate: [
+        ...date('End date is required'),
+        bad(
+          'before the start date',
+          later(() => d.day(-1)),
+          END_BEFORE_START,
+        ),
+      ],
+      shopId: id('Shop is required'),
+    },
+  },
+  {
+    entity: 'register',
+    url: '/api/auth/register',
+    as: () => null,
+    valid: () => ({ email: uniqueEmail('corpus'), password: 'secret-password', role: 'user' }),
+    fields: {
+      email,
+      password: [
+        bad('empty', '', PASSWORD_REQUIRED),
+        bad('five characters', '12345', AUTH_MESSAGES.weakPassword),
+        bad('10,000 characters', TEN_THOUSAND, PASSWORD_TOO_LONG),
+        ...notText(PASSWORD_REQUIRED),
+      ],
+      role: [
+        bad('superuser', 'superuser', ROLE),
+        bad('upper case', 'ADMIN', ROLE),
+        bad('empty', '', ROLE),
+        bad('null', null, ROLE),
+        bad('a number', 1, ROLE),
+        bad('an array', ['admin'], ROLE),
+        bad('admin without an invite code', 'admin', INVITE_MESSAGES.required, {
+          under: 'inviteCode',
+          status: 403,
+          code: 'INVITE_REQUIRED',
+        }),
+      ],
+      inviteCode: [
+        bad('65 characters', 'c'.repeat(65), null),
+        bad('a number', 123456, null),
+        bad('null', null, null),
+        bad('an object', { code: 'x' }, null),
+      ],
+    },
+  },
+  {
+    entity: 'login',
+    url: '/api/auth/login',
+    as: () => null,
+    valid: () => ({ email: d.user.user.email, password: 'secret-password' }),
+    fields: { email, password: loginPassword },
+  },
+];
+
+interface Case extends Bad {
+  w: Writable;
+  field: string;
+}
+
+/** [title, case] pairs: every field's bad values, then the unknown keys. */
+function casesOf(w: Writable): Array<[string, Case]> {
+  const fieldCases = Object.entries(w.fields).flatMap(([field, list]) => list.map((c) => ({ field, c })));
+  const keyCases = UNKNOWN_KEYS.map(([field, c]) => ({ field, c }));
+  return [...fieldCases, ...keyCases].map(({ field, c }) => [
+    `${w.entity}.${field}: ${c.label}`,
+    { ...c, w, field },
+  ]);
+}
+
+const CREATE_CASES = WRITABLE.flatMap(casesOf);
+const PATCH_CASES = WRITABLE.filter((w) => w.target).flatMap(casesOf);
+
+describe('the corpus starts from bodies the routes accept', () => {
+  it.each(WRITABLE.map((w) => [w.entity, w] as const))(
+    '%s: the valid body is accepted',
+    async (_entity, w) => {
+      const response = await send(w.as(), 'POST', w.url, JSON.stringify(w.valid()));
+      expect(response.statusCode, response.body).toBe(w.entity === 'login' ? 200 : 201);
+    },
+  );
+});
+
+describe('bad input to a create is refused and writes no row', () => {
+  it.each(CREATE_CASES)('POST %s', async (_title, c) => {
+    const before = await rowCounts();
+    const response = await send(c.w.as(), 'POST', c.w.url, jsonBody(c.w.valid(), c.field, c.value));
+    expectRefused(response, c);
+    expect(await rowCounts()).toEqual(before);
+  });
+});
+
+describe('bad input to an update is refused and leaves the row as it was', () => {
+  it.each(PATCH_CASES)('PATCH %s', async (_title, c) => {
+    const target = c.w.target;
+    if (!target) throw new Error(`${c.w.entity} has no PATCH target`);
+    const id = target.id();
+    const before = { row: await d.row(target.table, id), counts: await rowCounts() };
+    const response = await send(c.w.as(), 'PATCH', `${c.w.url}/${id}`, jsonBody({}, c.field, c.value));
+    expectRefused(response, c);
+    expect({ row: await d.row(target.table, id), counts: await rowCounts() }).toEqual(before);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Valid text in any script round-trips
+
+const UNICODE: Array<{ label: string; sent: string; stored: string }> = [
+  { label: 'emoji', sent: 'Gifts 😀🛍️', stored: 'Gifts 😀🛍️' },
+  { label: 'a family emoji (ZWJ sequence)', sent: '👩‍👩‍👧 Kids', stored: '👩‍👩‍👧 Kids' },
+  { label: 'Arabic', sent: 'متجر', stored: 'متجر' },
+  { label: 'Hindi', sent: 'दुकान', stored: 'दुकान' },
+  { label: 'Chinese', sent: '购物中心', stored: '购物中心' },
+  { label: 'combining accents (NFD → NFC)', sent: 'Cafe\u0301 Zoe\u0308', stored: 'Café Zoë' },
+  { label: 'Hangul jamo (NFD → NFC)', sent: '\u1100\u1161\u11a8 mart', stored: '\uac01 mart' },
+  { label: 'a right-to-left override (bidi)', sent: 'abc\u202Efdp.exe', stored: 'abc\u202Efdp.exe' },
+  { label: 'an isolated RTL run (bidi)', sent: '\u2067متجر\u2069 Shop', stored: '\u2067متجر\u2069 Shop' },
+];
+
+const TEXT_FIELDS: Array<[entity: string, field: string]> = [
+  ['category', 'name'],
+  ['floor', 'name'],
+  ['shop', 'name'],
+  ['shop', 'description'],
+  ['shop', 'location'],
+  ['shop', 'contact'],
+  ['shop', 'openingHours'],
+  ['product', 'name'],
+  ['product', 'description'],
+  ['product', 'category'],
+  ['offer', 'title'],
+  ['offer', 'description'],
+];
+
+const UNICODE_CASES = TEXT_FIELDS.flatMap(([entity, field]) =>
+  UNICODE.map((u) => [`${entity}.${field}: ${u.label}`, { ...u, entity, field }] as const),
+);
+
+describe('valid unicode round-trips through create and read', () => {
+  it('the NFD samples really are not NFC', () => {
+    for (const u of UNICODE) expect(u.sent.normalize('NFC')).toBe(u.stored);
+    expect(UNICODE.filter((u) => u.sent !== u.stored)).toHaveLength(2);
+  });
+
+  it.each(UNICODE_CASES)('%s', async (_title, { entity, field, sent, stored }) => {
+    const w = WRITABLE.find((candidate) => candidate.entity === entity);
+    if (!w) throw new Error(`no writable entity ${entity}`);
+    const createdResponse = await send(w.as(), 'POST', w.url, jsonBody(w.valid(), field, sent));
+    expect(createdResponse.statusCode, createdResponse.body).toBe(201);
+    const created = createdResponse.json() as Record<string, unknown>;
+    expect(created[field]).toBe(stored);
+    const read = await d.call(d.user, 'GET', `${w.url}/${created.id}`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect((read.json() as Record<string, unknown>)[field]).toBe(stored);
+  });
+});
