@@ -19,6 +19,8 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['src/**/*.api.test.ts'],
+          // Several servers on one database: PostgreSQL only (an embedded data directory has one server).
+          exclude: process.env.MALL_TEST_DATABASE === 'postgres' ? [] : ['src/**/*.postgres.api.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -13,14 +13,18 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionPlugin } from './auth/guards';
 import { authRoutes } from './auth/routes';
+import { benchRoutes } from './bench-routes';
 import type { Database } from './db/client';
 import { notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
+import { mallToday } from './lib/mall-time';
 import { adminRoutes } from './modules/admin/routes';
 import { offerRoutes } from './modules/catalog/offers';
 import { categoryRoutes, floorRoutes } from './modules/catalog/places';
 import { productRoutes } from './modules/catalog/products';
 import { shopRoutes } from './modules/catalog/shops';
+import { registerOverloadGuards } from './overload';
 import { type RateLimits, registerRateLimits } from './rate-limits';
+import { registerReadCache } from './read-cache';
 import { registerRequestGuards } from './request-guards';
 
 export interface AppOptions {
@@ -38,9 +42,19 @@ export interface AppOptions {
   rateLimits?: RateLimits;
   /** Fastify's trustProxy: whose X-Forwarded-For to believe for the client address (MALL_TRUST_PROXY). */
   trustProxy?: boolean | string;
+  /** Cache directory reads and answer If-None-Match (MALL_READ_CACHE); on unless false. */
+  readCache?: boolean;
+  /** 503 when this many queries already wait for a database connection (MALL_MAX_DB_QUEUE). */
+  maxDbQueue?: number;
+  /** 503 while the event loop lags more than this (MALL_MAX_EVENT_LOOP_DELAY_MS); 0 = no check. */
+  maxEventLoopDelayMs?: number;
+  /** The benchmark's routes (MALL_BENCH_ROUTES=on): /api/bench/constant and /api/bench/event-loop. */
+  benchRoutes?: boolean;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+export const DEFAULT_MAX_DB_QUEUE = 500;
+export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 1000;
 
 export interface RouteEntry {
   method: string;
@@ -77,6 +91,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  await registerOverloadGuards(app, {
+    pool: database.pool,
+    maxDbQueue: options.maxDbQueue ?? DEFAULT_MAX_DB_QUEUE,
+    maxEventLoopDelayMs: options.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
+  });
   if (options.rateLimits) await registerRateLimits(app, options.rateLimits);
   registerRequestGuards(app);
 
@@ -103,6 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(fastifyCookie);
   await app.register(sessionPlugin, { db, now });
+  if (options.readCache !== false) registerReadCache(app, { today: () => mallToday(timeZone, now()) });
+  if (options.benchRoutes) await app.register(benchRoutes, { prefix: '/api/bench' });
 
   app.get('/api/health', async (_request, reply) => {
     try {

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits';
 
 const onOff = z.enum(['on', 'off'], { error: 'must be on or off' });
+/** on/off, also written 1/0 or true/false. */
+const flag = z
+  .enum(['on', 'off', '1', '0', 'true', 'false'], { error: 'must be on or off' })
+  .transform((value) => ['on', '1', 'true'].includes(value));
 
 function isTimeZone(value: string): boolean {
   try {
@@ -47,6 +51,14 @@ const EnvSchema = z.object({
       if (value === 'true') return true;
       return value;
     }),
+  /** Directory reads cached in memory and answered with ETag / 304 (see read-cache.ts). */
+  MALL_READ_CACHE: flag.default(true),
+  /** Turn requests away with 503 when this many queries wait for a database connection. */
+  MALL_MAX_DB_QUEUE: z.coerce.number().int().min(1).default(500),
+  /** Turn requests away with 503 while the event loop lags more than this (ms); 0 = never. */
+  MALL_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
+  /** The benchmark's extra routes (npm run bench); never needed in production. */
+  MALL_BENCH_ROUTES: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -51,6 +51,10 @@ async function main() {
     operatorInviteCode: env.MALL_ADMIN_INVITE_CODE,
     rateLimits: rateLimitsFrom(env),
     trustProxy: env.MALL_TRUST_PROXY,
+    readCache: env.MALL_READ_CACHE,
+    maxDbQueue: env.MALL_MAX_DB_QUEUE,
+    maxEventLoopDelayMs: env.MALL_MAX_EVENT_LOOP_DELAY_MS,
+    benchRoutes: env.MALL_BENCH_ROUTES,
     clientDir: clientDir && fs.existsSync(`${clientDir}/index.html`) ? clientDir : undefined,
     logger,
   });

@@ -62,9 +62,8 @@ export async function countDirectory(database: Database): Promise<number> {
 }
 
 async function loadDemoIfEmpty(database: Database, env: Env, log: Pick<FastifyBaseLogger, 'info'>) {
-  if ((await countDirectory(database)) > 0) return;
-  const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE));
-  log.info(summary, 'loaded the demo mall');
+  const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE), { onlyIfEmpty: true });
+  if (summary) log.info(summary, 'loaded the demo mall');
 }
 
 /** While there is no admin, a setup code printed at start-up lets the operator create the first one. */

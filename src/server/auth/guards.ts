@@ -10,16 +10,22 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in person, resolved from the session cookie before every /api handler. */
     user: SessionUser | null;
+    /** catalog_version as the session lookup saw it; null without a session. */
+    catalogVersion: string | null;
   }
 }
 
 /** Resolves the session cookie into request.user for every API request. */
 export const sessionPlugin = fp<{ db: Db; now: () => Date }>(async (app, { db, now }) => {
   app.decorateRequest('user', null);
+  app.decorateRequest('catalogVersion', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    // The health check answers load balancers, who have no session: no lookup for it.
+    if (!request.url.startsWith('/api/') || request.url === '/api/health') return;
     const token = request.cookies[SESSION_COOKIE];
-    request.user = token ? await resolveSession(db, token, now()) : null;
+    const session = token ? await resolveSession(db, token, now()) : null;
+    request.user = session?.user ?? null;
+    request.catalogVersion = session?.catalogVersion ?? null;
   });
 });
 

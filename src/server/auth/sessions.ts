@@ -1,7 +1,7 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { SessionUser } from '../../shared/auth';
 import type { Db } from '../db/client';
-import { sessions, users } from '../db/schema';
+import { catalogVersion, sessions, users } from '../db/schema';
 import { newSessionToken, sha256 } from './tokens';
 
 export const SESSION_COOKIE = 'mall_session';
@@ -44,11 +44,25 @@ export async function deleteSession(db: Executor, token: string): Promise<void> 
   await db.delete(sessions).where(eq(sessions.tokenHash, sha256(token)));
 }
 
+export interface ResolvedSession {
+  user: SessionUser;
+  /**
+   * The directory's catalog_version, read in the same query (so before any data the request reads):
+   * cached reads are valid while it is unchanged (see read-cache.ts).
+   */
+  catalogVersion: string;
+}
+
 /** The user behind a cookie's token, or null when it is unknown, expired or idle too long. */
-export async function resolveSession(db: Db, token: string, now: Date): Promise<SessionUser | null> {
+export async function resolveSession(db: Db, token: string, now: Date): Promise<ResolvedSession | null> {
   const tokenHash = sha256(token);
   const [row] = await db
-    .select({ user: users, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt })
+    .select({
+      user: users,
+      sessionId: sessions.id,
+      lastSeenAt: sessions.lastSeenAt,
+      catalogVersion: sql<string>`(select ${catalogVersion.version} from ${catalogVersion} where ${catalogVersion.id} = 1)::text`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -63,5 +77,5 @@ export async function resolveSession(db: Db, token: string, now: Date): Promise<
   if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
   }
-  return toSessionUser(row.user);
+  return { user: toSessionUser(row.user), catalogVersion: row.catalogVersion };
 }

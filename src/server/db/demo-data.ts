@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { categories, floors, offers, products, shops } from './schema';
 
@@ -382,14 +383,38 @@ function need<V>(map: Map<string, V>, key: string): V {
   return value;
 }
 
+/** Any fixed number, other than the migrations' lock. */
+const DEMO_DATA_LOCK_KEY = 7_415_020_002;
+
 /**
  * Fills an empty mall with invented categories, floors, shops, offers and products, all in one
  * transaction: on any failure (e.g. the data is already there) nothing is inserted. `today` is
  * 'YYYY-MM-DD' in the mall's time zone; offers are dated relative to it (10 active, 5 expired, 5 future).
  */
-export async function loadDemoData(db: Db, today: string): Promise<DemoSummary> {
+export async function loadDemoData(db: Db, today: string): Promise<DemoSummary>;
+/** With `onlyIfEmpty`: loads nothing (null) when the mall has any shop, category or floor. */
+export async function loadDemoData(
+  db: Db,
+  today: string,
+  options: { onlyIfEmpty: true },
+): Promise<DemoSummary | null>;
+export async function loadDemoData(
+  db: Db,
+  today: string,
+  { onlyIfEmpty = false }: { onlyIfEmpty?: boolean } = {},
+): Promise<DemoSummary | null> {
   addDays(today, 0); // Refuses a malformed date before touching the database.
   return db.transaction(async (tx) => {
+    if (onlyIfEmpty) {
+      // Servers starting at once on one empty PostgreSQL: one loads, the others then find it full.
+      await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_DATA_LOCK_KEY})`);
+      const [row] = await tx
+        .execute<{ n: number }>(
+          sql`select (select count(*) from shops) + (select count(*) from categories) + (select count(*) from floors) as n`,
+        )
+        .then((result) => result.rows);
+      if (Number(row?.n ?? 0) > 0) return null;
+    }
     const categoryRows = await tx
       .insert(categories)
       .values(CATEGORIES.map((name) => ({ name })))

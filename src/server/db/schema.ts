@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
   date,
   index,
   integer,
   numeric,
   pgTable,
+  smallint,
   text,
   timestamp,
   unique,
@@ -123,6 +125,9 @@ export const shops = pgTable(
   (t) => [
     index('shops_category_id_idx').on(t.categoryId),
     index('shops_floor_id_idx').on(t.floorId),
+    // The list's order (name, any case) and its "name contains" search (pg_trgm, migration 0002).
+    index('shops_name_order_idx').on(sql`lower(${t.name})`, t.name, t.id),
+    index('shops_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     check('shops_name_check', sql`length(btrim(${t.name})) > 0`),
   ],
 );
@@ -145,6 +150,7 @@ export const offers = pgTable(
   (t) => [
     index('offers_shop_id_idx').on(t.shopId),
     index('offers_dates_idx').on(t.endDate, t.startDate),
+    index('offers_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     // Target of products' (offer_id, shop_id) foreign key: a product's offer belongs to its shop.
     unique('offers_id_shop_id_key').on(t.id, t.shopId),
     check('offers_discount_check', sql`${t.discount} between 1 and 100`),
@@ -172,7 +178,23 @@ export const products = pgTable(
   (t) => [
     index('products_shop_id_idx').on(t.shopId),
     index('products_offer_id_idx').on(t.offerId),
+    index('products_name_order_idx').on(sql`lower(${t.name})`, t.name, t.id),
+    index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     check('products_price_check', sql`${t.price} >= 0`),
     check('products_name_check', sql`length(btrim(${t.name})) > 0`),
   ],
+);
+
+/**
+ * One row: a number that every committed change to the directory (categories, floors, shops, products,
+ * offers) raises, by deferred triggers (migration 0002). Cached reads are valid while it is unchanged —
+ * on every server sharing the database. See docs/decisions/005.
+ */
+export const catalogVersion = pgTable(
+  'catalog_version',
+  {
+    id: smallint('id').primaryKey().default(1),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('catalog_version_single_row', sql`${t.id} = 1`)],
 );

@@ -61,7 +61,11 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
 
   app.get(
     '/',
-    { onRequest: requireUser, schema: { querystring: OfferListQuery, response: { 200: OfferPage } } },
+    {
+      onRequest: requireUser,
+      config: { catalogRead: true },
+      schema: { querystring: OfferListQuery, response: { 200: OfferPage } },
+    },
     async (request) => {
       const { q, shopId, active, page, pageSize } = request.query;
       const day = today();
@@ -92,7 +96,11 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
 
   app.get(
     '/:id',
-    { onRequest: requireUser, schema: { params: IdParams, response: { 200: Offer } } },
+    {
+      onRequest: requireUser,
+      config: { catalogRead: true },
+      schema: { params: IdParams, response: { 200: Offer } },
+    },
     (request) => load(request.params.id),
   );
 

@@ -71,7 +71,11 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
 
     app.get(
       '/',
-      { onRequest: requireUser, schema: { response: { 200: z.object({ items: z.array(Place) }) } } },
+      {
+        onRequest: requireUser,
+        config: { catalogRead: true },
+        schema: { response: { 200: z.object({ items: z.array(Place) }) } },
+      },
       async () => ({
         items: (await select().orderBy(asc(sql`lower(${table.name})`), asc(table.name))).map(toPlace),
       }),
@@ -79,7 +83,11 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
 
     app.get(
       '/:id',
-      { onRequest: requireUser, schema: { params: IdParams, response: { 200: Place } } },
+      {
+        onRequest: requireUser,
+        config: { catalogRead: true },
+        schema: { params: IdParams, response: { 200: Place } },
+      },
       (request) => load(request.params.id),
     );
 

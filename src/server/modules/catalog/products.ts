@@ -88,7 +88,11 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
 
   app.get(
     '/',
-    { onRequest: requireUser, schema: { querystring: ProductListQuery, response: { 200: ProductPage } } },
+    {
+      onRequest: requireUser,
+      config: { catalogRead: true },
+      schema: { querystring: ProductListQuery, response: { 200: ProductPage } },
+    },
     async (request) => {
       const { q, shopId, category, onOffer, page, pageSize } = request.query;
       const filters: SQL[] = [];
@@ -118,7 +122,11 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
 
   app.get(
     '/:id',
-    { onRequest: requireUser, schema: { params: IdParams, response: { 200: Product } } },
+    {
+      onRequest: requireUser,
+      config: { catalogRead: true },
+      schema: { params: IdParams, response: { 200: Product } },
+    },
     (request) => load(request.params.id),
   );
 

@@ -62,7 +62,11 @@ export async function loadShopDetail(db: Db, id: string): Promise<ShopDetail> {
 export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/',
-    { onRequest: requireUser, schema: { querystring: ShopListQuery, response: { 200: ShopPage } } },
+    {
+      onRequest: requireUser,
+      config: { catalogRead: true },
+      schema: { querystring: ShopListQuery, response: { 200: ShopPage } },
+    },
     async (request) => {
       const { q, categoryId, floorId, page, pageSize } = request.query;
       const filters: SQL[] = [];
@@ -84,7 +88,11 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
 
   app.get(
     '/:id',
-    { onRequest: requireUser, schema: { params: IdParams, response: { 200: ShopDetail } } },
+    {
+      onRequest: requireUser,
+      config: { catalogRead: true },
+      schema: { params: IdParams, response: { 200: ShopDetail } },
+    },
     (request) => loadShopDetail(db, request.params.id),
   );
 

@@ -1,0 +1,179 @@
+// Several servers, one PostgreSQL: two real servers on two ports, started at the same moment on one
+// empty database (migrations and the demo mall), then driven over HTTP. Each server caches reads.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AUTH_MESSAGES } from '../shared/errors';
+import { buildApp } from './app';
+import { SESSION_COOKIE } from './auth/sessions';
+import { parseEnv } from './env';
+import { type OpenedDatabase, openConfiguredDatabase } from './start';
+import { databaseUrlFor } from './test/global-setup';
+import { OPERATOR_CODE, TEST_TIME_ZONE, uniqueEmail } from './test/harness';
+
+interface Server {
+  app: FastifyInstance;
+  opened: OpenedDatabase;
+  url: string;
+}
+
+const quiet = { info: () => {} };
+
+async function startServer(databaseUrl: string): Promise<Server> {
+  const env = parseEnv({ DATABASE_URL: databaseUrl, MALL_DEMO_DATA: 'on', MALL_TIMEZONE: TEST_TIME_ZONE });
+  const opened = await openConfiguredDatabase(env, quiet);
+  const app = await buildApp({
+    database: opened.database,
+    timeZone: TEST_TIME_ZONE,
+    operatorInviteCode: OPERATOR_CODE,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, opened, url: `http://127.0.0.1:${port}` };
+}
+
+async function call(server: Server, method: string, path: string, cookie?: string, body?: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const setCookie = response.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  return {
+    status: response.status,
+    json: text ? JSON.parse(text) : null,
+    cookie: setCookie?.slice(SESSION_COOKIE.length + 1).split(';')[0],
+  };
+}
+
+// PostgreSQL only (vitest.config.ts): an embedded data directory belongs to one server process.
+describe('two servers on one PostgreSQL', () => {
+  const serverUrl = inject('postgresUrl');
+  const name = `mall_two_${randomBytes(4).toString('hex')}`;
+  let a: Server;
+  let b: Server;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    // The same moment, one empty database: both migrate, both try to load the demo mall.
+    [a, b] = await Promise.all([
+      startServer(databaseUrlFor(serverUrl, name)),
+      startServer(databaseUrlFor(serverUrl, name)),
+    ]);
+  });
+  afterAll(async () => {
+    for (const server of [a, b]) {
+      await server?.app.close();
+      await server?.opened.close();
+    }
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  it('both start at once on an empty database: migrated once, one demo mall', async () => {
+    const pool = a.opened.database.pool;
+    const migrations = await pool.query('select count(*)::int as n from drizzle.__drizzle_migrations');
+    const { default: journal } = await import('./db/migrations/meta/_journal.json', {
+      with: { type: 'json' },
+    });
+    expect(migrations.rows[0].n).toBe(journal.entries.length);
+    const shops = await pool.query('select count(*)::int as n from shops');
+    expect(shops.rows[0].n).toBe(24);
+    for (const server of [a, b]) expect((await call(server, 'GET', '/api/health')).status).toBe(200);
+  });
+
+  it('a session made on one server works on the other, and signing out on one ends it on both', async () => {
+    const registered = await call(a, 'POST', '/api/auth/register', undefined, {
+      email: uniqueEmail('two'),
+      password: 'secret-password',
+      role: 'user',
+    });
+    expect(registered.status).toBe(201);
+    const me = await call(b, 'GET', '/api/auth/me', registered.cookie);
+    expect(me.json.user.email).toBe(registered.json.user.email);
+    expect((await call(b, 'GET', '/api/shops', registered.cookie)).status).toBe(200);
+    expect((await call(b, 'POST', '/api/auth/logout', registered.cookie)).status).toBeLessThan(300);
+    expect((await call(a, 'GET', '/api/shops', registered.cookie)).status).toBe(401);
+  });
+
+  it('a write through one server is visible at once through the other (no stale cache)', async () => {
+    const admin = await call(a, 'POST', '/api/auth/register', undefined, {
+      email: uniqueEmail('two-admin'),
+      password: 'secret-password',
+      role: 'admin',
+      inviteCode: OPERATOR_CODE,
+    });
+    expect(admin.status).toBe(201);
+    const cookie = admin.cookie;
+    const first = (await call(b, 'GET', '/api/shops?pageSize=1', cookie)).json.items[0];
+    // Warm both servers' caches with the shop and the list.
+    for (const server of [a, b]) {
+      await call(server, 'GET', `/api/shops/${first.id}`, cookie);
+      await call(server, 'GET', '/api/shops?pageSize=1', cookie);
+    }
+    for (let round = 1; round <= 5; round++) {
+      const renamed = `${first.name} (${round})`;
+      const [writer, reader] = round % 2 ? [a, b] : [b, a];
+      expect((await call(writer, 'PATCH', `/api/shops/${first.id}`, cookie, { name: renamed })).status).toBe(
+        200,
+      );
+      expect((await call(reader, 'GET', `/api/shops/${first.id}`, cookie)).json.name).toBe(renamed);
+      expect(
+        (await call(reader, 'GET', `/api/shops?q=${encodeURIComponent(renamed)}`, cookie)).json.total,
+      ).toBe(1);
+    }
+    const created = await call(a, 'POST', '/api/categories', cookie, { name: `Two Servers ${round()}` });
+    expect(created.status).toBe(201);
+    const names = (await call(b, 'GET', '/api/categories', cookie)).json.items.map(
+      (c: { name: string }) => c.name,
+    );
+    expect(names).toContain(created.json.name);
+    expect((await call(b, 'DELETE', `/api/categories/${created.json.id}`, cookie)).status).toBe(204);
+    const after = (await call(a, 'GET', '/api/categories', cookie)).json.items.map(
+      (c: { id: string }) => c.id,
+    );
+    expect(after).not.toContain(created.json.id);
+  });
+
+  it('a lockout counted on one server holds on the other', async () => {
+    const email = uniqueEmail('two-lock');
+    expect(
+      (
+        await call(a, 'POST', '/api/auth/register', undefined, {
+          email,
+          password: 'right-password',
+          role: 'user',
+        })
+      ).status,
+    ).toBe(201);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const server = attempt % 2 ? a : b;
+      const wrong = await call(server, 'POST', '/api/auth/login', undefined, {
+        email,
+        password: 'wrong-password',
+      });
+      expect(wrong.status).toBe(401);
+    }
+    for (const server of [a, b]) {
+      const locked = await call(server, 'POST', '/api/auth/login', undefined, {
+        email,
+        password: 'right-password',
+      });
+      expect(locked.status).toBe(429);
+      expect(locked.json.error.message).toBe(AUTH_MESSAGES.locked);
+    }
+  });
+});
+
+const round = () => randomBytes(3).toString('hex');

@@ -1,0 +1,84 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A directory read whose answer depends only on the directory and the mall's date: cacheable. */
+    catalogRead?: boolean;
+  }
+  interface FastifyRequest {
+    readCache: { key: string; version: string; etag: string; hit: boolean } | null;
+  }
+}
+
+export interface ReadCacheOptions {
+  /** The mall's date now (answers about active offers change with it). */
+  today: () => string;
+  /** Upper bound of the bodies kept, in bytes (UTF-16 estimate). */
+  maxBytes?: number;
+}
+
+interface Entry {
+  version: string;
+  body: string;
+}
+
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Caches the JSON of directory reads (routes with `config.catalogRead`) and answers `If-None-Match`.
+ *
+ * Validity: every committed directory change raises catalog_version in the same transaction (deferred
+ * triggers, migration 0002), and the session lookup reads catalog_version before the request reads
+ * anything else. A body is reused only when stored under the version this request saw; a body stored
+ * under an older version is never served. Because the version is read before the data, a stored body
+ * is at least as new as its version, never older — on any number of servers sharing one database, and
+ * whoever wrote (the app, a script, psql). See docs/decisions/005.
+ */
+export function registerReadCache(app: FastifyInstance, options: ReadCacheOptions): void {
+  const build = buildId();
+  const cache = new LRUCache<string, Entry>({
+    maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    sizeCalculation: (entry, key) => (entry.body.length + key.length) * 2,
+  });
+
+  app.decorateRequest('readCache', null);
+
+  // After validation (a bad query is still a 400) and after the route's role check (onRequest).
+  app.addHook('preHandler', async (request, reply) => {
+    const version = request.catalogVersion;
+    if (!request.routeOptions.config.catalogRead || version === null || request.method !== 'GET') return;
+    const today = options.today();
+    const key = `${today} ${request.url}`;
+    const etag = `W/"${build}.${version}.${today}"`;
+    const cached = cache.get(key);
+    const hit = cached?.version === version;
+    request.readCache = { key, version, etag, hit };
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (hit && cached) return reply.type('application/json; charset=utf-8').send(cached.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const state = request.readCache;
+    if (!state || ![200, 304].includes(reply.statusCode)) return payload;
+    // Browsers keep the body and ask again with If-None-Match each time: a 304 costs one small query.
+    reply.header('etag', state.etag).header('cache-control', 'private, no-cache');
+    if (!state.hit && reply.statusCode === 200 && typeof payload === 'string') {
+      cache.set(state.key, { version: state.version, body: payload });
+    }
+    return payload;
+  });
+}
+
+/**
+ * Part of every ETag, so that a new release never answers 304 to a body an older one produced: the
+ * server bundle's hash when running the build, a random value per process from the sources.
+ */
+function buildId(): string {
+  const file = fileURLToPath(import.meta.url);
+  if (!file.endsWith('.js')) return randomBytes(6).toString('base64url');
+  return createHash('sha256').update(fs.readFileSync(file)).digest('base64url').slice(0, 10);
+}
