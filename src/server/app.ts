@@ -48,6 +48,8 @@ export interface AppOptions {
   maxDbQueue?: number;
   /** 503 while the event loop lags more than this (MALL_MAX_EVENT_LOOP_DELAY_MS); 0 = no check. */
   maxEventLoopDelayMs?: number;
+  /** Event-loop sampling interval of the overload check (tests shorten it). */
+  overloadSampleIntervalMs?: number;
   /** The benchmark's routes (MALL_BENCH_ROUTES=on): /api/bench/constant and /api/bench/event-loop. */
   benchRoutes?: boolean;
 }
@@ -95,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     pool: database.pool,
     maxDbQueue: options.maxDbQueue ?? DEFAULT_MAX_DB_QUEUE,
     maxEventLoopDelayMs: options.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
+    sampleIntervalMs: options.overloadSampleIntervalMs,
   });
   if (options.rateLimits) await registerRateLimits(app, options.rateLimits);
   registerRequestGuards(app);

@@ -9,6 +9,8 @@ export interface OverloadOptions {
   maxDbQueue: number;
   /** Event-loop lag (ms) above which new requests are turned away; 0 = no check. */
   maxEventLoopDelayMs: number;
+  /** How often the event loop is sampled (under-pressure's sampleInterval); tests shorten it. */
+  sampleIntervalMs?: number;
 }
 
 export const OVERLOADED_MESSAGE = 'The mall is very busy right now. Please try again in a moment.';
@@ -35,6 +37,7 @@ export async function registerOverloadGuards(app: FastifyInstance, options: Over
   if (options.maxEventLoopDelayMs > 0) {
     await app.register(underPressure, {
       maxEventLoopDelay: options.maxEventLoopDelayMs,
+      ...(options.sampleIntervalMs ? { sampleInterval: options.sampleIntervalMs } : {}),
       pressureHandler: (_request, reply) => {
         sendOverloaded(reply);
       },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import secureJson from 'secure-json-parse';
 import { HttpError } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -26,10 +27,30 @@ export function isCrossSiteWrite(request: FastifyRequest): boolean {
   return origin === 'null' || originHost(origin) !== request.host;
 }
 
+export const FORBIDDEN_KEY = 'Keys named __proto__ or constructor.prototype are not allowed';
+const EMPTY_BODY = "Body cannot be empty when content-type is set to 'application/json'";
+
 /** Only JSON bodies, and no writes from other sites. */
 export function registerRequestGuards(app: FastifyInstance): void {
   // Fastify parses text/plain by default; a write with any body but JSON is answered 415.
   app.removeContentTypeParser('text/plain');
+  // Fastify's own JSON parser answers a `__proto__` key like broken JSON; say what is wrong instead.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.length === 0) return done(new HttpError(400, 'EMPTY_JSON_BODY', EMPTY_BODY), undefined);
+    try {
+      done(null, secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      const forbidden = error instanceof SyntaxError && /forbidden prototype/.test(error.message);
+      done(
+        forbidden
+          ? new HttpError(400, 'FORBIDDEN_KEY', FORBIDDEN_KEY)
+          : new HttpError(400, 'INVALID_JSON_BODY', 'Body is not valid JSON'),
+        undefined,
+      );
+    }
+  });
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/api/') && isCrossSiteWrite(request)) {
       throw new HttpError(403, 'CROSS_SITE', 'This request came from another site and was refused');

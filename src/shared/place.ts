@@ -1,4 +1,4 @@
-import './zod-csp';
+import './zod-config';
 import { z } from 'zod';
 import { requiredText } from './text';
 

@@ -1,4 +1,4 @@
-import './zod-csp';
+import './zod-config';
 import { z } from 'zod';
 import { Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
 

@@ -1,22 +1,38 @@
-import './zod-csp';
+import './zod-config';
 import { z } from 'zod';
 
-/** Text a person typed: trimmed, NFC-normalised, no control characters (tabs and newlines aside). */
+/**
+ * Text a person typed: invisible spaces removed, trimmed, NFC-normalised; control characters (tabs and
+ * newlines aside) and text-direction controls refused. See docs/decisions/006.
+ */
 export function cleanText(max: number, tooLong: string) {
   return z
     .string()
-    .transform((value) => value.trim().normalize('NFC'))
+    .transform(tidy)
     .pipe(
       z
         .string()
         .max(max, tooLong)
         .refine((value) => !hasControlCharacters(value), CONTROL_CHARACTERS)
-        .refine((value) => !hasLoneSurrogates(value), BROKEN_CHARACTERS),
+        .refine((value) => !hasLoneSurrogates(value), BROKEN_CHARACTERS)
+        .refine((value) => !DIRECTION_CONTROLS.test(value), DIRECTION_CHARACTERS),
     );
 }
 
 const CONTROL_CHARACTERS = 'Remove the control characters';
 const BROKEN_CHARACTERS = 'Remove the broken characters';
+export const DIRECTION_CHARACTERS = 'Remove the text-direction control characters';
+
+/**
+ * Zero-width space, word joiner and BOM: invisible, meaningless in a name, and they would let
+ * "Fash\u200Bion" pass as a second "Fashion". (Zero-width joiner and non-joiner stay: emoji and many
+ * scripts need them.)
+ */
+const INVISIBLE = /[\u200B\u2060\uFEFF]/g;
+/** Embeddings, overrides and isolates (U+202A–202E, U+2066–2069): they can make text display as other text. */
+const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
+const tidy = (value: string) => value.replace(INVISIBLE, '').trim().normalize('NFC');
 
 /** Half of an emoji or other astral character on its own: not text, and the database would mangle it. */
 function hasLoneSurrogates(value: string): boolean {
@@ -88,6 +104,6 @@ export const SearchText = z
   .max(200, 'Search text must be at most 200 characters')
   .refine((value) => !hasControlCharacters(value), CONTROL_CHARACTERS)
   .refine((value) => !hasLoneSurrogates(value), BROKEN_CHARACTERS)
-  .transform((value) => value.trim().normalize('NFC'))
+  .transform(tidy)
   .optional()
   .transform((value) => (value ? value : undefined));

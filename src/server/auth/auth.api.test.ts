@@ -383,6 +383,21 @@ describe('sessions', () => {
     expect((await me(idle)).json().user).toBeNull();
   });
 
+  it('ends a session 30 days after sign-in even while it is used every day', async () => {
+    const { cookie } = await registerAs(t.app, 'user');
+    const day = 24 * 60 * 60 * 1000;
+    // Used every day for 29 days and 23 hours: still signed in.
+    for (let d = 1; d < 30; d++) {
+      t.advanceClock(day);
+      expect((await me(cookie)).json().user, `day ${d}`).not.toBeNull();
+    }
+    t.advanceClock(day - 60 * 60 * 1000);
+    expect((await me(cookie)).json().user).not.toBeNull();
+    // Past 30 days since sign-in: over, however recently it was used.
+    t.advanceClock(2 * 60 * 60 * 1000);
+    expect((await me(cookie)).json().user).toBeNull();
+  });
+
   it('ends every session of a deleted account at once', async () => {
     const { user, cookie } = await registerAs(t.app, 'user');
     await t.database.db.delete(users).where(eq(users.id, user.id));

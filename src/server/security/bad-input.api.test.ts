@@ -1,7 +1,8 @@
 // The bad-input corpus (issue #6): for every field of every writable entity, the values a careless or
 // hostile client might send. Each is refused with a 4xx in the one error shape — carrying the form's own
 // message in `message` and under `fields[field]` where the form has one — and nothing is written.
-// Valid text in any script comes back as it was sent (NFC-normalised), bidi controls included.
+// Valid text in any script comes back as it was sent (NFC-normalised, zero-width spaces removed);
+// text-direction controls are refused (docs/decisions/006).
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
 import { END_BEFORE_START, type Offer } from '../../shared/offer';
 import type { Place } from '../../shared/place';
 import type { ShopDetail } from '../../shared/shop';
+import { FORBIDDEN_KEY } from '../request-guards';
 import { type Directory, openDirectory, type Table, uniqueName } from '../test/catalog-fixtures';
 import { createTestApp, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
 
@@ -129,10 +131,14 @@ function expectRefused(response: LightMyRequestResponse, c: Case): void {
   const { error } = response.json() as ApiErrorBody;
   expect(error.code).toEqual(expect.any(String));
   expect(error.message).toEqual(expect.stringMatching(/\S/));
-  if (c.message !== null) {
+  if (c.message !== null && c.under === '_') {
+    // An unknown key is filed under `_`; a missing required field may come first in `message`.
+    expect(error.code).toBe('VALIDATION');
+    expect(error.fields?._).toBe(c.message);
+  } else if (c.message !== null) {
     expect(error.code).toBe(c.code ?? 'VALIDATION');
     expect(error.message).toBe(c.message);
-    expect(error.fields?.[c.under ?? c.field]).toBe(c.message);
+    if (error.code === 'VALIDATION') expect(error.fields?.[c.under ?? c.field]).toBe(c.message);
   } else if (Object.hasOwn(c.w.fields, c.field)) {
     expect(error.fields?.[c.field]).toEqual(expect.stringMatching(/\S/));
   }
@@ -145,6 +151,7 @@ function expectRefused(response: LightMyRequestResponse, c: Case): void {
 
 const CONTROL = 'Remove the control characters';
 const BROKEN = 'Remove the broken characters';
+const DIRECTION = 'Remove the text-direction control characters';
 const TEN_THOUSAND = 'x'.repeat(10_000);
 
 /** Numbers, booleans, arrays, objects and null where text goes. */
@@ -164,6 +171,9 @@ const badText = (tooLong: string): Bad[] => [
   bad('an escape sequence', 'red \u001b[31m', CONTROL),
   bad('a DEL', 'a\u007fb', CONTROL),
   bad('half an emoji (a lone surrogate)', 'a\ud83d', BROKEN),
+  bad('a right-to-left override (bidi)', 'abc\u202Efdp.exe', DIRECTION),
+  bad('an isolated RTL run (bidi)', '\u2067متجر\u2069 Shop', DIRECTION),
+  bad('a left-to-right embedding (bidi)', '\u202Aabc\u202C', DIRECTION),
 ];
 
 const requiredText = (required: string, tooLong: string): Bad[] => [
@@ -174,8 +184,8 @@ const requiredText = (required: string, tooLong: string): Bad[] => [
   ...notText(required),
 ];
 
-/** Optional text may be empty; zod words the wrong-type message, so none is asserted. */
-const optionalText = (tooLong: string): Bad[] => [...badText(tooLong), ...notText(null)];
+/** Optional text may be empty; no form shows a wrong type, so the general message (zod-config.ts). */
+const optionalText = (tooLong: string): Bad[] => [...badText(tooLong), ...notText('Must be text')];
 
 const id = (required: string): Bad[] => [
   bad('not a uuid', 'not-a-uuid', required),
@@ -249,13 +259,28 @@ const loginPassword: Bad[] = [
 const ROLE = 'Choose User or Admin';
 
 /** Keys no form has, in every body: mass assignment, prototype pollution. */
+const FORBIDDEN = { status: 400, code: 'FORBIDDEN_KEY' };
+const unknownField = (key: string) => `Unknown field: ${key}`;
 const UNKNOWN_KEYS: Array<[string, Bad]> = [
-  ['extra', bad('an unknown field', 1, null)],
-  ['id', bad('an id of our choosing', randomUUID(), null)],
-  ['createdAt', bad('a creation time of our choosing', '2000-01-01T00:00:00.000Z', null)],
-  ['__proto__', bad('a __proto__ key (raw JSON)', raw('{"admin":true}'), null)],
-  ['constructor', bad('a constructor key', 1, null)],
-  ['constructor', bad('a constructor.prototype key (raw JSON)', raw('{"prototype":{"admin":true}}'), null)],
+  ['extra', bad('an unknown field', 1, unknownField('extra'), { under: '_' })],
+  ['id', bad('an id of our choosing', randomUUID(), unknownField('id'), { under: '_' })],
+  [
+    'createdAt',
+    bad('a creation time of our choosing', '2000-01-01T00:00:00.000Z', unknownField('createdAt'), {
+      under: '_',
+    }),
+  ],
+  ['__proto__', bad('a __proto__ key (raw JSON)', raw('{"admin":true}'), FORBIDDEN_KEY, FORBIDDEN)],
+  ['constructor', bad('a constructor key', 1, unknownField('constructor'), { under: '_' })],
+  [
+    'constructor',
+    bad(
+      'a constructor.prototype key (raw JSON)',
+      raw('{"prototype":{"admin":true}}'),
+      FORBIDDEN_KEY,
+      FORBIDDEN,
+    ),
+  ],
 ];
 
 interface Writable {
@@ -484,8 +509,8 @@ const UNICODE: Array<{ label: string; sent: string; stored: string }> = [
   { label: 'Chinese', sent: '购物中心', stored: '购物中心' },
   { label: 'combining accents (NFD → NFC)', sent: 'Cafe\u0301 Zoe\u0308', stored: 'Café Zoë' },
   { label: 'Hangul jamo (NFD → NFC)', sent: '\u1100\u1161\u11a8 mart', stored: '\uac01 mart' },
-  { label: 'a right-to-left override (bidi)', sent: 'abc\u202Efdp.exe', stored: 'abc\u202Efdp.exe' },
-  { label: 'an isolated RTL run (bidi)', sent: '\u2067متجر\u2069 Shop', stored: '\u2067متجر\u2069 Shop' },
+  { label: 'right-to-left marks', sent: 'Shop \u200Fمتجر\u200F', stored: 'Shop \u200Fمتجر\u200F' },
+  { label: 'a zero-width non-joiner (Persian)', sent: 'می\u200Cخواهم', stored: 'می\u200Cخواهم' },
 ];
 
 const TEXT_FIELDS: Array<[entity: string, field: string]> = [
@@ -523,5 +548,29 @@ describe('valid unicode round-trips through create and read', () => {
     const read = await d.call(d.user, 'GET', `${w.url}/${created.id}`);
     expect(read.statusCode, read.body).toBe(200);
     expect((read.json() as Record<string, unknown>)[field]).toBe(stored);
+  });
+});
+
+describe('invisible characters', () => {
+  it('removes zero-width spaces, so "Fash\\u200Bion" is the same name as "Fashion"', async () => {
+    const name = `Zero Width ${randomUUID().slice(0, 6)}`;
+    const first = await d.call(d.admin, 'POST', '/api/categories', { name });
+    expect(first.statusCode, first.body).toBe(201);
+    const hidden = `${name.slice(0, 4)}\u200B${name.slice(4)}\uFEFF`;
+    const second = await d.call(d.admin, 'POST', '/api/categories', { name: hidden });
+    expect(second.statusCode).toBe(409);
+    const shop = await d.call(d.admin, 'POST', '/api/shops', {
+      name: `\u2060Word\u200BJoiner ${name}`,
+      categoryId: first.json().id,
+      floorId: (await d.floor()).id,
+    });
+    expect(shop.statusCode, shop.body).toBe(201);
+    expect(shop.json().name).toBe(`WordJoiner ${name}`);
+  });
+
+  it('finds a name when the search text carries a zero-width space', async () => {
+    const found = await d.call(d.user, 'GET', `/api/shops?q=${encodeURIComponent('Word\u200BJoiner')}`);
+    expect(found.statusCode).toBe(200);
+    expect(found.json().total).toBeGreaterThan(0);
   });
 });

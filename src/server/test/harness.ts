@@ -6,7 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { SessionUser } from '../../shared/auth';
-import { buildApp } from '../app';
+import { type AppOptions, buildApp } from '../app';
 import { SESSION_COOKIE } from '../auth/sessions';
 import { type Database, openEmbedded, openPostgres } from '../db/client';
 import type { RateLimits } from '../rate-limits';
@@ -49,7 +49,11 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
 }
 
 export async function createTestApp(
-  options: { operatorInviteCode?: string; rateLimits?: RateLimits; trustProxy?: boolean | string } = {},
+  options: {
+    operatorInviteCode?: string;
+    rateLimits?: RateLimits;
+    trustProxy?: boolean | string;
+  } & Pick<AppOptions, 'maxDbQueue' | 'maxEventLoopDelayMs' | 'overloadSampleIntervalMs'> = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
   let offsetMs = 0;
@@ -61,6 +65,9 @@ export async function createTestApp(
     now,
     rateLimits: options.rateLimits,
     trustProxy: options.trustProxy,
+    maxDbQueue: options.maxDbQueue,
+    maxEventLoopDelayMs: options.maxEventLoopDelayMs,
+    overloadSampleIntervalMs: options.overloadSampleIntervalMs,
   });
   await app.ready();
   return {

@@ -1,0 +1,75 @@
+// Overload is answered with 503 + Retry-After and our error body, never a crash or an unbounded queue;
+// the server serves normally again once the pressure is gone.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PoolClient } from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OVERLOADED_MESSAGE } from './overload';
+import { createTestApp, registerAs, type TestApp } from './test/harness';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+function expectOverloaded(response: {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  json(): unknown;
+}) {
+  expect(response.statusCode).toBe(503);
+  expect(response.headers['retry-after']).toBe('5');
+  expect(response.json()).toEqual({ error: { code: 'OVERLOADED', message: OVERLOADED_MESSAGE } });
+}
+
+describe('overload', () => {
+  it('turns requests away with 503 while queries queue for the database, then serves again', async () => {
+    t = await createTestApp({ maxDbQueue: 1 });
+    const user = await registerAs(t.app, 'user');
+    const pool = t.database.pool;
+    // Every connection the pool may open, held: the next query has to wait in the pool's queue.
+    const held: PoolClient[] = [];
+    for (let i = 0; i < (pool.options.max ?? 10); i++) held.push(await pool.connect());
+    const waiting = t.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers });
+    while (pool.waitingCount < 1) await sleep(5);
+
+    const refused = await t.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers });
+    expectOverloaded(refused);
+    const refusedWrite = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.user.email, password: 'x' },
+    });
+    expectOverloaded(refusedWrite);
+
+    for (const client of held) client.release();
+    expect((await waiting).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers })).statusCode,
+    ).toBe(200);
+  });
+
+  it('turns requests away with 503 while the event loop lags, then serves again', async () => {
+    t = await createTestApp({ maxEventLoopDelayMs: 100, overloadSampleIntervalMs: 50 });
+    const user = await registerAs(t.app, 'user');
+    const get = () => t?.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers });
+    expect((await get())?.statusCode).toBe(200);
+    // Block the loop for 1.5 s, as a runaway computation would; the next sample sees the lag.
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {}
+    let refused = await get();
+    for (let tries = 0; refused?.statusCode !== 503 && tries < 40; tries++) {
+      await sleep(10);
+      refused = await get();
+    }
+    if (!refused) throw new Error('no response');
+    expectOverloaded(refused);
+    // The lag is over: within a few samples the server answers normally again.
+    let recovered = await get();
+    for (let tries = 0; recovered?.statusCode !== 200 && tries < 100; tries++) {
+      await sleep(20);
+      recovered = await get();
+    }
+    expect(recovered?.statusCode).toBe(200);
+  });
+});
