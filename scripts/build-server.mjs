@@ -12,6 +12,9 @@ await build({
   packages: 'external',
   platform: 'node',
   format: 'esm',
+  // main.js stays small: it starts the embedded database, then loads the rest (a separate chunk).
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   target: 'node20.19',
   sourcemap: true,
   logLevel: 'warning',

@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { buildApp } from './app';
 import { DataDirInUseError } from './db/data-dir-lock';
-import { EnvError, parseEnv, rateLimitsFrom } from './env';
-import { announceSetupCode, type OpenedDatabase, openConfiguredDatabase } from './start';
+import { type EarlyEmbedded, startEmbeddedEarly } from './db/early-embedded';
+import type { OpenedDatabase } from './start';
+
+// First thing, before the rest of the server loads: lock the embedded data directory and start PGlite
+// (about half of start-up). The modules below load meanwhile (dynamic imports: the build splits them
+// into their own chunk, so their packages are not loaded before this line runs).
+let early: EarlyEmbedded | null = startEmbeddedEarly();
 
 // Beside the server bundle: dist/server/main.js → dist/client. From the sources (npm run dev), Vite
 // serves the client instead.
@@ -33,6 +36,7 @@ async function stop(signal: string) {
     await app?.close();
     clearInterval(sweep);
     await opened?.close();
+    await early?.abandon();
   } finally {
     process.exit(0);
   }
@@ -40,10 +44,21 @@ async function stop(signal: string) {
 process.once('SIGTERM', () => void stop('SIGTERM'));
 process.once('SIGINT', () => void stop('SIGINT'));
 
+let isExpected: (error: unknown) => boolean = (error) => error instanceof DataDirInUseError;
+
 async function main() {
+  const [
+    { EnvError, parseEnv, rateLimitsFrom },
+    { buildApp },
+    { announceSetupCode, openConfiguredDatabase },
+    { pino },
+  ] = await Promise.all([import('./env'), import('./app'), import('./start'), import('pino')]);
+  isExpected = (error) => error instanceof DataDirInUseError || error instanceof EnvError;
   const env = parseEnv();
   const logger = pino({ level: env.LOG_LEVEL });
-  opened = await openConfiguredDatabase(env, logger);
+  const handedOver = early;
+  early = null;
+  opened = await openConfiguredDatabase(env, logger, { early: handedOver });
   if (stopping) return;
   app = await buildApp({
     database: opened.database,
@@ -69,11 +84,12 @@ async function main() {
 }
 
 main().catch(async (error: unknown) => {
-  const expected = error instanceof EnvError || error instanceof DataDirInUseError;
+  const expected = isExpected(error);
   const detail =
     error instanceof Error ? (expected ? error.message : (error.stack ?? error.message)) : String(error);
   process.stderr.write(expected ? `${detail}\n` : `Super Mall could not start: ${detail}\n`);
   await app?.close().catch(() => {});
   await opened?.close().catch(() => {});
+  await early?.abandon().catch(() => {});
   process.exit(1);
 });

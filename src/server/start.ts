@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { prepareSetupCode } from './auth/invites';
 import { type Database, openEmbedded, openPostgres } from './db/client';
 import { lockDataDir } from './db/data-dir-lock';
 import { isDemoDataEnabled, loadDemoData } from './db/demo-data';
+import { type EarlyEmbedded, isInitialised, pgDataDir } from './db/early-embedded';
 import { runMigrations } from './db/migrate';
 import type { Env } from './env';
 import { mallToday } from './lib/mall-time';
@@ -22,32 +22,40 @@ export interface OpenedDatabase {
 export async function openConfiguredDatabase(
   env: Env,
   log: Pick<FastifyBaseLogger, 'info'>,
-  { demoData = true }: { demoData?: boolean } = {},
+  { demoData = true, early }: { demoData?: boolean; early?: EarlyEmbedded | null } = {},
 ): Promise<OpenedDatabase> {
   if (env.DATABASE_URL) {
+    await early?.abandon();
     const database = await openPostgres(env.DATABASE_URL);
     await runMigrations(database);
     if (demoData && isDemoDataEnabled(env.MALL_DEMO_DATA, false)) await loadDemoIfEmpty(database, env, log);
     return { database, close: () => database.close() };
   }
 
-  const release = lockDataDir(env.MALL_DATA_DIR);
+  // The worker main.ts started early, when it is for this data directory.
+  let started = early && path.resolve(early.dataDir) === path.resolve(env.MALL_DATA_DIR) ? early : null;
+  if (early && !started) await early.abandon();
+  const release = started?.release ?? lockDataDir(env.MALL_DATA_DIR);
+  let database: Database | undefined;
   try {
-    const pgDir = path.join(env.MALL_DATA_DIR, 'pgdata');
-    const brandNew = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
-    const database = await openEmbedded({ dataDir: pgDir });
+    const brandNew = started ? started.brandNew : !isInitialised(env.MALL_DATA_DIR);
+    database = await openEmbedded({ dataDir: pgDataDir(env.MALL_DATA_DIR) }, started?.worker);
+    started = null;
     await runMigrations(database);
     if (demoData && brandNew && isDemoDataEnabled(env.MALL_DEMO_DATA, true)) {
       await loadDemoIfEmpty(database, env, log);
     }
+    const opened = database;
     return {
-      database,
+      database: opened,
       async close() {
-        await database.close();
+        await opened.close();
         release();
       },
     };
   } catch (error) {
+    await started?.worker.abandon();
+    await database?.close().catch(() => {});
     release();
     throw error;
   }

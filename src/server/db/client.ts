@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker';
+import { type EmbeddedOptions, type EmbeddedWorker, startEmbeddedWorker } from './embedded-worker';
+import type { PgliteWorkerMessage } from './pglite-worker';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -18,44 +15,23 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const runningFromSource = import.meta.url.endsWith('.ts');
-
-export interface EmbeddedOptions {
-  /** Folder of the database files; undefined for an in-memory database (tests). */
-  dataDir?: string;
-  loadDataDir?: Uint8Array;
-}
-
 /**
  * Starts PGlite on a worker thread behind a private Unix socket and connects to it with `pg`.
  * PGlite serves one connection, one query at a time: the pool has a single client, and a transaction
  * holds every other query back — exactly what PGlite does in-process, minus blocking the event loop.
+ * `started`: a worker main.ts already started (see db/early-embedded.ts).
  */
-export async function openEmbedded(options: EmbeddedOptions = {}): Promise<Database> {
-  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-pg-'));
-  fs.chmodSync(socketDir, 0o700);
-  // Also when the process exits mid-start (a signal before the database is up).
-  const removeSocketDir = () => fs.rmSync(socketDir, { recursive: true, force: true });
-  process.on('exit', removeSocketDir);
-  const port = 5432;
-  const workerData: PgliteWorkerData = {
-    dataDir: options.dataDir,
-    loadDataDir: options.loadDataDir,
-    socketPath: path.join(socketDir, `.s.PGSQL.${port}`),
-  };
-  const entry = runningFromSource ? './pglite-worker-source.mjs' : './pglite-worker.js';
-  const worker = new Worker(new URL(entry, import.meta.url), { workerData });
-  await new Promise<void>((resolve, reject) => {
-    const onMessage = (message: PgliteWorkerMessage) => {
-      if (message.type === 'ready') resolve();
-      if (message.type === 'error')
-        reject(new Error(`The embedded database could not start: ${message.message}`));
-    };
-    worker.on('message', onMessage);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`The embedded database stopped (exit code ${code})`)));
-  });
-  worker.removeAllListeners('exit');
+export async function openEmbedded(
+  options: EmbeddedOptions = {},
+  started?: EmbeddedWorker,
+): Promise<Database> {
+  const { worker, socketDir, port, ready, removeSocketDir } = started ?? startEmbeddedWorker(options);
+  try {
+    await ready;
+  } catch (error) {
+    removeSocketDir();
+    throw error;
+  }
 
   const pool = new pg.Pool({
     host: socketDir,
@@ -95,7 +71,6 @@ export async function openEmbedded(options: EmbeddedOptions = {}): Promise<Datab
       await pool.end();
       await request({ type: 'close' }, 'closed');
       await worker.terminate();
-      process.off('exit', removeSocketDir);
       removeSocketDir();
     },
   };
