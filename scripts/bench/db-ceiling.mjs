@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// The database ceiling of `npm run bench`: the shop-list route's SQL (GET /api/shops filtered by
+// category and floor, one page: the page query and the count query, run together as the route does)
+// from a loop of concurrent clients, with no HTTP in between. Run under tsx, since it imports the
+// route's query builder from the sources:
+//
+//   node --import tsx scripts/bench/db-ceiling.mjs (--database-url URL | --data-dir DIR)
+//        [--duration 10] [--warmup 2] [--connections 50] [--page-size 12]
+//
+// PostgreSQL: a pool of `connections` connections and as many loops. Embedded: the data directory
+// opened as the server opens it (PGlite on a worker thread, one connection), `connections` loops
+// queueing on it — exactly the server's situation. Prints one JSON line: routes/s (one route = both
+// queries), queries/s, p50/p95/p99 of a route in ms, errors, and the SQL.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { openEmbedded, openPostgres } from '../../src/server/db/client.ts';
+import { lockDataDir } from '../../src/server/db/data-dir-lock.ts';
+import { categories, floors, shops } from '../../src/server/db/schema.ts';
+import { selectShops } from '../../src/server/modules/catalog/shops.ts';
+
+const { values: options } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    'data-dir': { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '50' },
+    'page-size': { type: 'string', default: '12' },
+  },
+});
+const durationMs = Number(options.duration) * 1000;
+const warmupMs = Number(options.warmup) * 1000;
+const connections = Number(options.connections);
+const pageSize = Number(options['page-size']);
+
+let release = () => {};
+let database;
+if (options['database-url']) {
+  database = await openPostgres(options['database-url'], connections);
+} else if (options['data-dir']) {
+  release = lockDataDir(options['data-dir']);
+  database = await openEmbedded({ dataDir: path.join(options['data-dir'], 'pgdata') });
+} else {
+  console.error('db-ceiling: give --database-url or --data-dir');
+  process.exit(2);
+}
+const { db } = database;
+
+const categoryIds = (await db.select({ id: categories.id }).from(categories)).map((row) => row.id);
+const floorIds = (await db.select({ id: floors.id }).from(floors)).map((row) => row.id);
+const pick = (items) => items[Math.floor(Math.random() * items.length)];
+
+/** The route's two queries (src/server/modules/catalog/shops.ts, GET /), built the same way. */
+function routeQueries(categoryId, floorId, page) {
+  const where = and(eq(shops.categoryId, categoryId), eq(shops.floorId, floorId));
+  return [
+    selectShops(db)
+      .where(where)
+      .orderBy(asc(sql`lower(${shops.name})`), asc(shops.name), asc(shops.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(shops).where(where),
+  ];
+}
+
+const [pageSql, countSql] = routeQueries(categoryIds[0], floorIds[0], 1).map((query) => query.toSQL().sql);
+
+/** Runs route-equivalents from `connections` loops for `ms`; latencies recorded when `record`. */
+async function load(ms, record) {
+  const latencies = [];
+  let errors = 0;
+  let firstError;
+  const deadline = performance.now() + ms;
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      // Page 1 mostly, like a shopper; page 2 now and then (often empty: ~8 shops per category and floor).
+      const queries = routeQueries(pick(categoryIds), pick(floorIds), Math.random() < 0.2 ? 2 : 1);
+      const started = performance.now();
+      try {
+        await Promise.all(queries);
+        if (record) latencies.push(performance.now() - started);
+      } catch (error) {
+        errors += 1;
+        firstError ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: connections }, loop));
+  return { latencies, errors, firstError, seconds: (performance.now() - started) / 1000 };
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+try {
+  if (warmupMs > 0) await load(warmupMs, false);
+  const { latencies, errors, firstError, seconds } = await load(durationMs, true);
+  const sorted = Float64Array.from(latencies).sort();
+  const round = (value) => (value === null ? null : Math.round(value * 100) / 100);
+  console.log(
+    JSON.stringify({
+      kind: database.kind,
+      connections,
+      poolSize: database.kind === 'embedded' ? 1 : connections,
+      seconds: round(seconds),
+      routes: latencies.length,
+      routesPerS: round(latencies.length / seconds),
+      queriesPerS: round((2 * latencies.length) / seconds),
+      p50: round(percentile(sorted, 50)),
+      p95: round(percentile(sorted, 95)),
+      p99: round(percentile(sorted, 99)),
+      errors,
+      firstError,
+      sql: [pageSql, countSql],
+    }),
+  );
+} finally {
+  await database.close();
+  release();
+}

@@ -1,0 +1,1092 @@
+#!/usr/bin/env node
+// The benchmark suite (npm run bench = build, then this):
+//
+//   node scripts/bench/run.mjs [--duration 10] [--warmup 2] [--connections 50]
+//        [--only postgres|embedded] [--quick] [--read-cache on|off] [--no-write]
+//
+// For each database — PostgreSQL (DATABASE_URL when set, else a throwaway cluster started here), then
+// the embedded one (a temp MALL_DATA_DIR) — it:
+//  1. loads the large mall with `npm run seed:large`'s script (200,000 products; an existing large mall
+//     in DATABASE_URL is reused, anything else there is refused);
+//  2. measures the database ceiling (scripts/bench/db-ceiling.mjs): the shop-list route's SQL from
+//     concurrent clients with no HTTP;
+//  3. starts the BUILT server (a copy of dist/server) with MALL_RATE_LIMIT=off, MALL_DEMO_DATA=off,
+//     MALL_BENCH_ROUTES=1 and a known admin invite code, registers an admin and a shopper, and loads
+//     each route with autocannon after a warm-up: the framework ceiling (/api/bench/constant), shopper
+//     reads, admin lists and sign-in — one server process for all rows, its memory sampled (VmRSS every
+//     100 ms: the peak during each row; VmHWM for the whole run), its event-loop delay read from
+//     /api/bench/event-loop around each row;
+//  4. embedded only: start-up time on the existing data directory (spawn → first 200 on /api/health).
+// Prints one table and writes it to bench/results.md with the machine, versions and the targets.
+//
+// The server runs as in production otherwise: its read cache is on (MALL_READ_CACHE), so rows whose
+// URLs repeat are mostly answered from memory after the warm-up, as popular pages are; the admin product
+// search sends a different (term, page) on every request, so it always reaches the database.
+// `--read-cache off` runs every row uncached.
+//
+// Everything (cluster, servers, temp folders) is removed at the end, on failure and on Ctrl-C.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { tsImport } from 'tsx/esm/api';
+import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const distServer = path.join(repoRoot, 'dist', 'server');
+const resultsFile = path.join(repoRoot, 'bench', 'results.md');
+
+const INVITE_CODE = 'bench-admin-invite-code';
+const PASSWORD = 'bench-password-1';
+const START_TIMEOUT_MS = 120_000;
+const SHOPPER_PAGE_SIZE = 12; // the shopper pages' page size (src/client/routes/user)
+const ADMIN_PAGE_SIZE = 20; // the admin lists' page size (src/client/routes/admin)
+const SHOP_OFFERS_PAGE_SIZE = 50; // a shop's current offers on its page
+
+const TARGETS = {
+  shopperShareOfCeiling: 0.5,
+  shopperP99Ms: 25,
+  adminSearchP95Ms: 30,
+  embeddedShareOfPostgres: 0.3,
+  embeddedEventLoopMaxMs: 20,
+  embeddedStartMs: 1500,
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Options
+
+const USAGE = `Usage: node scripts/bench/run.mjs [options]   (npm run bench -- [options] builds first)
+
+  --duration S       seconds of load per row (default 10; --quick: 3)
+  --warmup S         seconds of warm-up per row, not measured (default 2; --quick: 1)
+  --connections N    concurrent connections (default 50; sign-in uses at most 8)
+  --only DB          postgres or embedded (default: both, PostgreSQL first)
+  --quick            a short smoke run: 3 s rows, 1 s warm-ups, 3 start-up samples
+  --read-cache on|off  the server's read cache (default on, as in production)
+  --no-write         print the table but leave bench/results.md alone
+
+PostgreSQL: DATABASE_URL when set (an empty database, or one holding the large mall from an earlier
+run), else a throwaway cluster (scripts/pg-cluster.mjs).`;
+
+let options;
+try {
+  options = parseArgs({
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string', default: '50' },
+      only: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      'read-cache': { type: 'string', default: 'on' },
+      'no-write': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+} catch (error) {
+  console.error(`${error.message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (options.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const durationS = Number(options.duration ?? (options.quick ? 3 : 10));
+const warmupS = Number(options.warmup ?? (options.quick ? 1 : 2));
+const connections = Number(options.connections);
+const startSamples = options.quick ? 3 : 5;
+const readCache = options['read-cache'];
+for (const [name, value, min] of [
+  ['--duration', durationS, 1],
+  ['--warmup', warmupS, 0],
+  ['--connections', connections, 1],
+]) {
+  if (!Number.isFinite(value) || value < min || value > 10_000) {
+    console.error(`${name} must be a number ≥ ${min}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+if (!['on', 'off'].includes(readCache)) {
+  console.error(`--read-cache must be on or off\n\n${USAGE}`);
+  process.exit(2);
+}
+if (options.only && !['postgres', 'embedded'].includes(options.only)) {
+  console.error(`--only must be postgres or embedded\n\n${USAGE}`);
+  process.exit(2);
+}
+const databases = options.only ? [options.only] : ['postgres', 'embedded'];
+
+// ---------------------------------------------------------------------------------------------------
+// Clean-up: every child process group and temp folder, whatever way this process ends.
+
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const liveChildren = new Set();
+const tempPaths = new Set();
+let interrupted = false;
+
+const isRunning = (child) => child.exitCode === null && child.signalCode === null;
+
+function killGroup(child, signal) {
+  if (!isRunning(child) || child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function cleanupSync() {
+  for (const child of liveChildren) killGroup(child, 'SIGKILL');
+  for (const dir of tempPaths) fs.rmSync(dir, { recursive: true, force: true });
+}
+process.on('exit', cleanupSync);
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+]) {
+  process.once(signal, () => {
+    interrupted = true;
+    console.error(`\n${signal}: stopping the servers and removing the temp folders…`);
+    // The 'exit' handlers (this file's and pg-cluster's) do the clean-up, synchronously.
+    process.exit(code);
+  });
+}
+
+function makeTempDir(parent, prefix) {
+  fs.mkdirSync(parent, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(parent, prefix));
+  tempPaths.add(dir);
+  return dir;
+}
+
+function removeTempDir(dir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  tempPaths.delete(dir);
+}
+
+/** Spawns a child in its own process group, tracked for the clean-up. */
+function spawnTracked(command, args, spawnOptions) {
+  const child = spawn(command, args, { cwd: repoRoot, detached: true, ...spawnOptions });
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+  return child;
+}
+
+class BenchError extends Error {}
+
+// ---------------------------------------------------------------------------------------------------
+// Small helpers
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+/** mulberry32: the workloads' choices, the same every run. */
+function makeRandom(seed) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  return { next, pick: (items) => items[Math.floor(next() * items.length)] };
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function median(values) {
+  return percentile(Float64Array.from(values).sort(), 50);
+}
+
+function tail(file, lines = 40) {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no output)';
+  }
+}
+
+/** Runs a child to the end; resolves its stdout, rejects with its output on a non-zero exit. */
+function runChild(args, env, { showStderr = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawnTracked(process.execPath, args, {
+      env,
+      stdio: ['ignore', 'pipe', showStderr ? 'inherit' : 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve(stdout);
+      else
+        reject(
+          new BenchError(
+            `${path.relative(repoRoot, args.find((arg) => /\.(ts|mjs)$/.test(arg)) ?? '?')} failed (${code ?? signal}):\n${stdout}${stderr}`.trim(),
+          ),
+        );
+    });
+  });
+}
+
+/** VmRSS / VmHWM of a process in MB (Linux /proc), or NaN. */
+function memoryMb(pid, field) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Samples VmRSS every 100 ms until stopped; resolves the peak in MB. */
+function sampleRss(pid) {
+  let peak = memoryMb(pid, 'VmRSS');
+  const timer = setInterval(() => {
+    const rss = memoryMb(pid, 'VmRSS');
+    if (rss > peak || Number.isNaN(peak)) peak = rss;
+  }, 100);
+  return () => {
+    clearInterval(timer);
+    const rss = memoryMb(pid, 'VmRSS');
+    return Math.max(peak, Number.isNaN(rss) ? 0 : rss);
+  };
+}
+
+function machineInfo() {
+  let cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  try {
+    const info = fs.readFileSync('/proc/cpuinfo', 'utf8');
+    cpu = /^model name\s*:\s*(.+)$/m.exec(info)?.[1]?.trim() ?? cpu;
+  } catch {
+    // Not Linux: os.cpus() it is.
+  }
+  let pglite = 'unknown';
+  try {
+    const file = path.join(repoRoot, 'node_modules', '@electric-sql', 'pglite', 'package.json');
+    pglite = JSON.parse(fs.readFileSync(file, 'utf8')).version;
+  } catch {
+    // Not installed?
+  }
+  return {
+    cpu,
+    cores: os.availableParallelism?.() ?? os.cpus().length,
+    ramGb: os.totalmem() / 1024 ** 3,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    pglite,
+    load: os.loadavg(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// HTTP to the server (set-up calls; the load itself is autocannon's)
+
+async function call(port, method, urlPath, { cookie, body } = {}) {
+  const headers = {};
+  if (cookie) headers.cookie = cookie;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`http://127.0.0.1:${port}${urlPath}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  const session = response.headers
+    .getSetCookie()
+    .map((line) => /^mall_session=([^;]+)/.exec(line)?.[1])
+    .find(Boolean);
+  return { status: response.status, body: json, cookie: session ? `mall_session=${session}` : undefined };
+}
+
+async function register(port, role, email) {
+  const answer = await call(port, 'POST', '/api/auth/register', {
+    body: { email, password: PASSWORD, role, ...(role === 'admin' ? { inviteCode: INVITE_CODE } : {}) },
+  });
+  if (answer.status !== 201 || !answer.cookie)
+    throw new BenchError(`registering ${email} failed: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.cookie;
+}
+
+async function getOk(port, urlPath, cookie) {
+  const answer = await call(port, 'GET', urlPath, { cookie });
+  if (answer.status !== 200)
+    throw new BenchError(`GET ${urlPath}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+/**
+ * Waits until the server has worked off what the last load left queued (autocannon stops sending at the
+ * end of a row, but the server still answers the requests in flight): /api/health queues behind them
+ * on the embedded database's single connection. Keeps one row's backlog out of the next row's figures.
+ */
+async function drained(port, row) {
+  // Sign-ins left over queue on libuv's thread pool (scrypt), not the database: wait for one more.
+  if (row?.method === 'POST')
+    await call(port, row.method, row.paths[0], { body: JSON.parse(row.body) }).catch(() => {});
+  const deadline = performance.now() + 120_000;
+  while (performance.now() < deadline) {
+    try {
+      const started = performance.now();
+      const answer = await call(port, 'GET', '/api/health');
+      if (answer.status === 200 && performance.now() - started < 50) return;
+    } catch {
+      // Busy: try again.
+    }
+    await sleep(100);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The server under test
+
+class Server {
+  constructor({ mainJs, env, logPath }) {
+    this.mainJs = mainJs;
+    this.env = env;
+    this.logPath = logPath;
+    /** @type {import('node:child_process').ChildProcess | undefined} */
+    this.child = undefined;
+  }
+
+  get port() {
+    return Number(this.env.PORT);
+  }
+
+  get pid() {
+    return this.child?.pid;
+  }
+
+  /** Starts the server; resolves the milliseconds from spawn to the first 200 on /api/health. */
+  async start() {
+    const log = fs.openSync(this.logPath, 'a');
+    const started = performance.now();
+    const child = spawnTracked(process.execPath, [this.mainJs], {
+      env: this.env,
+      stdio: ['ignore', log, log],
+    });
+    fs.closeSync(log);
+    this.child = child;
+    for (;;) {
+      if (interrupted) throw new BenchError('interrupted');
+      if (!isRunning(child)) {
+        const how = child.exitCode !== null ? `exit code ${child.exitCode}` : `signal ${child.signalCode}`;
+        throw new BenchError(`the server exited while starting (${how}). Its output:\n${tail(this.logPath)}`);
+      }
+      if (performance.now() - started > START_TIMEOUT_MS)
+        throw new BenchError(
+          `the server was not healthy within ${seconds(START_TIMEOUT_MS)}:\n${tail(this.logPath)}`,
+        );
+      try {
+        const response = await fetch(`http://127.0.0.1:${this.port}/api/health`, {
+          signal: AbortSignal.timeout(1_000),
+        });
+        await response.arrayBuffer();
+        if (response.status === 200) return performance.now() - started;
+      } catch {
+        // Not listening yet.
+      }
+      await sleep(10);
+    }
+  }
+
+  /** SIGTERM, then SIGKILL after 15 s. */
+  async stop() {
+    const child = this.child;
+    if (!child || !isRunning(child)) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    killGroup(child, 'SIGTERM');
+    const outcome = await Promise.race([exited, sleep(15_000).then(() => 'timeout')]);
+    if (outcome === 'timeout') {
+      killGroup(child, 'SIGKILL');
+      await exited;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Load with autocannon
+
+/**
+ * Loads one route: `next()` gives each request's path. Latencies of 2xx answers are recorded from
+ * autocannon's response events, so p95 is exact (autocannon itself reports p97.5 and p99).
+ */
+function cannon(port, { next, method = 'GET', cookie, body, seconds: duration, connections: conns }) {
+  return new Promise((resolve, reject) => {
+    const latencies = [];
+    const headers = {};
+    if (cookie) headers.cookie = cookie;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const instance = autocannon(
+      {
+        url: `http://127.0.0.1:${port}`,
+        connections: conns,
+        duration,
+        headers,
+        requests: [
+          {
+            method,
+            ...(body !== undefined ? { body } : {}),
+            setupRequest: (request) => {
+              request.path = next();
+              return request;
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve({ result, latencies })),
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Workloads
+
+/** Search terms: mostly different (term, page) pairs, from the large mall's vocabulary. */
+function adminSearchPaths(words, random) {
+  const all = [...words.adjectives, ...words.qualifiers, ...words.nouns, ...words.models];
+  const seen = new Set();
+  const paths = [];
+  const add = (term, page) => {
+    const key = `${term.toLowerCase()}|${page}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    paths.push(`/api/products?q=${encodeURIComponent(term)}&page=${page}&pageSize=${ADMIN_PAGE_SIZE}`);
+  };
+  // Whole words and parts of words (3–7 letters), pages 1–3: common terms, many hits.
+  for (const word of all) {
+    for (let page = 1; page <= 3; page++) add(word, page);
+    const letters = word.toLowerCase();
+    for (let length = 3; length <= Math.min(7, letters.length); length++)
+      for (let start = 0; start + length <= letters.length; start++)
+        add(letters.slice(start, start + length), 1);
+  }
+  // Two- and three-word names: few hits, or none.
+  const { adjectives, qualifiers, nouns } = words;
+  for (const a of qualifiers) for (const n of nouns) add(`${a} ${n}`, 1);
+  for (const a of adjectives) for (const q of qualifiers) add(`${a} ${q}`, 1);
+  for (let i = 0; i < 40_000; i++)
+    add(`${random.pick(adjectives)} ${random.pick(qualifiers)} ${random.pick(nouns)}`, 1);
+  // Shuffled, so cheap and dear searches are mixed throughout the run.
+  for (let i = paths.length - 1; i > 0; i--) {
+    const j = Math.floor(random.next() * (i + 1));
+    [paths[i], paths[j]] = [paths[j], paths[i]];
+  }
+  return paths;
+}
+
+/** `next()` over a list of paths, in order, cycling; counts how many were handed out. */
+function cycle(paths) {
+  let index = 0;
+  const next = () => paths[index++ % paths.length];
+  next.used = () => index;
+  next.distinct = paths.length;
+  return next;
+}
+
+function buildRows({ fixtures, words, cookies, constantPath }) {
+  const random = makeRandom(20_261_122);
+  const { categoryIds, floorIds, shopIds } = fixtures;
+  const shopperSearchTerms = fixtures.searchTerms;
+  // Lists of paths, generated up front (autocannon asks for one per request: no work in the hot loop).
+  const many = (count, make) => Array.from({ length: count }, make);
+  const shopList = many(20_000, () => {
+    const page = random.next() < 0.2 ? 2 : 1;
+    return `/api/shops?categoryId=${random.pick(categoryIds)}&floorId=${random.pick(floorIds)}&page=${page}&pageSize=${SHOPPER_PAGE_SIZE}`;
+  });
+  const shopOrder = many(20_000, () => random.pick(shopIds));
+  const activePages = many(20_000, () => 1 + Math.floor(40 * random.next() ** 3));
+  const search = adminSearchPaths(words, random);
+  // The warm-up takes its searches from the end of the list, the measured run from the start.
+  const searchWarmup = search.splice(search.length - 5_000, 5_000);
+
+  const shopper = cookies.shopper;
+  const admin = cookies.admin;
+  const distinct = (paths) => new Set(paths).size;
+  return [
+    {
+      id: 'constant',
+      group: 'framework',
+      label: `framework ceiling: GET ${constantPath}`,
+      cookie: shopper,
+      paths: [constantPath],
+    },
+    { id: 'db', group: 'database', label: 'database ceiling: shop-list SQL, no HTTP' },
+    {
+      id: 'shops',
+      group: 'shopper',
+      label: 'shop list by category & floor',
+      cookie: shopper,
+      paths: shopList,
+      distinct: distinct(shopList),
+    },
+    {
+      id: 'shop',
+      group: 'shopper',
+      label: 'shop detail: GET /api/shops/:id',
+      cookie: shopper,
+      paths: shopOrder.map((id) => `/api/shops/${id}`),
+      distinct: shopIds.length,
+    },
+    {
+      id: 'shop-products',
+      group: 'shopper',
+      label: "shop's products: /api/products?shopId",
+      cookie: shopper,
+      paths: shopOrder.map((id) => `/api/products?shopId=${id}&page=1&pageSize=${SHOPPER_PAGE_SIZE}`),
+      distinct: shopIds.length,
+    },
+    {
+      id: 'shop-offers',
+      group: 'shopper',
+      label: "shop's current offers",
+      cookie: shopper,
+      paths: shopOrder.map((id) => `/api/offers?shopId=${id}&active=true&pageSize=${SHOP_OFFERS_PAGE_SIZE}`),
+      distinct: shopIds.length,
+    },
+    {
+      id: 'active-offers',
+      group: 'shopper',
+      label: 'active offers (pages 1–40)',
+      cookie: shopper,
+      paths: activePages.map((page) => `/api/offers?active=true&page=${page}&pageSize=${SHOPPER_PAGE_SIZE}`),
+      distinct: distinct(activePages),
+    },
+    {
+      id: 'search',
+      group: 'shopper',
+      label: 'product search by name',
+      cookie: shopper,
+      paths: many(20_000, () => {
+        const term = random.pick(shopperSearchTerms);
+        return `/api/products?q=${encodeURIComponent(term)}&page=1&pageSize=${SHOPPER_PAGE_SIZE}`;
+      }),
+      distinct: shopperSearchTerms.length,
+    },
+    {
+      id: 'admin-search',
+      group: 'admin',
+      label: 'admin: product search (new term each request)',
+      cookie: admin,
+      paths: search,
+      warmupPaths: searchWarmup,
+      distinct: search.length,
+      unique: true,
+    },
+    {
+      id: 'admin-offers',
+      group: 'admin',
+      label: 'admin: offers of a shop',
+      cookie: admin,
+      paths: shopOrder.map((id) => `/api/offers?shopId=${id}&page=1&pageSize=${ADMIN_PAGE_SIZE}`),
+      distinct: shopIds.length,
+    },
+    {
+      id: 'sign-in',
+      group: 'sign-in',
+      label: 'sign-in: POST /api/auth/login (scrypt)',
+      method: 'POST',
+      paths: ['/api/auth/login'],
+      body: JSON.stringify({ email: fixtures.signInEmail, password: PASSWORD }),
+      connections: Math.min(8, connections),
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One database
+
+async function seedDatabase(kind, env, label) {
+  const started = performance.now();
+  const stdout = await runChild(['--import', 'tsx', path.join(repoRoot, 'scripts', 'seed-large.ts')], env, {
+    showStderr: true,
+  });
+  const wallMs = performance.now() - started;
+  for (const line of stdout.trim().split('\n')) console.log(`[${label}]   ${line}`);
+  const loaded = /in ([\d.]+) s \(/.exec(stdout);
+  return { kind, generatorS: loaded ? Number(loaded[1]) : Number.NaN, wallS: wallMs / 1000 };
+}
+
+async function dbCeiling(env, label) {
+  const args = ['--import', 'tsx', path.join(repoRoot, 'scripts', 'bench', 'db-ceiling.mjs')];
+  if (env.DATABASE_URL) args.push('--database-url', env.DATABASE_URL);
+  else args.push('--data-dir', env.MALL_DATA_DIR);
+  args.push(
+    '--duration',
+    String(durationS),
+    '--warmup',
+    String(warmupS),
+    '--connections',
+    String(connections),
+  );
+  const stdout = await runChild(args, env);
+  const line = stdout.trim().split('\n').at(-1);
+  const result = JSON.parse(line ?? '{}');
+  console.log(
+    `[${label}] database ceiling: ${result.routesPerS} route-equivalents/s (${result.queriesPerS} queries/s), ` +
+      `p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.errors} errors`,
+  );
+  return result;
+}
+
+async function postgresVersion(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('show server_version');
+    return String(rows[0]?.server_version ?? 'unknown');
+  } finally {
+    await client.end();
+  }
+}
+
+/** An empty database gets the large mall; one that already has it is reused; anything else is refused. */
+async function existingShops(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "select case when to_regclass('public.shops') is null then 0 else (select count(*) from shops) end as n",
+    );
+    return Number(rows[0]?.n ?? 0);
+  } catch {
+    return 0;
+  } finally {
+    await client.end();
+  }
+}
+
+async function runDatabase(kind, words) {
+  const label = kind;
+  const workDir = makeTempDir(os.tmpdir(), `super-mall-bench-${kind}-`);
+  const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), `bench-${kind}-`);
+  fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
+  const serverTmp = path.join(workDir, 'tmp');
+  fs.mkdirSync(serverTmp);
+  const logPath = path.join(workDir, 'server.log');
+  const outcome = { kind, rows: [], startup: null, seed: null, version: null, hwmMb: Number.NaN };
+
+  let cluster;
+  const env = {
+    ...process.env,
+    TMPDIR: serverTmp,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    MALL_DATA_DIR: path.join(workDir, 'data'),
+    MALL_DEMO_DATA: 'off',
+    MALL_ADMIN_INVITE_CODE: INVITE_CODE,
+    MALL_RATE_LIMIT: 'off',
+    MALL_BENCH_ROUTES: '1',
+    MALL_READ_CACHE: readCache,
+    MALL_TIMEZONE: process.env.MALL_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  let server;
+  try {
+    if (kind === 'postgres') {
+      if (process.env.DATABASE_URL) {
+        env.DATABASE_URL = process.env.DATABASE_URL;
+        console.log(`[${label}] PostgreSQL from DATABASE_URL`);
+      } else {
+        const clusterStart = performance.now();
+        cluster = await startThrowawayCluster();
+        env.DATABASE_URL = cluster.url;
+        console.log(
+          `[${label}] throwaway PostgreSQL cluster at ${cluster.url} (${seconds(performance.now() - clusterStart)})`,
+        );
+      }
+      outcome.version = `PostgreSQL ${await postgresVersion(env.DATABASE_URL)}`;
+    } else {
+      outcome.version = `PGlite ${machine.pglite}`;
+    }
+
+    // 1. The large mall.
+    const shopsThere = kind === 'postgres' ? await existingShops(env.DATABASE_URL) : 0;
+    if (shopsThere === 0) {
+      console.log(`[${label}] loading the large mall…`);
+      outcome.seed = await seedDatabase(kind, env, label);
+    } else if (shopsThere >= 2_000) {
+      console.log(
+        `[${label}] reusing the ${shopsThere} shops already in DATABASE_URL (an earlier large mall)`,
+      );
+    } else {
+      throw new BenchError(
+        `DATABASE_URL already holds ${shopsThere} shops: give an empty database (or one with the large mall).`,
+      );
+    }
+
+    // 2. The database ceiling, before the server (the embedded data directory is the server's alone).
+    console.log(`[${label}] database ceiling (${durationS} s, ${connections} concurrent clients)…`);
+    const ceiling = await dbCeiling(env, label);
+
+    // 3. The server.
+    server = new Server({ mainJs: path.join(serverCopy, 'server', 'main.js'), env, logPath });
+    const firstStart = await server.start();
+    const port = server.port;
+    console.log(`[${label}] server ready in ${seconds(firstStart)} (pid ${server.pid}, port ${port})`);
+    const stamp = `${Date.now()}.${process.pid}`;
+    const cookies = {
+      admin: await register(port, 'admin', `bench.admin.${stamp}@example.com`),
+      shopper: await register(port, 'user', `bench.shopper.${stamp}@example.com`),
+    };
+    const signInEmail = `bench.signin.${stamp}@example.com`;
+    await register(port, 'user', signInEmail);
+
+    const categoryIds = (await getOk(port, '/api/categories', cookies.shopper)).items.map((item) => item.id);
+    const floorIds = (await getOk(port, '/api/floors', cookies.shopper)).items.map((item) => item.id);
+    const shopIds = [];
+    for (let page = 1; ; page++) {
+      const body = await getOk(port, `/api/shops?page=${page}&pageSize=100`, cookies.shopper);
+      shopIds.push(...body.items.map((item) => item.id));
+      if (body.items.length < 100) break;
+    }
+    let constantPath = '/api/bench/constant';
+    const probe = await call(port, 'GET', constantPath, { cookie: cookies.shopper });
+    if (probe.status !== 200) {
+      console.warn(
+        `[${label}] GET ${constantPath} → HTTP ${probe.status}: framework ceiling measured on GET /api/auth/me instead`,
+      );
+      constantPath = '/api/auth/me';
+    }
+    const eventLoop = await call(port, 'GET', '/api/bench/event-loop', { cookie: cookies.shopper });
+    const hasEventLoop = eventLoop.status === 200;
+    if (!hasEventLoop)
+      console.warn(`[${label}] GET /api/bench/event-loop → HTTP ${eventLoop.status}: no event-loop figures`);
+
+    const rows = buildRows({
+      fixtures: { categoryIds, floorIds, shopIds, signInEmail, searchTerms: words.searchTerms },
+      words,
+      cookies,
+      constantPath,
+    });
+    for (const row of rows) {
+      if (interrupted) break;
+      if (row.id === 'db') {
+        outcome.rows.push({
+          ...row,
+          reqPerS: ceiling.routesPerS,
+          queriesPerS: ceiling.queriesPerS,
+          p50: ceiling.p50,
+          p95: ceiling.p95,
+          p99: ceiling.p99,
+          errors: ceiling.errors,
+          connections: ceiling.connections,
+          note: `pool of ${ceiling.poolSize}`,
+          sql: ceiling.sql,
+        });
+        continue;
+      }
+      const conns = row.connections ?? connections;
+      const base = {
+        method: row.method,
+        cookie: row.cookie,
+        body: row.body,
+        connections: conns,
+      };
+      if (warmupS > 0) {
+        await cannon(port, { ...base, next: cycle(row.warmupPaths ?? row.paths), seconds: warmupS });
+        await drained(port, row);
+      }
+      if (hasEventLoop) await call(port, 'GET', '/api/bench/event-loop', { cookie: cookies.shopper });
+      const next = cycle(row.paths);
+      const stopSampling = sampleRss(server.pid);
+      const { result, latencies } = await cannon(port, { ...base, next, seconds: durationS });
+      const peakRssMb = stopSampling();
+      await drained(port, row);
+      const loop = hasEventLoop
+        ? (await call(port, 'GET', '/api/bench/event-loop', { cookie: cookies.shopper })).body
+        : undefined;
+      const sorted = Float64Array.from(latencies).sort();
+      const ok = result['2xx'];
+      const measured = {
+        ...row,
+        connections: conns,
+        reqPerS: ok / result.duration,
+        p50: percentile(sorted, 50),
+        p95: percentile(sorted, 95),
+        p99: percentile(sorted, 99),
+        acP99: result.latency.p99,
+        errors: result.errors + result.timeouts + result.non2xx,
+        statusCodes: result.statusCodeStats,
+        peakRssMb,
+        loopMaxMs: loop?.maxMs,
+        loopP99Ms: loop?.p99Ms,
+        requests: next.used(),
+        repeats: row.unique ? Math.max(0, next.used() - next.distinct) : undefined,
+      };
+      outcome.rows.push(measured);
+      console.log(
+        `[${label}] ${row.label}: ${measured.reqPerS.toFixed(0)} req/s, p50 ${fmt(measured.p50)} ms, ` +
+          `p99 ${fmt(measured.p99)} ms, ${measured.errors} errors/non-2xx, peak RSS ${measured.peakRssMb.toFixed(0)} MB` +
+          (loop ? `, event loop max ${loop.maxMs} ms p99 ${loop.p99Ms} ms` : '') +
+          (measured.errors > 0 ? ` (status codes ${JSON.stringify(result.statusCodeStats)})` : ''),
+      );
+    }
+    outcome.hwmMb = memoryMb(server.pid, 'VmHWM');
+    await server.stop();
+
+    // 4. Start-up on the existing data directory.
+    if (kind === 'embedded' && !interrupted) {
+      const samples = [];
+      for (let i = 0; i < startSamples; i++) {
+        samples.push(await server.start());
+        await server.stop();
+      }
+      outcome.startup = { samples, medianMs: median(samples) };
+      console.log(
+        `[${label}] start-up on the existing data directory: median ${seconds(outcome.startup.medianMs)} ` +
+          `(${samples.map((ms) => seconds(ms)).join(', ')})`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof BenchError && !interrupted)
+      error.message += `\n--- server log ---\n${tail(logPath)}`;
+    throw error;
+  } finally {
+    await server?.stop().catch(() => {});
+    await cluster?.stop();
+    removeTempDir(serverCopy);
+    removeTempDir(workDir);
+  }
+  return outcome;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The report
+
+function fmt(value, digits = 1) {
+  if (value === undefined || value === null || Number.isNaN(value)) return '—';
+  return Number(value).toFixed(digits);
+}
+
+function ratio(value, of) {
+  if (!value || !of) return '—';
+  return `${(value / of).toFixed(2)}×`;
+}
+
+function table(outcome, other) {
+  const constant = outcome.rows.find((row) => row.id === 'constant');
+  const db = outcome.rows.find((row) => row.id === 'db');
+  const header = [
+    '#',
+    'row',
+    'conns',
+    'URLs',
+    'req/s',
+    '÷ row 1',
+    '÷ row 2',
+    ...(other ? ['÷ PostgreSQL'] : []),
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    'errors + non-2xx',
+    'peak RSS MB',
+    'event loop max / p99 ms',
+  ];
+  const lines = [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`];
+  outcome.rows.forEach((row, index) => {
+    const twin = other?.rows.find((candidate) => candidate.id === row.id);
+    const cells = [
+      String(index + 1),
+      row.id === 'db' ? `${row.label} (${row.note}; ${fmt(row.queriesPerS, 0)} queries/s)` : row.label,
+      String(row.connections ?? connections),
+      row.id === 'db' ? '—' : String(row.distinct ?? row.paths?.length ?? 1),
+      fmt(row.reqPerS, 0),
+      row.id === 'constant' ? '1.00×' : ratio(row.reqPerS, constant?.reqPerS),
+      row.id === 'db' ? '1.00×' : ratio(row.reqPerS, db?.reqPerS),
+      ...(other ? [ratio(row.reqPerS, twin?.reqPerS)] : []),
+      fmt(row.p50),
+      fmt(row.p95),
+      fmt(row.p99),
+      String(row.errors ?? '—'),
+      row.id === 'db' ? '—' : fmt(row.peakRssMb, 0),
+      row.loopMaxMs === undefined ? '—' : `${fmt(row.loopMaxMs)} / ${fmt(row.loopP99Ms)}`,
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
+  });
+  return lines.join('\n');
+}
+
+function checks(outcomes) {
+  const lines = [];
+  const mark = (ok) => (ok ? 'PASS' : 'FAIL');
+  const byKind = Object.fromEntries(outcomes.map((outcome) => [outcome.kind, outcome]));
+  for (const outcome of outcomes) {
+    const constant = outcome.rows.find((row) => row.id === 'constant');
+    for (const row of outcome.rows.filter((candidate) => candidate.group === 'shopper')) {
+      const share = constant?.reqPerS ? row.reqPerS / constant.reqPerS : Number.NaN;
+      const ok = share >= TARGETS.shopperShareOfCeiling && row.p99 < TARGETS.shopperP99Ms && row.errors === 0;
+      lines.push(
+        `- ${mark(ok)} ${outcome.kind}, ${row.label}: ${fmt(share * 100, 0)}% of the framework ceiling ` +
+          `(≥ ${TARGETS.shopperShareOfCeiling * 100}%), p99 ${fmt(row.p99)} ms (< ${TARGETS.shopperP99Ms}), ` +
+          `${row.errors} errors (0)`,
+      );
+    }
+    const search = outcome.rows.find((row) => row.id === 'admin-search');
+    if (search) {
+      lines.push(
+        `- ${mark(search.p95 < TARGETS.adminSearchP95Ms && search.errors === 0)} ${outcome.kind}, admin product search: ` +
+          `p95 ${fmt(search.p95)} ms (< ${TARGETS.adminSearchP95Ms}; exact, from every response's latency), ` +
+          `${search.errors} errors` +
+          (search.repeats ? `; ${search.repeats} requests repeated an earlier search (list exhausted)` : ''),
+      );
+    }
+  }
+  const embedded = byKind.embedded;
+  const postgres = byKind.postgres;
+  if (embedded && postgres) {
+    for (const row of embedded.rows.filter((candidate) => candidate.group === 'shopper')) {
+      const twin = postgres.rows.find((candidate) => candidate.id === row.id);
+      const share = twin?.reqPerS ? row.reqPerS / twin.reqPerS : Number.NaN;
+      lines.push(
+        `- ${mark(share >= TARGETS.embeddedShareOfPostgres)} embedded ÷ PostgreSQL, ${row.label}: ` +
+          `${fmt(share * 100, 0)}% (≥ ${TARGETS.embeddedShareOfPostgres * 100}%)`,
+      );
+    }
+  }
+  if (embedded) {
+    const loaded = embedded.rows.filter((row) => row.loopMaxMs !== undefined);
+    if (loaded.length > 0) {
+      const worst = loaded.reduce((a, b) => (b.loopMaxMs > a.loopMaxMs ? b : a));
+      lines.push(
+        `- ${mark(worst.loopMaxMs < TARGETS.embeddedEventLoopMaxMs)} embedded event-loop delay: max ` +
+          `${fmt(worst.loopMaxMs)} ms over all rows (worst: ${worst.label}; < ${TARGETS.embeddedEventLoopMaxMs} ms)`,
+      );
+    }
+    if (embedded.startup) {
+      lines.push(
+        `- ${mark(embedded.startup.medianMs < TARGETS.embeddedStartMs)} embedded start-up on an existing data ` +
+          `directory (spawn → first 200 on /api/health): median ${seconds(embedded.startup.medianMs)} of ` +
+          `${embedded.startup.samples.length} (< ${seconds(TARGETS.embeddedStartMs)})`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function report(outcomes, machine, startedAt) {
+  const postgres = outcomes.find((outcome) => outcome.kind === 'postgres');
+  const sections = [];
+  sections.push('# Benchmark results\n');
+  sections.push(
+    'Written by `npm run bench` (scripts/bench/run.mjs; see bench/README.md). Figures from one run on one ' +
+      'machine: compare runs on the same machine only.\n',
+  );
+  sections.push(
+    [
+      `- Date: ${startedAt.toISOString()}`,
+      `- Machine: ${machine.cpu}, ${machine.cores} cores, ${fmt(machine.ramGb, 1)} GB RAM, ${machine.os}; ` +
+        `load average at the start ${machine.load.map((value) => value.toFixed(2)).join(' / ')}`,
+      `- Node ${machine.node}; ${outcomes.map((outcome) => outcome.version).join('; ')}`,
+      `- Load: autocannon, ${connections} connections (sign-in: ${Math.min(8, connections)}), ${durationS} s per ` +
+        `row after a ${warmupS} s warm-up; server read cache ${readCache} (MALL_READ_CACHE)`,
+      '- Large mall: 30 categories, 8 floors, 2,000 shops, 20,000 offers, 200,000 products ' +
+        `(${outcomes
+          .filter((outcome) => outcome.seed)
+          .map(
+            (outcome) =>
+              `${outcome.kind}: loaded in ${fmt(outcome.seed.generatorS)} s, ${fmt(outcome.seed.wallS)} s with ` +
+              'starting the script, opening the database and migrating',
+          )
+          .join('; ')})`,
+    ].join('\n'),
+  );
+  sections.push(
+    '\nreq/s counts 2xx answers. p50/p95/p99: latency of 2xx answers, exact (every response recorded). ' +
+      'Row 2 runs the shop-list route’s two queries (page + count; one route-equivalent = both) from ' +
+      `${connections} concurrent clients with no HTTP. Peak RSS: the server process's VmRSS sampled every ` +
+      '100 ms during the row (the embedded database runs inside it, on a worker thread; PostgreSQL’s ' +
+      'own memory is not included). Event loop: the server’s event-loop delay during the row ' +
+      '(/api/bench/event-loop). URLs: distinct request URLs in the row (with the read cache on, a small set ' +
+      'is mostly answered from memory after the warm-up).\n',
+  );
+  for (const outcome of outcomes) {
+    const other = outcome.kind === 'embedded' ? postgres : undefined;
+    sections.push(`## ${outcome.version}\n`);
+    sections.push(table(outcome, other));
+    sections.push(`\nServer peak memory over the whole run (VmHWM): ${fmt(outcome.hwmMb, 0)} MB.`);
+    if (outcome.startup)
+      sections.push(
+        `Start-up on the existing data directory: median ${seconds(outcome.startup.medianMs)} ` +
+          `(${outcome.startup.samples.map((ms) => seconds(ms)).join(', ')}).`,
+      );
+    sections.push('');
+  }
+  sections.push('## Targets\n');
+  sections.push(checks(outcomes));
+  const db = outcomes.flatMap((outcome) => outcome.rows).find((row) => row.id === 'db');
+  if (db?.sql) sections.push(`\n## Row 2's SQL\n\n\`\`\`sql\n${db.sql[0]};\n${db.sql[1]};\n\`\`\`\n`);
+  return `${sections.join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const mainJs = path.join(distServer, 'main.js');
+if (!fs.existsSync(mainJs)) {
+  console.error(
+    `${path.relative(repoRoot, mainJs)} is missing: run "npm run build" first (npm run bench does).`,
+  );
+  process.exit(1);
+}
+
+const startedAt = new Date();
+const machine = machineInfo();
+const largeMall = await tsImport('../../src/server/db/large-mall.ts', import.meta.url);
+const words = { ...largeMall.LARGE_MALL_WORDS, searchTerms: largeMall.LARGE_MALL_SEARCH_TERMS };
+console.log(
+  `bench: ${databases.join(' and ')}; ${durationS} s per row (+${warmupS} s warm-up), ${connections} connections, ` +
+    `read cache ${readCache}; ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`,
+);
+
+const outcomes = [];
+let exitCode = 0;
+for (const kind of databases) {
+  try {
+    outcomes.push(await runDatabase(kind, words));
+  } catch (error) {
+    if (interrupted) break;
+    console.error(`bench [${kind}] FAILED: ${error instanceof Error ? error.message : error}`);
+    if (!(error instanceof BenchError) && error instanceof Error) console.error(error.stack);
+    exitCode = 1;
+  }
+}
+
+if (outcomes.length > 0) {
+  const markdown = report(outcomes, machine, startedAt);
+  console.log(`\n${markdown}`);
+  if (!options['no-write']) {
+    fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
+    fs.writeFileSync(resultsFile, markdown);
+    console.log(`bench: written to ${path.relative(repoRoot, resultsFile)}`);
+  }
+}
+process.exit(exitCode);
