@@ -13,11 +13,11 @@
 // queries), queries/s, p50/p95/p99 of a route in ms, errors, and the SQL.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { openEmbedded, openPostgres } from '../../src/server/db/client.ts';
 import { lockDataDir } from '../../src/server/db/data-dir-lock.ts';
-import { categories, floors, shops } from '../../src/server/db/schema.ts';
-import { selectShops } from '../../src/server/modules/catalog/shops.ts';
+import { categories, floors } from '../../src/server/db/schema.ts';
+import { listShops } from '../../src/server/modules/catalog/shops.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -51,20 +51,18 @@ const categoryIds = (await db.select({ id: categories.id }).from(categories)).ma
 const floorIds = (await db.select({ id: floors.id }).from(floors)).map((row) => row.id);
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
 
-/** The route's two queries (src/server/modules/catalog/shops.ts, GET /), built the same way. */
-function routeQueries(categoryId, floorId, page) {
-  const where = and(eq(shops.categoryId, categoryId), eq(shops.floorId, floorId));
-  return [
-    selectShops(db)
-      .where(where)
-      .orderBy(asc(sql`lower(${shops.name})`), asc(shops.name), asc(shops.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ n: count() }).from(shops).where(where),
-  ];
-}
+/** The route's own function (src/server/modules/catalog/shops.ts, GET /): its page and count queries. */
+const routeQueries = (categoryId, floorId, page) => [listShops(db, { categoryId, floorId, page, pageSize })];
 
-const [pageSql, countSql] = routeQueries(categoryIds[0], floorIds[0], 1).map((query) => query.toSQL().sql);
+// The SQL it runs, for the report: one call through a Drizzle instance that logs its queries.
+const logged = [];
+await listShops(drizzle(database.pool, { logger: { logQuery: (query) => logged.push(query) } }), {
+  categoryId: categoryIds[0],
+  floorId: floorIds[0],
+  page: 1,
+  pageSize,
+});
+const [pageSql, countSql] = logged;
 
 /** Runs route-equivalents from `connections` loops for `ms`; latencies recorded when `record`. */
 async function load(ms, record) {

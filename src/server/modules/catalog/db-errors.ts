@@ -10,7 +10,8 @@ export function pgError(error: unknown): pg.DatabaseError | null {
 export const UNIQUE_VIOLATION = '23505';
 export const FOREIGN_KEY_VIOLATION = '23503';
 
-/** `%` and `_` typed into a search box are literal characters, not wildcards. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+/** `%`, `_` and `\\` typed into a search box are literal characters in a LIKE pattern, not wildcards. */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A LIKE pattern: contains `text`. */
+export const containsPattern = (text: string): string => `%${escapeLike(text)}%`;

@@ -27,7 +27,7 @@ export function activeOn(today: string): SQL {
   return and(lte(offers.startDate, today), gte(offers.endDate, today)) as SQL;
 }
 
-export function selectOffers(db: Db, today: string) {
+function selectOffers(db: Db, today: string) {
   return db
     .select({
       id: offers.id,

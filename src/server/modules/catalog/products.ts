@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
-import { containsPattern, FOREIGN_KEY_VIOLATION, pgError } from './db-errors';
+import { containsPattern, escapeLike, FOREIGN_KEY_VIOLATION, pgError } from './db-errors';
 import { activeOn } from './offers';
 
 const IdParams = z.strictObject({ id: z.uuid('Product not found') });
@@ -98,13 +98,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
       const filters: SQL[] = [];
       if (q) filters.push(ilike(products.name, containsPattern(q)));
       if (shopId) filters.push(eq(products.shopId, shopId));
-      if (category)
-        filters.push(
-          ilike(
-            products.category,
-            category.replace(/[\\%_]/g, (c) => `\\${c}`),
-          ),
-        );
+      if (category) filters.push(ilike(products.category, escapeLike(category)));
       if (onOffer === 'true') filters.push(isNotNull(products.offerId));
       if (onOffer === 'false') filters.push(isNull(products.offerId));
       const where = filters.length > 0 ? and(...filters) : undefined;

@@ -24,7 +24,7 @@ function unknownPlace(error: unknown): HttpError | null {
   return null;
 }
 
-export const shopColumns = {
+const shopColumns = {
   id: shops.id,
   name: shops.name,
   description: shops.description,
@@ -38,7 +38,7 @@ export const shopColumns = {
   createdAt: shops.createdAt,
 };
 
-export function selectShops(db: Db) {
+function selectShops(db: Db) {
   return db
     .select(shopColumns)
     .from(shops)
@@ -59,6 +59,28 @@ export async function loadShopDetail(db: Db, id: string): Promise<ShopDetail> {
   return { ...toShop(row), productCount: productCount?.n ?? 0, offerCount: offerCount?.n ?? 0 };
 }
 
+/** GET /api/shops: a page of shops and the total, from the database (npm run bench runs it without HTTP too). */
+export async function listShops(
+  db: Db,
+  query: z.output<typeof ShopListQuery>,
+): Promise<z.output<typeof ShopPage>> {
+  const { q, categoryId, floorId, page, pageSize } = query;
+  const filters: SQL[] = [];
+  if (q) filters.push(ilike(shops.name, containsPattern(q)));
+  if (categoryId) filters.push(eq(shops.categoryId, categoryId));
+  if (floorId) filters.push(eq(shops.floorId, floorId));
+  const where = filters.length > 0 ? and(...filters) : undefined;
+  const [rows, [total]] = await Promise.all([
+    selectShops(db)
+      .where(where)
+      .orderBy(asc(sql`lower(${shops.name})`), asc(shops.name), asc(shops.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(shops).where(where),
+  ]);
+  return { items: rows.map(toShop), total: total?.n ?? 0, page, pageSize };
+}
+
 export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/',
@@ -67,23 +89,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       config: { catalogRead: true },
       schema: { querystring: ShopListQuery, response: { 200: ShopPage } },
     },
-    async (request) => {
-      const { q, categoryId, floorId, page, pageSize } = request.query;
-      const filters: SQL[] = [];
-      if (q) filters.push(ilike(shops.name, containsPattern(q)));
-      if (categoryId) filters.push(eq(shops.categoryId, categoryId));
-      if (floorId) filters.push(eq(shops.floorId, floorId));
-      const where = filters.length > 0 ? and(...filters) : undefined;
-      const [rows, [total]] = await Promise.all([
-        selectShops(db)
-          .where(where)
-          .orderBy(asc(sql`lower(${shops.name})`), asc(shops.name), asc(shops.id))
-          .limit(pageSize)
-          .offset((page - 1) * pageSize),
-        db.select({ n: count() }).from(shops).where(where),
-      ]);
-      return { items: rows.map(toShop), total: total?.n ?? 0, page, pageSize };
-    },
+    (request) => listShops(db, request.query),
   );
 
   app.get(
