@@ -87,6 +87,10 @@ describe('graceful shutdown', () => {
     await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
     expect(await exited).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+    // The database was closed, not just dropped: pg_control's state is DB_SHUTDOWNED (1), not
+    // DB_IN_PRODUCTION (6), which a process that exits without closing PGlite leaves behind.
+    const pgControl = fs.readFileSync(path.join(dataDir, 'pgdata', 'global', 'pg_control'));
+    expect(pgControl.readUInt32LE(16)).toBe(1);
 
     // Everything it acknowledged survived: sign in as each of them on a new server.
     const again = await startServer(dataDir, port);

@@ -1,3 +1,4 @@
+import { scryptSync } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
@@ -13,6 +14,7 @@ import {
   uniqueEmail,
 } from '../test/harness';
 import { prepareSetupCode } from './invites';
+import { isLocked, LOCKOUT_FAILURES, recordFailure } from './lockout';
 import { SESSION_COOKIE } from './sessions';
 import { sha256 } from './tokens';
 
@@ -105,6 +107,14 @@ describe('registration', () => {
   it('accepts a 128-character password and a 6-character one', async () => {
     expect((await register({ email: uniqueEmail(), password: 'p'.repeat(128) })).statusCode).toBe(201);
     expect((await register({ email: uniqueEmail(), password: 'sixsix' })).statusCode).toBe(201);
+  });
+
+  it('salts every hash: the same password gives two different hashes', async () => {
+    const a = await registerAs(t.app, 'user', { password: 'same-password' });
+    const b = await registerAs(t.app, 'user', { password: 'same-password' });
+    const hashOf = async (id: string) =>
+      (await t.database.db.select().from(users).where(eq(users.id, id)))[0]?.passwordHash;
+    expect(await hashOf(a.user.id)).not.toBe(await hashOf(b.user.id));
   });
 });
 
@@ -216,6 +226,17 @@ describe('admin accounts need an invite code', () => {
   });
 });
 
+describe('invite responses', () => {
+  it('are never cached (Cache-Control: no-store): they carry invite codes', async () => {
+    const admin = await registerAs(t.app, 'admin');
+    const created = await t.app.inject({ method: 'POST', url: '/api/admin/invites', headers: admin.headers });
+    expect(created.statusCode).toBe(201);
+    expect(created.headers['cache-control']).toBe('no-store');
+    const listed = await t.app.inject({ method: 'GET', url: '/api/admin/invites', headers: admin.headers });
+    expect(listed.headers['cache-control']).toBe('no-store');
+  });
+});
+
 describe('the setup code', () => {
   it('makes the first admin once, and is not offered when an admin exists', async () => {
     const fresh = await createTestApp({ operatorInviteCode: undefined });
@@ -240,6 +261,28 @@ describe('the setup code', () => {
       expect(await prepareSetupCode(fresh.database.db, undefined, new Date())).toBeNull();
       // With an operator code set, no setup code is made even without an admin.
       expect(await prepareSetupCode(fresh.database.db, OPERATOR_CODE, new Date())).toBeNull();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('refuses a leftover setup code once an admin exists (made by npm run admin:create)', async () => {
+    const fresh = await createTestApp({ operatorInviteCode: undefined });
+    try {
+      const code = await prepareSetupCode(fresh.database.db, undefined, new Date());
+      // What scripts/admin-create.ts does: an admin row, the setup code left as it was.
+      await fresh.database.db
+        .insert(users)
+        .values({ email: uniqueEmail('operator'), role: 'admin', passwordHash: 'not-used' });
+      const email = uniqueEmail('second-admin');
+      const late = await fresh.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email, password: 'secret1', role: 'admin', inviteCode: code },
+      });
+      expect(late.statusCode).toBe(403);
+      expect(late.json().error.code).toBe('INVITE_INVALID');
+      expect(await fresh.database.db.select().from(users).where(eq(users.email, email))).toEqual([]);
     } finally {
       await fresh.close();
     }
@@ -287,6 +330,16 @@ describe('sign-in', () => {
     expect(second.cookie).not.toBe(first.cookie);
     expect((await me(first.cookie)).json().user.id).toBe(user.id);
     expect((await me(registered)).json().user.id).toBe(user.id);
+  });
+
+  it('checks a password with the scrypt parameters stored in its hash, not the current ones', async () => {
+    const email = uniqueEmail('old-hash');
+    const salt = Buffer.from('0123456789abcdef');
+    const N = 2 ** 14;
+    const key = scryptSync('older-password', salt, 32, { N, r: 8, p: 1 });
+    const passwordHash = ['scrypt', N, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+    await t.database.db.insert(users).values({ email, role: 'user', passwordHash });
+    expect((await signIn({ email, password: 'older-password' })).statusCode).toBe(200);
   });
 
   it('replaces the session the browser already had (no session fixation)', async () => {
@@ -351,6 +404,14 @@ describe('lockout', () => {
     await Promise.all(Array.from({ length: 5 }, () => signIn({ email: user.email, password: 'wrong' })));
     expect((await signIn({ email: user.email, password: 'right-password' })).statusCode).toBe(429);
   });
+  it('counts failures recorded at the same moment, each one (the count is one atomic statement)', async () => {
+    const email = uniqueEmail('race');
+    const at = t.now();
+    await Promise.all(
+      Array.from({ length: LOCKOUT_FAILURES }, () => recordFailure(t.database.db, email, at)),
+    );
+    expect(await isLocked(t.database.db, email, at)).toBe(true);
+  });
 });
 
 describe('sessions', () => {
@@ -373,6 +434,42 @@ describe('sessions', () => {
     expect((await me('made-up-token')).json()).toEqual({ user: null });
   });
 
+  it('stores only the SHA-256 of a long random token, never the token itself', async () => {
+    const { user, cookie } = await registerAs(t.app, 'user');
+    expect(cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const rows = await t.database.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(rows.map((row) => row.tokenHash)).toEqual([sha256(cookie)]);
+  });
+
+  it('ends a session 30 days after sign-in, even one used every day', async () => {
+    const { cookie } = await registerAs(t.app, 'user');
+    for (let day = 1; day < 30; day++) {
+      t.advanceClock(24 * 60 * 60 * 1000);
+      expect((await me(cookie)).json().user).not.toBeNull();
+    }
+    t.advanceClock(24 * 60 * 60 * 1000);
+    expect((await me(cookie)).json().user).toBeNull();
+  });
+
+  it('marks the session cookie Secure over HTTPS, and only there', async () => {
+    const proxied = await createTestApp({ trustProxy: '127.0.0.1' });
+    try {
+      const registerOver = (proto: string) =>
+        proxied.app.inject({
+          method: 'POST',
+          url: '/api/auth/register',
+          headers: { 'x-forwarded-proto': proto },
+          payload: { email: uniqueEmail(), password: 'secret1' },
+        });
+      const cookieOf = (response: Awaited<ReturnType<typeof registerOver>>) =>
+        response.cookies.find((c) => c.name === SESSION_COOKIE);
+      expect(cookieOf(await registerOver('https'))?.secure).toBe(true);
+      expect(cookieOf(await registerOver('http'))?.secure).toBeFalsy();
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('ends a session after 7 idle days, but not while it is used', async () => {
     const { cookie: idle } = await registerAs(t.app, 'user');
     const { cookie: active } = await registerAs(t.app, 'user');
@@ -381,21 +478,6 @@ describe('sessions', () => {
       expect((await me(active)).json().user).not.toBeNull();
     }
     expect((await me(idle)).json().user).toBeNull();
-  });
-
-  it('ends a session 30 days after sign-in even while it is used every day', async () => {
-    const { cookie } = await registerAs(t.app, 'user');
-    const day = 24 * 60 * 60 * 1000;
-    // Used every day for 29 days and 23 hours: still signed in.
-    for (let d = 1; d < 30; d++) {
-      t.advanceClock(day);
-      expect((await me(cookie)).json().user, `day ${d}`).not.toBeNull();
-    }
-    t.advanceClock(day - 60 * 60 * 1000);
-    expect((await me(cookie)).json().user).not.toBeNull();
-    // Past 30 days since sign-in: over, however recently it was used.
-    t.advanceClock(2 * 60 * 60 * 1000);
-    expect((await me(cookie)).json().user).toBeNull();
   });
 
   it('ends every session of a deleted account at once', async () => {

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseEnv } from '../env';
+import { openConfiguredDatabase } from '../start';
 import { DataDirInUseError, lockDataDir } from './data-dir-lock';
 
 const children: ChildProcess[] = [];
@@ -52,6 +54,19 @@ describe('the embedded data directory lock', () => {
     expect((caught as Error).message).toContain(`process ${holder.pid}`);
     expect((caught as Error).message).toContain(path.resolve(dir));
     expect((caught as Error).message).toContain('MALL_DATA_DIR');
+  });
+
+  it('is taken by the server start-up: a second server refuses before opening the database', async () => {
+    const dir = tempDir();
+    await holdLockInChild(dir);
+    const opened = await openConfiguredDatabase(
+      parseEnv({ MALL_DATA_DIR: dir }),
+      { info() {} },
+      { demoData: false },
+    ).catch((error: unknown) => error);
+    if (!(opened instanceof Error)) await (opened as { close(): Promise<void> }).close();
+    expect(opened).toBeInstanceOf(DataDirInUseError);
+    expect(fs.existsSync(path.join(dir, 'pgdata'))).toBe(false);
   });
 
   it('takes over the lock of a process that was killed', async () => {

@@ -1,6 +1,7 @@
 // Inputs at the edges of what the schemas and the database accept: each is refused with a 4xx in the
 // one error shape, never a 500, and the role is checked before the input is even read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES } from '../../../shared/errors';
 import {
   type Directory,
   expectFieldError,
@@ -8,7 +9,7 @@ import {
   uniqueName,
   unknownId,
 } from '../../test/catalog-fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, registerAs, type TestApp } from '../../test/harness';
 
 let t: TestApp;
 let d: Directory;
@@ -73,6 +74,31 @@ describe('inputs at the edges', () => {
     }
     expect((await d.call(null, 'GET', '/api/shops?pageSize=1000')).statusCode).toBe(401);
     expect((await d.call(null, 'GET', '/api/products/not-a-uuid')).statusCode).toBe(401);
+  });
+
+  it('answers a failing query with the bare 500 body: no SQL, table names or stack', async () => {
+    const broken = await createTestApp();
+    try {
+      const user = await registerAs(broken.app, 'user');
+      const rename = (from: string, to: string) =>
+        broken.database.pool.query(`alter table ${from} rename to ${to}`);
+      await rename('floors', 'floors_gone');
+      await rename('sign_in_attempts', 'sign_in_attempts_gone');
+      const directory = await broken.app.inject({ method: 'GET', url: '/api/floors', headers: user.headers });
+      const signIn = await broken.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'someone@example.com', password: 'secret1' },
+      });
+      expect(directory.statusCode).toBe(500);
+      expect(directory.json()).toEqual({
+        error: { code: 'INTERNAL', message: 'Something went wrong. Please try again.' },
+      });
+      expect(signIn.statusCode).toBe(500);
+      expect(signIn.json()).toEqual({ error: { code: 'INTERNAL', message: AUTH_MESSAGES.other } });
+    } finally {
+      await broken.close();
+    }
   });
 
   it('answers a badly encoded path in the one error shape', async () => {
