@@ -31,18 +31,20 @@ describe('overload', () => {
     const held: PoolClient[] = [];
     for (let i = 0; i < (pool.options.max ?? 10); i++) held.push(await pool.connect());
     const waiting = t.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers });
-    while (pool.waitingCount < 1) await sleep(5);
+    try {
+      while (pool.waitingCount < 1) await sleep(5);
 
-    const refused = await t.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers });
-    expectOverloaded(refused);
-    const refusedWrite = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: user.user.email, password: 'x' },
-    });
-    expectOverloaded(refusedWrite);
-
-    for (const client of held) client.release();
+      const refused = await t.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers });
+      expectOverloaded(refused);
+      const refusedWrite = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.user.email, password: 'x' },
+      });
+      expectOverloaded(refusedWrite);
+    } finally {
+      for (const client of held) client.release();
+    }
     expect((await waiting).statusCode).toBe(200);
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers })).statusCode,
