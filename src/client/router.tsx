@@ -1,52 +1,42 @@
-import { createBrowserRouter, Navigate, Outlet, ScrollRestoration } from 'react-router';
+import { Suspense, useCallback, useLayoutEffect, useMemo, useRef } from 'react';
+import { Navigate, type RouteObject, useLocation, useNavigate, useRoutes } from 'react-router';
 import { RequireRole } from './components/require-role';
-import { RouteError } from './components/route-error';
+import { RouteErrorBoundary } from './components/route-error-boundary';
+import { ScrollRestoration } from './components/scroll-restoration';
 import { FullPageSpinner } from './components/spinner';
+import { AuthProvider } from './lib/auth';
+import { lazyRoute, preloadMatches } from './lib/lazy-route';
 import { adminRoutes } from './routes/admin-routes';
 import { LandingPage } from './routes/landing-page';
-import { NotFoundPage } from './routes/not-found-page';
-import { UnauthorizedPage } from './routes/unauthorized-page';
 import { userRoutes } from './routes/user-routes';
 
-function RootLayout() {
-  return (
-    <>
-      <ScrollRestoration />
-      <Outlet />
-    </>
-  );
-}
-
-// why: the admin area, the user area and the auth screens load as separate chunks, keeping the
+// the admin area, the user area and the auth screens load as separate chunks, keeping the
 // landing page small. Their layouts are pathless, so /admin and /user alone fall through to /404.
-export const router = createBrowserRouter([
+// Declarative routes (<BrowserRouter> + useRoutes) rather than createBrowserRouter: the data router
+// adds ~17 KB gzip to every page, which would put the landing page over its 100 KB budget.
+export const routes: RouteObject[] = [
+  { index: true, element: <LandingPage /> },
   {
-    Component: RootLayout,
-    HydrateFallback: FullPageSpinner,
-    ErrorBoundary: RouteError,
+    ...lazyRoute(() => import('./components/auth-layout'), 'AuthLayout'),
     children: [
-      { index: true, Component: LandingPage },
-      {
-        lazy: async () => ({ Component: (await import('./components/auth-layout')).AuthLayout }),
-        children: [
-          {
-            path: 'login',
-            lazy: async () => ({ Component: (await import('./routes/login-page')).LoginPage }),
-          },
-          {
-            path: 'register',
-            lazy: async () => ({ Component: (await import('./routes/register-page')).RegisterPage }),
-          },
-        ],
-      },
-      { path: 'unauthorized', Component: UnauthorizedPage },
-      { path: '404', Component: NotFoundPage },
+      lazyRoute(() => import('./routes/login-page'), 'LoginPage', { path: 'login' }),
+      lazyRoute(() => import('./routes/register-page'), 'RegisterPage', { path: 'register' }),
+    ],
+  },
+  lazyRoute(() => import('./routes/unauthorized-page'), 'UnauthorizedPage', {
+    path: 'unauthorized',
+  }),
+  lazyRoute(() => import('./routes/not-found-page'), 'NotFoundPage', { path: '404' }),
+  {
+    // the signed-in areas share the query cache; react-query loads with them, not with the landing page
+    ...lazyRoute(() => import('./components/query-boundary'), 'QueryBoundary'),
+    children: [
       {
         // biome-ignore lint/a11y/useValidAriaRole: `role` here is the account role, not an ARIA role
         element: <RequireRole role="admin" />,
         children: [
           {
-            lazy: async () => ({ Component: (await import('./components/admin-layout')).AdminLayout }),
+            ...lazyRoute(() => import('./components/admin-layout'), 'AdminLayout'),
             children: adminRoutes,
           },
         ],
@@ -56,12 +46,48 @@ export const router = createBrowserRouter([
         element: <RequireRole role="user" />,
         children: [
           {
-            lazy: async () => ({ Component: (await import('./components/user-layout')).UserLayout }),
+            ...lazyRoute(() => import('./components/user-layout'), 'UserLayout'),
             children: userRoutes,
           },
         ],
       },
-      { path: '*', element: <Navigate to="/404" replace /> },
     ],
   },
-]);
+  { path: '*', element: <Navigate to="/404" replace /> },
+];
+
+function Screens() {
+  const location = useLocation();
+  // during render, so a navigation's downloads and reads start before its transition commits.
+  useMemo(() => void preloadMatches(routes, location), [location]);
+  return useRoutes(routes, location);
+}
+
+/** The whole app inside <BrowserRouter>: session, scroll handling, error screen and the routes. */
+export function App() {
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  useLayoutEffect(() => {
+    navigateRef.current = navigate;
+  });
+  // stable, so the session context does not change on every navigation. The sign-in screen's code
+  // is loaded first, so the navigation renders at once, together with the logout (lib/auth.tsx).
+  const goToLogin = useCallback(async () => {
+    await preloadMatches(routes, { pathname: '/login', search: '' });
+    await navigateRef.current('/login', { replace: true });
+  }, []);
+  const { pathname } = useLocation();
+
+  return (
+    <AuthProvider onSignedOut={goToLogin}>
+      <ScrollRestoration />
+      <RouteErrorBoundary pathname={pathname}>
+        {/* why: navigations are transitions, so this shows only on the first load; later the current
+            screen stays up until the next one's chunk has arrived. */}
+        <Suspense fallback={<FullPageSpinner />}>
+          <Screens />
+        </Suspense>
+      </RouteErrorBoundary>
+    </AuthProvider>
+  );
+}

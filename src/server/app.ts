@@ -170,6 +170,8 @@ async function serveClient(app: FastifyInstance, clientDir: string): Promise<Buf
     index: false,
     // Our cache-control below, not the plugin's.
     cacheControl: false,
+    // The build writes .br and .gz beside each file (vite.config.ts): sent to browsers that accept them.
+    preCompressed: true,
     setHeaders(reply, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       reply.header(

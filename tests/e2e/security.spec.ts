@@ -119,7 +119,7 @@ async function expectNoCspViolation(page: Page, seen: Watch, where: string): Pro
     'new Promise((resolve) => setTimeout(() => resolve(window.__cspViolations ?? null), 50))',
   );
   expect(recorded, `the CSP recorder is installed on ${where}`).not.toBeNull();
-  // zod's eval probe used to show up here on every form page; src/shared/zod-csp.ts turns it off.
+  // zod's eval probe used to show up here on every form page; src/shared/zod-config.ts turns it off.
   expect(recorded, `CSP violations on ${where}`).toEqual([]);
   expect(seen.cspConsole, `CSP console messages by ${where}`).toEqual([]);
   expect(seen.dialogs, `dialogs by ${where}`).toEqual([]);

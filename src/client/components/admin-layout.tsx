@@ -21,7 +21,7 @@ export function AdminLayout() {
   const [shownPath, setShownPath] = useState(pathname);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
-  // why: close the drawer on any navigation (links, back button), adjusting state during render.
+  // close the drawer on any navigation (links, back button), adjusting state during render.
   if (shownPath !== pathname) {
     setShownPath(pathname);
     setOpen(false);
@@ -66,7 +66,7 @@ export function AdminLayout() {
       </header>
 
       {open ? (
-        // why: hidden from assistive tech; keyboard users close the drawer with Escape or the menu button
+        // hidden from assistive tech; keyboard users close the drawer with Escape or the menu button
         <div
           aria-hidden="true"
           className="fixed inset-x-0 top-16 bottom-0 z-20 bg-slate-900/40 md:hidden"

@@ -193,7 +193,11 @@ export function ListFooter({ total, page, pageSize, singular, plural, onPageChan
         label={`${singular[0]?.toUpperCase()}${singular.slice(1)} pages`}
         page={page}
         pageCount={Math.max(1, Math.ceil(total / pageSize))}
-        onPageChange={onPageChange}
+        onPageChange={(next) => {
+          onPageChange(next);
+          // the footer sits below the list; the next page is read from its top.
+          window.scrollTo(0, 0);
+        }}
         busy={busy}
       />
     </div>

@@ -13,7 +13,7 @@ export function StatusPage({ icon: Icon, title, message }: StatusPageProps) {
   const navigate = useNavigate();
 
   function goBack() {
-    // why: a tab opened straight on this page has nothing to go back to.
+    // a tab opened straight on this page has nothing to go back to.
     if (window.history.length <= 1) navigate('/');
     else navigate(-1);
   }

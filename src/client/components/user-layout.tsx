@@ -14,7 +14,7 @@ const links = [
 
 export function UserLayout() {
   return (
-    // why: the comparison list outlives each page of the area and its count shows in the navigation
+    // the comparison list outlives each page of the area and its count shows in the navigation
     <CompareProvider>
       <UserShell />
     </CompareProvider>

@@ -47,7 +47,7 @@ function isAuthPath(path: string): boolean {
 export async function api<T>(path: string, { method = 'GET', body, signal }: ApiOptions = {}): Promise<T> {
   const fallback = isAuthPath(path) ? AUTH_MESSAGES.other : GENERIC_ERROR_MESSAGE;
   const headers: Record<string, string> = { accept: 'application/json' };
-  // why: Fastify refuses an empty body sent as application/json, so only say JSON when there is one.
+  // Fastify refuses an empty body sent as application/json, so only say JSON when there is one.
   if (body !== undefined) headers['content-type'] = 'application/json';
 
   let response: Response;
@@ -60,7 +60,7 @@ export async function api<T>(path: string, { method = 'GET', body, signal }: Api
       signal,
     });
   } catch (cause) {
-    // why: react-query cancels queries through the signal; it must see its own abort, not an ApiError.
+    // react-query cancels queries through the signal; it must see its own abort, not an ApiError.
     if (signal?.aborted) throw cause;
     throw new ApiError(fallback, { status: 0, code: 'NETWORK', cause });
   }

@@ -1,20 +1,41 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useState } from 'react';
-import { toast } from 'sonner';
-// why: type-only imports keep zod out of the landing page's bundle.
+import {
+  createContext,
+  type ReactNode,
+  startTransition,
+  use,
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
+// type-only imports keep zod out of the landing page's bundle.
 import type { LoginInput, RegisterInput, SessionUser } from '../../shared/auth';
 import { AUTH_MESSAGES } from '../../shared/errors';
-import { FullPageSpinner } from '../components/spinner';
 import { ApiError, api, onUnauthenticated } from './api';
 
 interface AuthContextValue {
   user: SessionUser | null;
+  /** False until the server has said who is signed in (`user` is null meanwhile). */
+  ready: boolean;
+  /** True after this tab logged out (until the next sign-in): no page should be remembered to return to. */
+  loggedOut: boolean;
   login(input: LoginInput): Promise<SessionUser>;
   register(input: RegisterInput): Promise<SessionUser>;
   logout(): Promise<void>;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
+
+// loaded on demand, so react-query and sonner stay out of the landing page's JavaScript. Only the
+// signed-in areas load the query cache, and they have loaded it by the time anything here clears it.
+async function clearQueryCache(): Promise<void> {
+  const { queryClient } = await import('./query-client');
+  queryClient.clear();
+}
+
+function showError(message: string): void {
+  void import('sonner').then(({ toast }) => toast.error(message));
+}
 
 interface AuthProviderProps {
   children: ReactNode;
@@ -23,18 +44,19 @@ interface AuthProviderProps {
 }
 
 export function AuthProvider({ children, onSignedOut }: AuthProviderProps) {
-  const queryClient = useQueryClient();
   const [user, setUser] = useState<SessionUser | null>(null);
   const [ready, setReady] = useState(false);
+  const [loggedOut, setLoggedOut] = useState(false);
 
   useEffect(() => {
     let cancelled = false;
     api<{ user: SessionUser | null }>('/api/auth/me')
       .then(
         (body) => {
-          if (!cancelled) setUser(body.user);
+          // a sign-in that finished first is newer than this answer.
+          if (!cancelled) setUser((current) => current ?? body.user);
         },
-        // why: if the server cannot say who we are, the visitor is treated as signed out.
+        // if the server cannot say who we are, the visitor is treated as signed out.
         () => undefined,
       )
       .finally(() => {
@@ -49,20 +71,22 @@ export function AuthProvider({ children, onSignedOut }: AuthProviderProps) {
     () =>
       onUnauthenticated(() => {
         setUser(null);
-        queryClient.clear();
+        void clearQueryCache();
       }),
-    [queryClient],
+    [],
   );
 
   const login = useCallback(async (input: LoginInput) => {
     const body = await api<{ user: SessionUser }>('/api/auth/login', { method: 'POST', body: input });
     setUser(body.user);
+    setLoggedOut(false);
     return body.user;
   }, []);
 
   const register = useCallback(async (input: RegisterInput) => {
     const body = await api<{ user: SessionUser }>('/api/auth/register', { method: 'POST', body: input });
     setUser(body.user);
+    setLoggedOut(false);
     return body.user;
   }, []);
 
@@ -70,21 +94,30 @@ export function AuthProvider({ children, onSignedOut }: AuthProviderProps) {
     try {
       await api('/api/auth/logout', { method: 'POST' });
     } catch (error) {
-      // why: a 401 means the session is already gone, which is what logging out wants.
+      // a 401 means the session is already gone, which is what logging out wants.
       if (!(error instanceof ApiError && error.status === 401)) {
-        toast.error(AUTH_MESSAGES.logoutFailed);
+        showError(AUTH_MESSAGES.logoutFailed);
         return;
       }
     }
-    // why: leave the guarded page first, so its guard does not redirect to /login with a `from`.
+    // leave the guarded page first, so its guard does not redirect to /login with a `from`.
     await onSignedOut();
-    setUser(null);
-    queryClient.clear();
-  }, [onSignedOut, queryClient]);
+    // navigations render as transitions; clearing the user in one too renders both together. Should
+    // the guard still see the page being left without a user, `loggedOut` keeps it from adding a `from`.
+    startTransition(() => {
+      setLoggedOut(true);
+      setUser(null);
+    });
+    await clearQueryCache();
+  }, [onSignedOut]);
 
-  const value = useMemo(() => ({ user, login, register, logout }), [user, login, register, logout]);
+  const value = useMemo(
+    () => ({ user, ready, loggedOut, login, register, logout }),
+    [user, ready, loggedOut, login, register, logout],
+  );
 
-  if (!ready) return <FullPageSpinner />;
+  // screens render at once, not after the session request: the landing page and the sign-in
+  // screens do not depend on it; the guards (RequireRole) wait for `ready`.
   return <AuthContext value={value}>{children}</AuthContext>;
 }
 

@@ -5,7 +5,7 @@ export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,
-      // why: a 4xx answer will not change by asking again; network and 5xx failures may.
+      // a 4xx answer will not change by asking again; network and 5xx failures may.
       retry: (failureCount, error) =>
         failureCount < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
     },

@@ -11,7 +11,7 @@ export function safeRedirect(from: unknown, role: Role): string {
   const allowed =
     pathname.startsWith(`/${role}/`) &&
     pathname.length > role.length + 2 &&
-    // why: no dot segments, backslashes or doubled slashes that a browser could resolve elsewhere.
+    // no dot segments, backslashes or doubled slashes that a browser could resolve elsewhere.
     !pathname.includes('\\') &&
     !pathname.includes('//') &&
     !pathname.split('/').some((segment) => segment === '.' || segment === '..');

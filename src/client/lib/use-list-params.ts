@@ -19,6 +19,14 @@ export interface ListParams {
   setFilter(name: string, value: string): void;
 }
 
+/** The applied search (`?q=`, trimmed) and the 1-based page (`?page=`) of a list screen's query string. */
+export function readListParams(params: URLSearchParams): { q: string; page: number } {
+  const q = (params.get('q') ?? '').trim();
+  const parsedPage = Number.parseInt(params.get('page') ?? '1', 10);
+  const page = Number.isFinite(parsedPage) && parsedPage > 0 ? parsedPage : 1;
+  return { q, page };
+}
+
 /**
  * A list screen's search, filters and page, kept in the URL's query string so back, forward and reload
  * keep them. The typed search reaches the URL (and the server) after a pause; typing replaces the history
@@ -26,13 +34,11 @@ export interface ListParams {
  */
 export function useListParams(): ListParams {
   const [params, setParams] = useSearchParams();
-  const q = (params.get('q') ?? '').trim();
-  const parsedPage = Number.parseInt(params.get('page') ?? '1', 10);
-  const page = Number.isFinite(parsedPage) && parsedPage > 0 ? parsedPage : 1;
+  const { q, page } = readListParams(params);
 
   const [text, setText] = useState(q);
   const [seenQ, setSeenQ] = useState(q);
-  // why: back/forward changed ?q= under us: show it in the box (adjusting state during render). A q that
+  // back/forward changed ?q= under us: show it in the box (adjusting state during render). A q that
   // came from this box's own text is left alone, so a trailing space being typed is not eaten.
   if (q !== seenQ) {
     setSeenQ(q);
@@ -42,7 +48,7 @@ export function useListParams(): ListParams {
   const debounced = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
   const applied = useRef(debounced);
   useEffect(() => {
-    // why: act only when the debounced text itself changes, not when the URL does (back button).
+    // act only when the debounced text itself changes, not when the URL does (back button).
     if (applied.current === debounced) return;
     applied.current = debounced;
     const next = debounced.trim();

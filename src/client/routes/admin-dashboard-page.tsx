@@ -5,6 +5,12 @@ import { Button } from '../components/ui/button';
 import { InvitesPanel } from '../features/invites/invites-panel';
 import { statsQuery } from '../features/stats/stats-api';
 import { errorMessage } from '../lib/api';
+import { queryClient } from '../lib/query-client';
+
+/** Starts this screen's reads before it renders (lib/lazy-route.tsx). */
+export function prefetch(): void {
+  void queryClient.prefetchQuery(statsQuery);
+}
 
 export function AdminDashboardPage() {
   const stats = useQuery(statsQuery);
@@ -64,7 +70,7 @@ function StatCard({ label, icon: Icon, value, extra }: StatCardProps) {
         <dt className="text-sm font-medium text-slate-500">{label}</dt>
         <dd className="mt-1 flex h-9 items-baseline gap-2">
           {value === undefined ? (
-            // why: same box as the figure, so nothing moves when it arrives
+            // same box as the figure, so nothing moves when it arrives
             <span className="block h-8 w-20 animate-pulse rounded-md bg-slate-200" />
           ) : (
             <>

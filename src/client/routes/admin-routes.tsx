@@ -1,52 +1,28 @@
 import type { RouteObject } from 'react-router';
+import { lazyRoute } from '../lib/lazy-route';
+
+const shopForm = () => import('./admin/shop-form-page');
+const productForm = () => import('./admin/product-form-page');
+const offerForm = () => import('./admin/offer-form-page');
 
 /**
  * The admin area's pages, inside the admin layout and the admin guard (see router.tsx). Each screen is
  * its own chunk, loaded when first opened.
  */
 export const adminRoutes: RouteObject[] = [
-  {
+  lazyRoute(() => import('./admin-dashboard-page'), 'AdminDashboardPage', {
     path: 'admin/dashboard',
-    lazy: async () => ({ Component: (await import('./admin-dashboard-page')).AdminDashboardPage }),
-  },
-  {
-    path: 'admin/shops',
-    lazy: async () => ({ Component: (await import('./admin/shops-page')).ShopsPage }),
-  },
-  {
-    path: 'admin/shops/new',
-    lazy: async () => ({ Component: (await import('./admin/shop-form-page')).ShopFormPage }),
-  },
-  {
-    path: 'admin/shops/:id',
-    lazy: async () => ({ Component: (await import('./admin/shop-form-page')).ShopFormPage }),
-  },
-  {
-    path: 'admin/products',
-    lazy: async () => ({ Component: (await import('./admin/products-page')).ProductsPage }),
-  },
-  {
-    path: 'admin/products/new',
-    lazy: async () => ({ Component: (await import('./admin/product-form-page')).ProductFormPage }),
-  },
-  {
-    path: 'admin/products/:id',
-    lazy: async () => ({ Component: (await import('./admin/product-form-page')).ProductFormPage }),
-  },
-  {
-    path: 'admin/offers',
-    lazy: async () => ({ Component: (await import('./admin/offers-page')).OffersPage }),
-  },
-  {
-    path: 'admin/offers/new',
-    lazy: async () => ({ Component: (await import('./admin/offer-form-page')).OfferFormPage }),
-  },
-  {
-    path: 'admin/offers/:id',
-    lazy: async () => ({ Component: (await import('./admin/offer-form-page')).OfferFormPage }),
-  },
-  {
+  }),
+  lazyRoute(() => import('./admin/shops-page'), 'ShopsPage', { path: 'admin/shops' }),
+  lazyRoute(shopForm, 'ShopFormPage', { path: 'admin/shops/new' }),
+  lazyRoute(shopForm, 'ShopFormPage', { path: 'admin/shops/:id' }),
+  lazyRoute(() => import('./admin/products-page'), 'ProductsPage', { path: 'admin/products' }),
+  lazyRoute(productForm, 'ProductFormPage', { path: 'admin/products/new' }),
+  lazyRoute(productForm, 'ProductFormPage', { path: 'admin/products/:id' }),
+  lazyRoute(() => import('./admin/offers-page'), 'OffersPage', { path: 'admin/offers' }),
+  lazyRoute(offerForm, 'OfferFormPage', { path: 'admin/offers/new' }),
+  lazyRoute(offerForm, 'OfferFormPage', { path: 'admin/offers/:id' }),
+  lazyRoute(() => import('./admin/categories-page'), 'CategoriesPage', {
     path: 'admin/categories',
-    lazy: async () => ({ Component: (await import('./admin/categories-page')).CategoriesPage }),
-  },
+  }),
 ];

@@ -4,6 +4,7 @@ import { dashboardPath } from '../../shared/roles';
 import { LogoLink } from '../components/logo-link';
 import { buttonClass } from '../components/ui/button';
 import { useAuth } from '../lib/auth';
+import { cn } from '../lib/cn';
 
 const features: Array<{ title: string; text: string; icon: LucideIcon }> = [
   {
@@ -29,7 +30,7 @@ const features: Array<{ title: string; text: string; icon: LucideIcon }> = [
 ];
 
 export function LandingPage() {
-  const { user } = useAuth();
+  const { user, ready } = useAuth();
   const startPath = user ? dashboardPath(user.role) : '/login';
 
   return (
@@ -37,9 +38,13 @@ export function LandingPage() {
       <header className="absolute inset-x-0 top-0 z-10">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
           <LogoLink />
+          {/* why: hidden until the session is known, so it never reads Sign in to someone signed in */}
           <Link
-            to={user ? dashboardPath(user.role) : '/login'}
-            className="rounded-lg px-3 py-2 text-sm font-semibold text-slate-700 hover:text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            to={startPath}
+            className={cn(
+              'rounded-lg px-3 py-2 text-sm font-semibold text-slate-700 hover:text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600',
+              !ready && 'invisible',
+            )}
           >
             {user ? 'My dashboard' : 'Sign in'}
           </Link>

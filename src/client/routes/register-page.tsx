@@ -30,7 +30,7 @@ export function RegisterPage() {
   const onSubmit = handleSubmit(async ({ inviteCode, ...values }) => {
     setServerError(null);
     try {
-      // why: a code typed before switching back to User must not be sent with a User account.
+      // a code typed before switching back to User must not be sent with a User account.
       const user = await auth.register(
         values.role === 'admin' && inviteCode ? { ...values, inviteCode } : values,
       );

@@ -6,10 +6,18 @@ import { EmptyState, ErrorState } from '../components/ui/query-states';
 import { Skeleton } from '../components/ui/skeleton';
 import { categoriesQuery, offersQuery } from '../features/catalog/catalog-api';
 import { errorMessage } from '../lib/api';
+import { queryClient } from '../lib/query-client';
 import { OfferCard, OfferCardSkeleton } from './user/offer-card';
 
 /** Spec §9: the dashboard shows at most 3 featured offers. */
 const FEATURED_OFFERS = 3;
+const featuredOffersQuery = offersQuery({ active: true, pageSize: FEATURED_OFFERS });
+
+/** Starts this screen's reads before it renders (lib/lazy-route.tsx). */
+export function prefetch(): void {
+  void queryClient.prefetchQuery(featuredOffersQuery);
+  void queryClient.prefetchQuery(categoriesQuery);
+}
 const CATEGORY_SKELETONS = 8;
 
 export function UserDashboardPage() {
@@ -32,7 +40,7 @@ export function UserDashboardPage() {
 }
 
 function FeaturedOffers() {
-  const offers = useQuery(offersQuery({ active: true, pageSize: FEATURED_OFFERS }));
+  const offers = useQuery(featuredOffersQuery);
   return (
     <section aria-labelledby="featured-offers" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">

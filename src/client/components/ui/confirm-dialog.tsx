@@ -57,7 +57,7 @@ export function ConfirmDialog({
       aria-describedby={description ? descriptionId : undefined}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
       onCancel={(event) => {
-        // why: Escape while the request runs would hide its outcome; the buttons are disabled too.
+        // Escape while the request runs would hide its outcome; the buttons are disabled too.
         if (pending) event.preventDefault();
       }}
       onClose={() => {

@@ -8,6 +8,11 @@ export interface Column<T> {
   className?: string;
   /** Shown to screen readers only (e.g. an 'Actions' column). */
   srOnlyHeader?: boolean;
+  /**
+   * The column's width (e.g. 'w-28'); columns without one share what is left. Set on every column but
+   * the wide text ones: the widths are fixed, so they must fit the column's widest content.
+   */
+  width?: string;
 }
 
 interface DataTableProps<T> {
@@ -30,6 +35,8 @@ const ROW_CELL = 'h-16 px-4 py-2 align-middle';
 
 /**
  * A table that scrolls sideways inside its own box on narrow screens (the page itself never does).
+ * Its column widths are fixed (table-fixed and each column's `width`), not measured from the rows, so
+ * the columns do not move when the data replaces the skeleton rows or a page of longer names arrives.
  */
 export function DataTable<T>({
   caption,
@@ -44,7 +51,7 @@ export function DataTable<T>({
   return (
     <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
       <table
-        className={cn('w-full text-left text-sm transition-opacity', stale && 'opacity-60')}
+        className={cn('w-full table-fixed text-left text-sm transition-opacity', stale && 'opacity-60')}
         aria-busy={loading || stale}
       >
         <caption className="sr-only">{caption}</caption>
@@ -54,7 +61,7 @@ export function DataTable<T>({
               <th
                 key={column.header}
                 scope="col"
-                className={cn('px-4 py-3 whitespace-nowrap', column.className)}
+                className={cn('px-4 py-3 whitespace-nowrap', column.className, column.width)}
               >
                 {column.srOnlyHeader ? <span className="sr-only">{column.header}</span> : column.header}
               </th>

@@ -179,7 +179,7 @@ export function createCompareStore(storage: CompareStorage | null): CompareStore
     try {
       storage?.setItem(COMPARE_STORAGE_KEY, serializeCompare(items));
     } catch {
-      // why: the list is a convenience; an unwritable storage must not break the page.
+      // the list is a convenience; an unwritable storage must not break the page.
     }
     for (const listener of listeners) listener();
   }

@@ -10,7 +10,7 @@ export const invitesQuery = queryOptions({
   queryKey: invitesKey,
   queryFn: ({ signal }) =>
     api<{ invites: AdminInvite[] }>('/api/admin/invites', { signal }).then((body) => body.invites),
-  // why: another admin may make or spend a code at any time; the list is cheap.
+  // another admin may make or spend a code at any time; the list is cheap.
   staleTime: 0,
 });
 

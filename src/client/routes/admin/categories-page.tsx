@@ -50,7 +50,7 @@ function parseName(name: string): { name: string } | { error: string } {
 const shopCount = (n: number) => `${n} ${n === 1 ? 'shop' : 'shops'}`;
 
 function PlaceList({ kind, title, label }: PlaceListProps) {
-  // why: two typed queries, one enabled: a union of the two query options does not type-check.
+  // two typed queries, one enabled: a union of the two query options does not type-check.
   const categories = useQuery({ ...categoriesQuery, enabled: kind === 'categories' });
   const floors = useQuery({ ...floorsQuery, enabled: kind === 'floors' });
   const places = kind === 'categories' ? categories : floors;
@@ -65,7 +65,7 @@ function PlaceList({ kind, title, label }: PlaceListProps) {
 
   function stopEditing(id: string) {
     setEditingId(null);
-    // why: the editor's input is gone; keyboard users continue from the item's Edit button.
+    // the editor's input is gone; keyboard users continue from the item's Edit button.
     requestAnimationFrame(() => editButtons.current.get(id)?.focus());
   }
 
@@ -144,9 +144,10 @@ function PlaceList({ kind, title, label }: PlaceListProps) {
         <ul
           aria-busy="true"
           aria-label={title}
-          className="max-h-[400px] divide-y divide-slate-100 overflow-y-auto"
+          className="max-h-[400px] divide-y divide-slate-100 overflow-hidden"
         >
-          {[0, 1, 2, 3, 4].map((key) => (
+          {/* why: as many rows as fill the list's 400 px, the height of a list of 7 or more */}
+          {[0, 1, 2, 3, 4, 5, 6].map((key) => (
             <li key={key} className="flex h-16 items-center px-5">
               <span className="block h-4 w-40 animate-pulse rounded bg-slate-200" />
             </li>
@@ -246,7 +247,7 @@ function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
     if (event.key === 'Escape') {
-      // why: Escape belongs to this editor; the admin drawer listens for it on the document too.
+      // Escape belongs to this editor; the admin drawer listens for it on the document too.
       event.stopPropagation();
       event.preventDefault();
       onDone();

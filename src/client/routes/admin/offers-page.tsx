@@ -18,7 +18,8 @@ import { offersQuery } from '../../features/catalog/catalog-api';
 import { useDeleteOffer } from '../../features/catalog/catalog-mutations';
 import { formatDate, localToday } from '../../features/catalog/format';
 import { errorMessage } from '../../lib/api';
-import { useListParams } from '../../lib/use-list-params';
+import { queryClient } from '../../lib/query-client';
+import { readListParams, useListParams } from '../../lib/use-list-params';
 import { ShopFilter } from './shop-filter';
 
 const PAGE_SIZE = 20;
@@ -30,17 +31,20 @@ function OfferStatus({ offer }: { offer: Offer }) {
   return <Badge>Expired</Badge>;
 }
 
+function listQuery(q: string, shopId: string, page: number) {
+  return offersQuery({ q: q || undefined, shopId: shopId || undefined, page, pageSize: PAGE_SIZE });
+}
+
+/** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
+export function prefetch(search: URLSearchParams): void {
+  const { q, page } = readListParams(search);
+  void queryClient.prefetchQuery(listQuery(q, search.get('shopId') ?? '', page));
+}
+
 export function OffersPage() {
   const list = useListParams();
   const shopId = list.filter('shopId');
-  const offers = useQuery(
-    offersQuery({
-      q: list.q || undefined,
-      shopId: shopId || undefined,
-      page: list.page,
-      pageSize: PAGE_SIZE,
-    }),
-  );
+  const offers = useQuery(listQuery(list.q, shopId, list.page));
   usePageInRange(offers.data, list.page, list.setPage);
   const remove = useDeleteOffer();
   const [target, setTarget] = useState<Offer | null>(null);
@@ -73,18 +77,27 @@ export function OffersPage() {
     {
       header: 'Discount',
       className: 'text-right tabular-nums',
+      width: 'w-28',
       cell: (offer) => `${offer.discount}%`,
     },
     {
       header: 'Valid Until',
       className: 'hidden lg:table-cell whitespace-nowrap',
+      width: 'w-36',
       cell: (offer) => formatDate(offer.endDate),
     },
-    { header: 'Status', className: 'hidden sm:table-cell', cell: (offer) => <OfferStatus offer={offer} /> },
+    {
+      header: 'Status',
+      className: 'hidden sm:table-cell',
+      width: 'w-32',
+      cell: (offer) => <OfferStatus offer={offer} />,
+    },
     {
       header: 'Actions',
       srOnlyHeader: true,
-      className: 'w-px text-right',
+      className: 'text-right',
+      // the Edit and Delete buttons; icons only below sm
+      width: 'w-30 sm:w-54',
       cell: (offer) => (
         <RowActions
           name={offer.title}

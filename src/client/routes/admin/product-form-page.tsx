@@ -32,6 +32,10 @@ export function ProductFormPage() {
   const listPath = useListPath('/admin/products');
   const shops = useQuery(allShopsQuery);
   const product = useQuery({ ...productQuery(id ?? ''), enabled: id !== undefined });
+  const productShopId = product.data?.shopId ?? '';
+  // the form shows the shop's offers as a field of its own; loading them with the product keeps
+  // that field from appearing under the form, pushing the buttons down, after the form has shown.
+  const shopOffers = useQuery({ ...shopOffersQuery(productShopId), enabled: Boolean(productShopId) });
 
   if (id && product.isError && isNotFound(product.error)) {
     return <RecordNotFound message="Product not found" to="/admin/products" linkText="Back to products" />;
@@ -47,7 +51,7 @@ export function ProductFormPage() {
           onRetry={() => failed.refetch()}
           retrying={failed.isFetching}
         />
-      ) : !shops.data || (id && !product.data) ? (
+      ) : !shops.data || (id && !product.data) || (productShopId && shopOffers.isPending) ? (
         <FormSkeleton fields={6} />
       ) : (
         <ProductForm
@@ -84,7 +88,7 @@ function ProductForm({ product, shops, listPath }: ProductFormProps) {
     defaultValues: {
       name: product?.name ?? '',
       description: product?.description ?? '',
-      // why: an empty number input reads as NaN, which the schema answers with 'Valid price is required'
+      // an empty number input reads as NaN, which the schema answers with 'Valid price is required'
       price: product ? Number(product.price) : undefined,
       category: product?.category ?? '',
       shopId: product?.shopId ?? '',
@@ -137,7 +141,7 @@ function ProductForm({ product, shops, listPath }: ProductFormProps) {
         required
         error={errors.shopId?.message}
         {...register('shopId', {
-          // why: an offer belongs to one shop; a new shop starts with none.
+          // an offer belongs to one shop; a new shop starts with none.
           onChange: () => setValue('offerId', null),
         })}
       >

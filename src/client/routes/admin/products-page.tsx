@@ -18,22 +18,26 @@ import { SearchField } from '../../components/ui/search-field';
 import { productsQuery } from '../../features/catalog/catalog-api';
 import { useDeleteProduct } from '../../features/catalog/catalog-mutations';
 import { errorMessage } from '../../lib/api';
-import { useListParams } from '../../lib/use-list-params';
+import { queryClient } from '../../lib/query-client';
+import { readListParams, useListParams } from '../../lib/use-list-params';
 import { ShopFilter } from './shop-filter';
 
 const PAGE_SIZE = 20;
 
+function listQuery(q: string, shopId: string, page: number) {
+  return productsQuery({ q: q || undefined, shopId: shopId || undefined, page, pageSize: PAGE_SIZE });
+}
+
+/** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
+export function prefetch(search: URLSearchParams): void {
+  const { q, page } = readListParams(search);
+  void queryClient.prefetchQuery(listQuery(q, search.get('shopId') ?? '', page));
+}
+
 export function ProductsPage() {
   const list = useListParams();
   const shopId = list.filter('shopId');
-  const products = useQuery(
-    productsQuery({
-      q: list.q || undefined,
-      shopId: shopId || undefined,
-      page: list.page,
-      pageSize: PAGE_SIZE,
-    }),
-  );
+  const products = useQuery(listQuery(list.q, shopId, list.page));
   usePageInRange(products.data, list.page, list.setPage);
   const remove = useDeleteProduct();
   const [target, setTarget] = useState<Product | null>(null);
@@ -71,6 +75,7 @@ export function ProductsPage() {
     {
       header: 'Price',
       className: 'text-right whitespace-nowrap tabular-nums',
+      width: 'w-28',
       cell: (product) => formatDollars(product.price),
     },
     {
@@ -81,7 +86,9 @@ export function ProductsPage() {
     {
       header: 'Actions',
       srOnlyHeader: true,
-      className: 'w-px text-right',
+      className: 'text-right',
+      // the Edit and Delete buttons; icons only below sm
+      width: 'w-30 sm:w-54',
       cell: (product) => (
         <RowActions
           name={product.name}

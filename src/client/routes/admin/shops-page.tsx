@@ -17,7 +17,8 @@ import { SearchField } from '../../components/ui/search-field';
 import { shopQuery, shopsQuery } from '../../features/catalog/catalog-api';
 import { useDeleteShop } from '../../features/catalog/catalog-mutations';
 import { errorMessage } from '../../lib/api';
-import { useListParams } from '../../lib/use-list-params';
+import { queryClient } from '../../lib/query-client';
+import { readListParams, useListParams } from '../../lib/use-list-params';
 
 const PAGE_SIZE = 20;
 
@@ -32,13 +33,23 @@ export function shopDeleteConsequence({ productCount, offerCount }: ShopDetail):
   return `Its ${parts.join(' and ')} will be deleted too.`;
 }
 
+function listQuery(q: string, page: number) {
+  return shopsQuery({ q: q || undefined, page, pageSize: PAGE_SIZE });
+}
+
+/** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
+export function prefetch(search: URLSearchParams): void {
+  const { q, page } = readListParams(search);
+  void queryClient.prefetchQuery(listQuery(q, page));
+}
+
 export function ShopsPage() {
   const list = useListParams();
-  const shops = useQuery(shopsQuery({ q: list.q || undefined, page: list.page, pageSize: PAGE_SIZE }));
+  const shops = useQuery(listQuery(list.q, list.page));
   usePageInRange(shops.data, list.page, list.setPage);
   const remove = useDeleteShop();
   const [target, setTarget] = useState<Shop | null>(null);
-  // why: fresh counts of what the delete takes with it, fetched when the confirmation opens.
+  // fresh counts of what the delete takes with it, fetched when the confirmation opens.
   const detail = useQuery({ ...shopQuery(target?.id ?? ''), enabled: target !== null, staleTime: 0 });
 
   async function confirmDelete() {
@@ -71,7 +82,9 @@ export function ShopsPage() {
     {
       header: 'Actions',
       srOnlyHeader: true,
-      className: 'w-px text-right',
+      className: 'text-right',
+      // the Edit and Delete buttons; icons only below sm
+      width: 'w-30 sm:w-54',
       cell: (shop) => (
         <RowActions
           name={shop.name}

@@ -18,7 +18,7 @@ export function ComparePage() {
   const lowest = lowestPriceIds(items);
   const listRef = useRef<HTMLDivElement>(null);
   const browseLink = useRef<HTMLAnchorElement>(null);
-  // why: the focused Remove button disappears with its row; focus moves to the next row's button (or
+  // the focused Remove button disappears with its row; focus moves to the next row's button (or
   // the previous one, or the empty state's link) instead of falling back to the page.
   const [focusIndex, setFocusIndex] = useState<number | null>(null);
   const [announcement, setAnnouncement] = useState('');

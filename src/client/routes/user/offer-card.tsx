@@ -54,7 +54,7 @@ export function OfferCard({ offer, showShop = true, headingLevel: Heading = 'h3'
   );
 }
 
-/** The same box while offers load. */
+/** The same box while offers load: exactly the card's minimum height (a two-line description). */
 export function OfferCardSkeleton({ showShop = true }: { showShop?: boolean }) {
   return (
     <div
@@ -68,11 +68,12 @@ export function OfferCardSkeleton({ showShop = true }: { showShop?: boolean }) {
         <Skeleton className="h-7 w-2/3" />
         <Skeleton className="h-7 w-20" />
       </div>
-      <Skeleton className="mt-3 h-4 w-full" />
-      <Skeleton className="mt-2 h-4 w-4/5" />
-      <div className="mt-auto flex flex-col gap-2 pt-3">
+      {/* why: text-sm lines are 20 px: a 16 px bar in each */}
+      <Skeleton className="mt-2.5 h-4 w-full" />
+      {showShop ? <Skeleton className="mt-1 h-4 w-4/5" /> : null}
+      <div className="mt-auto flex flex-col pt-3">
         {showShop ? <Skeleton className="my-2.5 h-5 w-32" /> : null}
-        <Skeleton className="h-5 w-40" />
+        <Skeleton className="my-0.5 h-5 w-40" />
       </div>
     </div>
   );

@@ -8,29 +8,41 @@ import { EmptyState, ErrorState } from '../../components/ui/query-states';
 import { offersQuery } from '../../features/catalog/catalog-api';
 import { errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { queryClient } from '../../lib/query-client';
 import { OfferCard, OfferCardSkeleton } from './offer-card';
 
 const PAGE_SIZE = 12;
 
+/** `?page=` as a whole number from 1; anything else is page 1. */
+function pageParam(params: URLSearchParams): number {
+  const requested = Number(params.get('page'));
+  return Number.isInteger(requested) && requested >= 1 ? requested : 1;
+}
+
+function listQuery(page: number) {
+  return offersQuery({ active: true, page, pageSize: PAGE_SIZE });
+}
+
+/** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
+export function prefetch(search: URLSearchParams): void {
+  void queryClient.prefetchQuery(listQuery(pageParam(search)));
+}
+
 export function OffersPage() {
   const [params, setParams] = useSearchParams();
-  const requested = Number(params.get('page'));
-  const page = Number.isInteger(requested) && requested >= 1 ? requested : 1;
-  const offers = useQuery(offersQuery({ active: true, page, pageSize: PAGE_SIZE }));
+  const page = pageParam(params);
+  const offers = useQuery(listQuery(page));
   const total = offers.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const topRef = useRef<HTMLDivElement>(null);
 
   function goToPage(nextPage: number) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (nextPage > 1) next.set('page', String(nextPage));
-        else next.delete('page');
-        return next;
-      },
-      { preventScrollReset: true },
-    );
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (nextPage > 1) next.set('page', String(nextPage));
+      else next.delete('page');
+      return next;
+    });
     topRef.current?.scrollIntoView({ block: 'start' });
   }
 
@@ -86,7 +98,7 @@ export function OffersPage() {
             ))}
           </ul>
           {pageCount > 1 ? (
-            // why: tap targets of at least 40 px on phones
+            // tap targets of at least 40 px on phones
             <div className="[&_button]:min-h-10">
               <Pagination
                 label="Offer pages"

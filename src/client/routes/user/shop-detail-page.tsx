@@ -229,15 +229,12 @@ function ShopProducts({ shopId }: { shopId: string }) {
   const [announcement, setAnnouncement] = useState('');
 
   function goToPage(nextPage: number) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (nextPage > 1) next.set('page', String(nextPage));
-        else next.delete('page');
-        return next;
-      },
-      { preventScrollReset: true },
-    );
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (nextPage > 1) next.set('page', String(nextPage));
+      else next.delete('page');
+      return next;
+    });
     sectionRef.current?.scrollIntoView({ block: 'start' });
   }
 
@@ -292,7 +289,7 @@ function ShopProducts({ shopId }: { shopId: string }) {
             ))}
           </ul>
           {pageCount > 1 ? (
-            // why: tap targets of at least 40 px on phones
+            // tap targets of at least 40 px on phones
             <div className="[&_button]:min-h-10">
               <Pagination
                 label="Product pages"

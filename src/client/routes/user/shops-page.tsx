@@ -14,6 +14,7 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { categoriesQuery, floorsQuery, shopsQuery } from '../../features/catalog/catalog-api';
 import { errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { queryClient } from '../../lib/query-client';
 
 const PAGE_SIZE = 12;
 
@@ -32,6 +33,22 @@ function findByName(places: Place[] | undefined, name: string): Place | undefine
   );
 }
 
+function listQuery(categoryId: string | undefined, floorId: string | undefined, page: number) {
+  return shopsQuery({ categoryId, floorId, page, pageSize: PAGE_SIZE });
+}
+
+/**
+ * Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx): the shops only when
+ * unfiltered, since a filter names a category or floor whose id comes with the lists.
+ */
+export function prefetch(search: URLSearchParams): void {
+  void queryClient.prefetchQuery(categoriesQuery);
+  void queryClient.prefetchQuery(floorsQuery);
+  if (!search.get('category') && !search.get('floor')) {
+    void queryClient.prefetchQuery(listQuery(undefined, undefined, pageParam(search.get('page'))));
+  }
+}
+
 export function ShopsPage() {
   const [params, setParams] = useSearchParams();
   const { search } = useLocation();
@@ -43,19 +60,16 @@ export function ShopsPage() {
   const floors = useQuery(floorsQuery);
   const category = findByName(categories.data, categoryName);
   const floor = findByName(floors.data, floorName);
-  // why: the URL names a category or floor and the API filters by id, so wait for the lists first.
+  // the URL names a category or floor and the API filters by id, so wait for the lists first.
   const ready = (!categoryName || categories.isSuccess) && (!floorName || floors.isSuccess);
-  const shops = useQuery({
-    ...shopsQuery({ categoryId: category?.id, floorId: floor?.id, page, pageSize: PAGE_SIZE }),
-    enabled: ready,
-  });
+  const shops = useQuery({ ...listQuery(category?.id, floor?.id, page), enabled: ready });
   const total = shops.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const unknownCategory = Boolean(categoryName) && categories.isSuccess && !category;
   const unknownFloor = Boolean(floorName) && floors.isSuccess && !floor;
   const pastTheEnd = shops.isSuccess && !shops.isPlaceholderData && page > pageCount;
 
-  // why: a name that names nothing (an old link, a renamed category) means no filter; tidy the URL so
+  // a name that names nothing (an old link, a renamed category) means no filter; tidy the URL so
   // the selects, the list and the address agree. Same for a page past the end.
   useEffect(() => {
     if (!unknownCategory && !unknownFloor && !pastTheEnd) return;
@@ -77,28 +91,22 @@ export function ShopsPage() {
   const resultsRef = useRef<HTMLElement>(null);
 
   function setFilter(key: 'category' | 'floor', value: string) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        next.delete('page');
-        return next;
-      },
-      { preventScrollReset: true },
-    );
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (value) next.set(key, value);
+      else next.delete(key);
+      next.delete('page');
+      return next;
+    });
   }
 
   function goToPage(nextPage: number) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (nextPage > 1) next.set('page', String(nextPage));
-        else next.delete('page');
-        return next;
-      },
-      { preventScrollReset: true },
-    );
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (nextPage > 1) next.set('page', String(nextPage));
+      else next.delete('page');
+      return next;
+    });
     resultsRef.current?.scrollIntoView({ block: 'start' });
   }
 
@@ -214,7 +222,7 @@ export function ShopsPage() {
               ))}
             </ul>
             {pageCount > 1 ? (
-              // why: tap targets of at least 40 px on phones
+              // tap targets of at least 40 px on phones
               <div className="[&_button]:min-h-10">
                 <Pagination
                   label="Shop pages"

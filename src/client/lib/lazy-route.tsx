@@ -1,0 +1,59 @@
+import { type ComponentType, lazy } from 'react';
+import { matchRoutes, type NonIndexRouteObject, type RouteObject } from 'react-router';
+
+/**
+ * A screen's module: the component, and optionally `prefetch`, which starts the screen's reads from its
+ * URL's query string (react-query's prefetchQuery with the same query options the screen uses).
+ */
+type ScreenModule<Name extends string> = { [P in Name]: ComponentType } & {
+  prefetch?: (search: URLSearchParams) => void;
+};
+
+interface LazyRouteHandle {
+  preload(): Promise<unknown>;
+  prefetch(search: URLSearchParams): Promise<void>;
+}
+
+/**
+ * A route whose screen is its own chunk, loaded when first shown: `name` is the component's export in
+ * the module that `load` imports. See preloadMatches for when the download and the reads start.
+ */
+export function lazyRoute<Name extends string>(
+  load: () => Promise<ScreenModule<Name>>,
+  name: Name,
+  route: Pick<NonIndexRouteObject, 'path' | 'children'> = {},
+): NonIndexRouteObject {
+  let loading: Promise<ScreenModule<Name>> | undefined;
+  const preload = () => {
+    loading ??= load();
+    return loading;
+  };
+  const Screen = lazy<ComponentType>(async () => ({ default: (await preload())[name] }));
+  const handle: LazyRouteHandle = {
+    preload,
+    prefetch: async (search) => (await preload()).prefetch?.(search),
+  };
+  return { ...route, element: <Screen />, handle };
+}
+
+/**
+ * Starts loading the chunks of every route that `location` matches at once (guard, layout and page),
+ * instead of one after another as each lazy parent renders and reveals the next, and the page's reads
+ * as soon as its module has arrived, instead of after it has rendered.
+ */
+export function preloadMatches(
+  routes: RouteObject[],
+  location: { pathname: string; search: string },
+): Promise<void> {
+  const loads: Promise<unknown>[] = [];
+  for (const match of matchRoutes(routes, location.pathname) ?? []) {
+    const handle = match.route.handle as Partial<LazyRouteHandle> | undefined;
+    if (handle?.preload) loads.push(handle.preload());
+    void handle?.prefetch?.(new URLSearchParams(location.search)).catch(() => undefined);
+  }
+  // a chunk that fails to load fails again when rendered, and the error screen shows then.
+  return Promise.all(loads).then(
+    () => undefined,
+    () => undefined,
+  );
+}
