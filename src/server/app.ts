@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
 import Fastify, {
@@ -11,6 +10,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import helmet from 'helmet';
 import { sessionPlugin } from './auth/guards';
 import { authRoutes } from './auth/routes';
 import { benchRoutes } from './bench-routes';
@@ -102,7 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.rateLimits) await registerRateLimits(app, options.rateLimits);
   registerRequestGuards(app);
 
-  await app.register(fastifyHelmet, {
+  // Helmet's middleware, built once (@fastify/helmet rebuilt it, and re-parsed the CSP, on every request).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -119,6 +120,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Set below, and only on responses served over HTTPS.
     strictTransportSecurity: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, () => done());
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=15552000');

@@ -53,10 +53,12 @@ export interface ResolvedSession {
   catalogVersion: string;
 }
 
-/** The user behind a cookie's token, or null when it is unknown, expired or idle too long. */
-export async function resolveSession(db: Db, token: string, now: Date): Promise<ResolvedSession | null> {
-  const tokenHash = sha256(token);
-  const [row] = await db
+/**
+ * The session lookup runs on every signed-in request, so it is built once per database (a prepared
+ * statement: Drizzle's query building cost more CPU than the query itself).
+ */
+function sessionLookup(db: Db) {
+  return db
     .select({
       user: users,
       sessionId: sessions.id,
@@ -67,12 +69,28 @@ export async function resolveSession(db: Db, token: string, now: Date): Promise<
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, tokenHash),
-        gt(sessions.expiresAt, now),
-        gt(sessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS)),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        gt(sessions.lastSeenAt, sql.placeholder('idleSince')),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('resolve_session');
+}
+const sessionLookups = new WeakMap<Db, ReturnType<typeof sessionLookup>>();
+
+/** The user behind a cookie's token, or null when it is unknown, expired or idle too long. */
+export async function resolveSession(db: Db, token: string, now: Date): Promise<ResolvedSession | null> {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = sessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({
+    tokenHash: sha256(token),
+    now,
+    idleSince: new Date(now.getTime() - SESSION_IDLE_MS),
+  });
   if (!row) return null;
   if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
