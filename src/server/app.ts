@@ -128,7 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=15552000');
   });
   await app.register(fastifyCookie);
-  await app.register(sessionPlugin, { db, now });
+  await app.register(sessionPlugin, { database, now });
   if (options.readCache !== false) registerReadCache(app, { today: () => mallToday(timeZone, now()) });
   if (options.benchRoutes) await app.register(benchRoutes, { prefix: '/api/bench' });
 

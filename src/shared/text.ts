@@ -85,6 +85,7 @@ export const PageQuery = z.object({
 export interface Page<T> {
   items: T[];
   total: number;
+  totalCapped?: boolean;
   page: number;
   pageSize: number;
 }
@@ -93,10 +94,18 @@ export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),
     total: z.number().int(),
+    /** A name search counts at most SEARCH_COUNT_CAP matches: then `total` is that cap, and there are more. */
+    totalCapped: z.boolean().optional(),
     page: z.number().int(),
     pageSize: z.number().int(),
   });
 }
+
+/**
+ * Counting every match of a common word over 200,000 products costs far more than finding a page of
+ * them; past this many, lists say "1000+" (and the pages stop there: refine the search).
+ */
+export const SEARCH_COUNT_CAP = 1000;
 
 /** Optional search text in a query string: blank means no filter. */
 export const SearchText = z

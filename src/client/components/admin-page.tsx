@@ -173,6 +173,8 @@ export function FormButtons({
 
 interface ListFooterProps {
   total: number;
+  /** `total` is a search's count cap: there are more (shown as "1000+"). */
+  totalCapped?: boolean;
   page: number;
   pageSize: number;
   /** 'shop' / 'shops'. */
@@ -183,11 +185,25 @@ interface ListFooterProps {
 }
 
 /** '24 shops' and Previous / 'Page 1 of 2' / Next. */
-export function ListFooter({ total, page, pageSize, singular, plural, onPageChange, busy }: ListFooterProps) {
+export function ListFooter({
+  total,
+  totalCapped,
+  page,
+  pageSize,
+  singular,
+  plural,
+  onPageChange,
+  busy,
+}: ListFooterProps) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
       <p className="text-sm text-slate-600">
-        <span className="font-semibold text-slate-900">{total}</span> {total === 1 ? singular : plural}
+        <span className="font-semibold text-slate-900">
+          {total}
+          {totalCapped ? '+' : ''}
+        </span>{' '}
+        {total === 1 && !totalCapped ? singular : plural}
+        {totalCapped ? <span> — refine the search to see them all</span> : null}
       </p>
       <Pagination
         label={`${singular[0]?.toUpperCase()}${singular.slice(1)} pages`}

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SessionUser } from '../../shared/auth';
 import type { Role } from '../../shared/roles';
-import type { Db } from '../db/client';
+import type { Database } from '../db/client';
 import { forbidden, unauthenticated } from '../errors';
 import { resolveSession, SESSION_COOKIE } from './sessions';
 
@@ -16,14 +16,14 @@ declare module 'fastify' {
 }
 
 /** Resolves the session cookie into request.user for every API request. */
-export const sessionPlugin = fp<{ db: Db; now: () => Date }>(async (app, { db, now }) => {
+export const sessionPlugin = fp<{ database: Database; now: () => Date }>(async (app, { database, now }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('catalogVersion', null);
   app.addHook('onRequest', async (request) => {
     // The health check answers load balancers, who have no session: no lookup for it.
     if (!request.url.startsWith('/api/') || request.url === '/api/health') return;
     const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await resolveSession(db, token, now()) : null;
+    const session = token ? await resolveSession(database, token, now()) : null;
     request.user = session?.user ?? null;
     request.catalogVersion = session?.catalogVersion ?? null;
   });

@@ -1,7 +1,7 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { SessionUser } from '../../shared/auth';
-import type { Db } from '../db/client';
-import { catalogVersion, sessions, users } from '../db/schema';
+import type { Database, Db } from '../db/client';
+import { sessions, type users } from '../db/schema';
 import { newSessionToken, sha256 } from './tokens';
 
 export const SESSION_COOKIE = 'mall_session';
@@ -54,46 +54,52 @@ export interface ResolvedSession {
 }
 
 /**
- * The session lookup runs on every signed-in request, so it is built once per database (a prepared
- * statement: Drizzle's query building cost more CPU than the query itself).
+ * The lookup every signed-in request makes, as one constant SQL text: building it with Drizzle per
+ * request cost more CPU than the query. Not a named prepared statement: the embedded database
+ * multiplexes its socket connections onto one session, where a name prepared by one connection
+ * collides with the next connection's (so do transaction-pooling proxies such as PgBouncer).
  */
-function sessionLookup(db: Db) {
-  return db
-    .select({
-      user: users,
-      sessionId: sessions.id,
-      lastSeenAt: sessions.lastSeenAt,
-      catalogVersion: sql<string>`(select ${catalogVersion.version} from ${catalogVersion} where ${catalogVersion.id} = 1)::text`,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
-        gt(sessions.expiresAt, sql.placeholder('now')),
-        gt(sessions.lastSeenAt, sql.placeholder('idleSince')),
-      ),
-    )
-    .limit(1)
-    .prepare('resolve_session');
+const SESSION_LOOKUP = `
+  select u.id, u.email, u.role, u.display_name, u.created_at, u.last_login,
+         s.id as session_id, s.last_seen_at,
+         (select version from catalog_version where id = 1)::text as catalog_version
+    from sessions s
+    join users u on u.id = s.user_id
+   where s.token_hash = $1 and s.expires_at > $2 and s.last_seen_at > $3
+   limit 1`;
+
+interface SessionRow {
+  id: string;
+  email: string;
+  role: SessionUser['role'];
+  display_name: string | null;
+  created_at: Date;
+  last_login: Date | null;
+  session_id: string;
+  last_seen_at: Date;
+  catalog_version: string;
 }
-const sessionLookups = new WeakMap<Db, ReturnType<typeof sessionLookup>>();
 
 /** The user behind a cookie's token, or null when it is unknown, expired or idle too long. */
-export async function resolveSession(db: Db, token: string, now: Date): Promise<ResolvedSession | null> {
-  let lookup = sessionLookups.get(db);
-  if (!lookup) {
-    lookup = sessionLookup(db);
-    sessionLookups.set(db, lookup);
-  }
-  const [row] = await lookup.execute({
-    tokenHash: sha256(token),
-    now,
-    idleSince: new Date(now.getTime() - SESSION_IDLE_MS),
-  });
+export async function resolveSession(
+  { db, pool }: Pick<Database, 'db' | 'pool'>,
+  token: string,
+  now: Date,
+): Promise<ResolvedSession | null> {
+  const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
+  const { rows } = await pool.query<SessionRow>(SESSION_LOOKUP, [sha256(token), now, idleSince]);
+  const row = rows[0];
   if (!row) return null;
-  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
+  if (now.getTime() - row.last_seen_at.getTime() > TOUCH_INTERVAL_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session_id));
   }
-  return { user: toSessionUser(row.user), catalogVersion: row.catalogVersion };
+  const user: SessionUser = {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    displayName: row.display_name,
+    createdAt: row.created_at.toISOString(),
+    lastLogin: row.last_login?.toISOString() ?? null,
+  };
+  return { user, catalogVersion: row.catalog_version };
 }

@@ -138,6 +138,7 @@ export function ProductsPage() {
           {products.data ? (
             <ListFooter
               total={products.data.total}
+              totalCapped={products.data.totalCapped}
               page={list.page}
               pageSize={PAGE_SIZE}
               singular="product"

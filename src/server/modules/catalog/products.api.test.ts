@@ -430,3 +430,27 @@ describe('list', () => {
     expect(response.json().error.code).toBe('VALIDATION');
   });
 });
+
+describe('counting a name search', () => {
+  it('counts up to 1000 matches, then says there are more', async () => {
+    const shop = await d.shop();
+    const word = `Plentiful${Date.now().toString(36)}`;
+    await d.t.database.pool.query(
+      `insert into products (shop_id, name, price) select $1, $2 || ' ' || g, 1 from generate_series(1, 1001) g`,
+      [shop.id, word],
+    );
+    const capped = await d.call(d.user, 'GET', `/api/products?q=${word}`);
+    expect(capped.statusCode).toBe(200);
+    expect(capped.json()).toMatchObject({ total: 1000, totalCapped: true });
+    expect(capped.json().items).toHaveLength(20);
+
+    await d.t.database.pool.query('delete from products where name = $1', [`${word} 1001`]);
+    const exact = await d.call(d.user, 'GET', `/api/products?q=${word}`);
+    expect(exact.json().total).toBe(1000);
+    expect(exact.json().totalCapped).toBeUndefined();
+    // A list without a search is counted exactly, however long.
+    const all = await d.call(d.user, 'GET', `/api/products?shopId=${shop.id}`);
+    expect(all.json()).toMatchObject({ total: 1000 });
+    expect(all.json().totalCapped).toBeUndefined();
+  });
+});

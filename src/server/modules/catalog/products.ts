@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { discountedPrice, toPriceString } from '../../../shared/money';
 import { Product, ProductInput, ProductListQuery, ProductPage, ProductPatch } from '../../../shared/product';
+import { SEARCH_COUNT_CAP } from '../../../shared/text';
 import { requireRole, requireUser } from '../../auth/guards';
 import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
@@ -65,6 +66,12 @@ function toProduct(row: ProductRow): Product {
   };
 }
 
+/** How many products match, counting no further than `limit` (a search for a common word matches thousands). */
+function countUpTo(db: Db, where: SQL | undefined, limit: number) {
+  const matches = db.select({ one: sql`1` }).from(products).where(where).limit(limit).as('matches');
+  return db.select({ n: count() }).from(matches);
+}
+
 /** A product's offer must be one of its own shop's (the composite foreign key backs this up). */
 function offerOfAnotherShop(error: unknown): HttpError | null {
   const cause = pgError(error);
@@ -108,9 +115,15 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
           .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id))
           .limit(pageSize)
           .offset((page - 1) * pageSize),
-        db.select({ n: count() }).from(products).where(where),
+        q
+          ? countUpTo(db, where, SEARCH_COUNT_CAP + 1)
+          : db.select({ n: count() }).from(products).where(where),
       ]);
-      return { items: rows.map(toProduct), total: total?.n ?? 0, page, pageSize };
+      const n = total?.n ?? 0;
+      if (q && n > SEARCH_COUNT_CAP) {
+        return { items: rows.map(toProduct), total: SEARCH_COUNT_CAP, totalCapped: true, page, pageSize };
+      }
+      return { items: rows.map(toProduct), total: n, page, pageSize };
     },
   );
 
