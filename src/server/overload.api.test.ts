@@ -56,13 +56,17 @@ describe('overload', () => {
     const user = await registerAs(t.app, 'user');
     const get = () => t?.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers });
     expect((await get())?.statusCode).toBe(200);
-    // Block the loop for 1.5 s, as a runaway computation would; the next sample sees the lag.
-    const until = Date.now() + 1500;
-    while (Date.now() < until) {}
+    // Block the loop as a runaway computation would, then ask at once: the sampler (every 50 ms) sees
+    // the lag within a sample or two. Which timer fires first after a block varies, so ask several
+    // times over 150 ms, and block again if no sample saw it.
     let refused = await get();
-    for (let tries = 0; refused?.statusCode !== 503 && tries < 40; tries++) {
-      await sleep(10);
-      refused = await get();
+    for (let round = 0; round < 8 && refused?.statusCode !== 503; round++) {
+      const until = Date.now() + 400;
+      while (Date.now() < until) {}
+      for (let tries = 0; tries < 15 && refused?.statusCode !== 503; tries++) {
+        refused = await get();
+        await sleep(10);
+      }
     }
     if (!refused) throw new Error('no response');
     expectOverloaded(refused);
