@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useDebouncedValue } from './use-debounced-value';
 
@@ -22,9 +22,37 @@ export interface ListParams {
 /** The applied search (`?q=`, trimmed) and the 1-based page (`?page=`) of a list screen's query string. */
 export function readListParams(params: URLSearchParams): { q: string; page: number } {
   const q = (params.get('q') ?? '').trim();
-  const parsedPage = Number.parseInt(params.get('page') ?? '1', 10);
-  const page = Number.isFinite(parsedPage) && parsedPage > 0 ? parsedPage : 1;
-  return { q, page };
+  return { q, page: pageFrom(params) };
+}
+
+/** `?page=` as a whole number from 1; anything else is page 1. */
+export function pageFrom(params: URLSearchParams): number {
+  const page = Number(params.get('page') ?? '1');
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/**
+ * A shopper list's page (`?page=`) and a way to change it: page 1 drops the parameter, other query
+ * parameters stay, and `top` scrolls into view (the list is read from its top).
+ */
+export function usePageParam(top: RefObject<HTMLElement | null>): {
+  page: number;
+  goToPage(page: number): void;
+} {
+  const [params, setParams] = useSearchParams();
+  const goToPage = useCallback(
+    (nextPage: number) => {
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        if (nextPage > 1) next.set('page', String(nextPage));
+        else next.delete('page');
+        return next;
+      });
+      top.current?.scrollIntoView({ block: 'start' });
+    },
+    [setParams, top],
+  );
+  return { page: pageFrom(params), goToPage };
 }
 
 /**

@@ -12,7 +12,7 @@ interface PaginationProps {
   busy?: boolean;
 }
 
-/** Previous / 'Page X of Y' / Next, for lists paginated by the server. */
+/** Previous / 'Page X of Y' / Next, for lists paginated by the server; buttons 40 px tall for fingers. */
 export function Pagination({ label, page, pageCount, onPageChange, busy = false }: PaginationProps) {
   const pages = Math.max(1, pageCount);
   const current = Math.min(Math.max(1, page), pages);
@@ -21,6 +21,7 @@ export function Pagination({ label, page, pageCount, onPageChange, busy = false 
       <Button
         variant="secondary"
         size="sm"
+        className="min-h-10"
         onClick={() => onPageChange(current - 1)}
         disabled={busy || current <= 1}
       >
@@ -33,6 +34,7 @@ export function Pagination({ label, page, pageCount, onPageChange, busy = false 
       <Button
         variant="secondary"
         size="sm"
+        className="min-h-10"
         onClick={() => onPageChange(current + 1)}
         disabled={busy || current >= pages}
       >

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Percent } from 'lucide-react';
 import { useRef } from 'react';
-import { useSearchParams } from 'react-router';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, ErrorState } from '../../components/ui/query-states';
@@ -9,15 +8,10 @@ import { offersQuery } from '../../features/catalog/catalog-api';
 import { errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { queryClient } from '../../lib/query-client';
+import { pageFrom, usePageParam } from '../../lib/use-list-params';
 import { OfferCard, OfferCardSkeleton } from './offer-card';
 
 const PAGE_SIZE = 12;
-
-/** `?page=` as a whole number from 1; anything else is page 1. */
-function pageParam(params: URLSearchParams): number {
-  const requested = Number(params.get('page'));
-  return Number.isInteger(requested) && requested >= 1 ? requested : 1;
-}
 
 function listQuery(page: number) {
   return offersQuery({ active: true, page, pageSize: PAGE_SIZE });
@@ -25,26 +19,15 @@ function listQuery(page: number) {
 
 /** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
 export function prefetch(search: URLSearchParams): void {
-  void queryClient.prefetchQuery(listQuery(pageParam(search)));
+  void queryClient.prefetchQuery(listQuery(pageFrom(search)));
 }
 
 export function OffersPage() {
-  const [params, setParams] = useSearchParams();
-  const page = pageParam(params);
+  const topRef = useRef<HTMLDivElement>(null);
+  const { page, goToPage } = usePageParam(topRef);
   const offers = useQuery(listQuery(page));
   const total = offers.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const topRef = useRef<HTMLDivElement>(null);
-
-  function goToPage(nextPage: number) {
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (nextPage > 1) next.set('page', String(nextPage));
-      else next.delete('page');
-      return next;
-    });
-    topRef.current?.scrollIntoView({ block: 'start' });
-  }
 
   return (
     <div ref={topRef} className="scroll-mt-36 space-y-6">
@@ -98,16 +81,13 @@ export function OffersPage() {
             ))}
           </ul>
           {pageCount > 1 ? (
-            // tap targets of at least 40 px on phones
-            <div className="[&_button]:min-h-10">
-              <Pagination
-                label="Offer pages"
-                page={Math.min(page, pageCount)}
-                pageCount={pageCount}
-                onPageChange={goToPage}
-                busy={offers.isPlaceholderData}
-              />
-            </div>
+            <Pagination
+              label="Offer pages"
+              page={page}
+              pageCount={pageCount}
+              onPageChange={goToPage}
+              busy={offers.isPlaceholderData}
+            />
           ) : null}
         </>
       )}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Check, Clock, MapPin, Package, Percent, Phone, Plus, Store, Tag } from 'lucide-react';
 import { type ReactNode, useId, useRef, useState } from 'react';
-import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { formatRupees } from '../../../shared/money';
 import type { Product } from '../../../shared/product';
 import type { ShopDetail } from '../../../shared/shop';
@@ -17,6 +17,7 @@ import { useCompare } from '../../features/compare/compare-context';
 import { hasItem, toCompareItem } from '../../features/compare/compare-store';
 import { ApiError, errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { usePageParam } from '../../lib/use-list-params';
 import { OfferCard, OfferCardSkeleton } from './offer-card';
 
 const PRODUCTS_PAGE_SIZE = 12;
@@ -220,23 +221,11 @@ function ShopOffers({ shopId }: { shopId: string }) {
 }
 
 function ShopProducts({ shopId }: { shopId: string }) {
-  const [params, setParams] = useSearchParams();
-  const requested = Number(params.get('page'));
-  const page = Number.isInteger(requested) && requested >= 1 ? requested : 1;
+  const sectionRef = useRef<HTMLElement>(null);
+  const { page, goToPage } = usePageParam(sectionRef);
   const products = useQuery(productsQuery({ shopId, page, pageSize: PRODUCTS_PAGE_SIZE }));
   const pageCount = Math.max(1, Math.ceil((products.data?.total ?? 0) / PRODUCTS_PAGE_SIZE));
-  const sectionRef = useRef<HTMLElement>(null);
   const [announcement, setAnnouncement] = useState('');
-
-  function goToPage(nextPage: number) {
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (nextPage > 1) next.set('page', String(nextPage));
-      else next.delete('page');
-      return next;
-    });
-    sectionRef.current?.scrollIntoView({ block: 'start' });
-  }
 
   return (
     <section ref={sectionRef} aria-labelledby="shop-products" className="scroll-mt-36 space-y-4">
@@ -289,16 +278,13 @@ function ShopProducts({ shopId }: { shopId: string }) {
             ))}
           </ul>
           {pageCount > 1 ? (
-            // tap targets of at least 40 px on phones
-            <div className="[&_button]:min-h-10">
-              <Pagination
-                label="Product pages"
-                page={Math.min(page, pageCount)}
-                pageCount={pageCount}
-                onPageChange={goToPage}
-                busy={products.isPlaceholderData}
-              />
-            </div>
+            <Pagination
+              label="Product pages"
+              page={page}
+              pageCount={pageCount}
+              onPageChange={goToPage}
+              busy={products.isPlaceholderData}
+            />
           ) : null}
         </>
       )}

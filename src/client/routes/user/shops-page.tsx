@@ -15,14 +15,9 @@ import { categoriesQuery, floorsQuery, shopsQuery } from '../../features/catalog
 import { errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { queryClient } from '../../lib/query-client';
+import { pageFrom, usePageParam } from '../../lib/use-list-params';
 
 const PAGE_SIZE = 12;
-
-/** `?page=` as a whole number from 1; anything else is page 1. */
-function pageParam(value: string | null): number {
-  const page = Number(value);
-  return Number.isInteger(page) && page >= 1 ? page : 1;
-}
 
 /** The place called `name` (names are unique in any case); undefined while loading or when unknown. */
 function findByName(places: Place[] | undefined, name: string): Place | undefined {
@@ -45,7 +40,7 @@ export function prefetch(search: URLSearchParams): void {
   void queryClient.prefetchQuery(categoriesQuery);
   void queryClient.prefetchQuery(floorsQuery);
   if (!search.get('category') && !search.get('floor')) {
-    void queryClient.prefetchQuery(listQuery(undefined, undefined, pageParam(search.get('page'))));
+    void queryClient.prefetchQuery(listQuery(undefined, undefined, pageFrom(search)));
   }
 }
 
@@ -54,7 +49,7 @@ export function ShopsPage() {
   const { search } = useLocation();
   const categoryName = params.get('category') ?? '';
   const floorName = params.get('floor') ?? '';
-  const page = pageParam(params.get('page'));
+  const page = pageFrom(params);
 
   const categories = useQuery(categoriesQuery);
   const floors = useQuery(floorsQuery);
@@ -89,6 +84,7 @@ export function ShopsPage() {
   }, [unknownCategory, unknownFloor, pastTheEnd, pageCount, setParams]);
 
   const resultsRef = useRef<HTMLElement>(null);
+  const { goToPage } = usePageParam(resultsRef);
 
   function setFilter(key: 'category' | 'floor', value: string) {
     setParams((current) => {
@@ -98,16 +94,6 @@ export function ShopsPage() {
       next.delete('page');
       return next;
     });
-  }
-
-  function goToPage(nextPage: number) {
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (nextPage > 1) next.set('page', String(nextPage));
-      else next.delete('page');
-      return next;
-    });
-    resultsRef.current?.scrollIntoView({ block: 'start' });
   }
 
   function clearFilters() {
@@ -222,16 +208,13 @@ export function ShopsPage() {
               ))}
             </ul>
             {pageCount > 1 ? (
-              // tap targets of at least 40 px on phones
-              <div className="[&_button]:min-h-10">
-                <Pagination
-                  label="Shop pages"
-                  page={Math.min(page, pageCount)}
-                  pageCount={pageCount}
-                  onPageChange={goToPage}
-                  busy={shops.isPlaceholderData}
-                />
-              </div>
+              <Pagination
+                label="Shop pages"
+                page={page}
+                pageCount={pageCount}
+                onPageChange={goToPage}
+                busy={shops.isPlaceholderData}
+              />
             ) : null}
           </>
         )}
