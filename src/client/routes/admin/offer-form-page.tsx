@@ -1,9 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
-import { toast } from 'sonner';
+import { useParams } from 'react-router';
 import type { z } from 'zod';
 import { type Offer, OfferInput } from '../../../shared/offer';
 import type { Shop } from '../../../shared/shop';
@@ -23,7 +21,7 @@ import { allShopsQuery, offerQuery } from '../../features/catalog/catalog-api';
 import { useCreateOffer, useUpdateOffer } from '../../features/catalog/catalog-mutations';
 import { localToday } from '../../features/catalog/format';
 import { errorMessage } from '../../lib/api';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { useSaveAndReturn } from '../../lib/use-save-and-return';
 
 const FIELDS = ['title', 'description', 'discount', 'startDate', 'endDate', 'shopId'] as const;
 
@@ -69,10 +67,8 @@ interface OfferFormProps {
 }
 
 function OfferForm({ offer, shops, listPath }: OfferFormProps) {
-  const navigate = useNavigate();
   const create = useCreateOffer();
   const update = useUpdateOffer();
-  const [serverError, setServerError] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -92,18 +88,13 @@ function OfferForm({ offer, shops, listPath }: OfferFormProps) {
   });
   const startDate = useWatch({ control, name: 'startDate' });
 
-  const onSubmit = handleSubmit(async (values) => {
-    setServerError(null);
-    try {
-      if (offer) await update.mutateAsync({ id: offer.id, input: values });
-      else await create.mutateAsync(values);
-      toast.success(offer ? 'Offer updated' : 'Offer added');
-      await navigate(listPath);
-    } catch (error) {
-      setServerError(errorMessage(error));
-      applyServerFieldErrors(error, setError, FIELDS);
-    }
-  });
+  const { serverError, save } = useSaveAndReturn(setError, FIELDS, listPath);
+  const onSubmit = handleSubmit((values) =>
+    save(
+      () => (offer ? update.mutateAsync({ id: offer.id, input: values }) : create.mutateAsync(values)),
+      offer ? 'Offer updated' : 'Offer added',
+    ),
+  );
 
   return (
     <form noValidate onSubmit={onSubmit} className={formCardClass}>

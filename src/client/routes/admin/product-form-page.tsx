@@ -1,9 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
-import { toast } from 'sonner';
+import { useParams } from 'react-router';
 import type { z } from 'zod';
 import { type Product, ProductInput } from '../../../shared/product';
 import type { Shop } from '../../../shared/shop';
@@ -22,7 +20,7 @@ import { ErrorState } from '../../components/ui/query-states';
 import { allShopsQuery, productQuery, shopOffersQuery } from '../../features/catalog/catalog-api';
 import { useCreateProduct, useUpdateProduct } from '../../features/catalog/catalog-mutations';
 import { errorMessage } from '../../lib/api';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { useSaveAndReturn } from '../../lib/use-save-and-return';
 
 const FIELDS = ['name', 'description', 'price', 'category', 'shopId', 'offerId'] as const;
 
@@ -72,10 +70,8 @@ interface ProductFormProps {
 }
 
 function ProductForm({ product, shops, listPath }: ProductFormProps) {
-  const navigate = useNavigate();
   const create = useCreateProduct();
   const update = useUpdateProduct();
-  const [serverError, setServerError] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -99,18 +95,13 @@ function ProductForm({ product, shops, listPath }: ProductFormProps) {
   const offers = useQuery({ ...shopOffersQuery(shopId ?? ''), enabled: Boolean(shopId) });
   const shopOffers = shopId ? (offers.data ?? []) : [];
 
-  const onSubmit = handleSubmit(async (values) => {
-    setServerError(null);
+  const { serverError, save } = useSaveAndReturn(setError, FIELDS, listPath);
+  const onSubmit = handleSubmit((values) => {
     const input = { ...values, offerId: values.offerId || null };
-    try {
-      if (product) await update.mutateAsync({ id: product.id, input });
-      else await create.mutateAsync(input);
-      toast.success(product ? 'Product updated' : 'Product added');
-      await navigate(listPath);
-    } catch (error) {
-      setServerError(errorMessage(error));
-      applyServerFieldErrors(error, setError, FIELDS);
-    }
+    return save(
+      () => (product ? update.mutateAsync({ id: product.id, input }) : create.mutateAsync(input)),
+      product ? 'Product updated' : 'Product added',
+    );
   });
 
   return (

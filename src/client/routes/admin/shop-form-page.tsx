@@ -1,9 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
-import { toast } from 'sonner';
+import { useParams } from 'react-router';
 import type { z } from 'zod';
 import type { Place } from '../../../shared/place';
 import { type ShopDetail, ShopInput } from '../../../shared/shop';
@@ -22,7 +20,7 @@ import { ErrorState } from '../../components/ui/query-states';
 import { categoriesQuery, floorsQuery, shopQuery } from '../../features/catalog/catalog-api';
 import { useCreateShop, useUpdateShop } from '../../features/catalog/catalog-mutations';
 import { errorMessage } from '../../lib/api';
-import { applyServerFieldErrors } from '../../lib/form-errors';
+import { useSaveAndReturn } from '../../lib/use-save-and-return';
 
 const FIELDS = [
   'name',
@@ -80,10 +78,8 @@ interface ShopFormProps {
 }
 
 function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) {
-  const navigate = useNavigate();
   const create = useCreateShop();
   const update = useUpdateShop();
-  const [serverError, setServerError] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -102,18 +98,13 @@ function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) {
     },
   });
 
-  const onSubmit = handleSubmit(async (values) => {
-    setServerError(null);
-    try {
-      if (shop) await update.mutateAsync({ id: shop.id, input: values });
-      else await create.mutateAsync(values);
-      toast.success(shop ? 'Shop updated' : 'Shop added');
-      await navigate(listPath);
-    } catch (error) {
-      setServerError(errorMessage(error));
-      applyServerFieldErrors(error, setError, FIELDS);
-    }
-  });
+  const { serverError, save } = useSaveAndReturn(setError, FIELDS, listPath);
+  const onSubmit = handleSubmit((values) =>
+    save(
+      () => (shop ? update.mutateAsync({ id: shop.id, input: values }) : create.mutateAsync(values)),
+      shop ? 'Shop updated' : 'Shop added',
+    ),
+  );
 
   return (
     <form noValidate onSubmit={onSubmit} className={formCardClass}>
