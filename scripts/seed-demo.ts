@@ -1,16 +1,16 @@
 // npm run seed:demo — loads the demo mall into the configured database (DATABASE_URL, or the embedded
 // one in MALL_DATA_DIR while no server is using it). Only into an empty mall: it never mixes with real data.
-import { loadDemoData } from '../src/server/db/demo-data';
+import { countDirectory, loadDemoData } from '../src/server/db/demo-data';
 import { parseEnv } from '../src/server/env';
 import { mallToday } from '../src/server/lib/mall-time';
-import { countDirectory, openConfiguredDatabase } from '../src/server/start';
+import { openConfiguredDatabase } from '../src/server/start';
 import { CliError, runCli } from './cli';
 
 await runCli(async () => {
   const env = parseEnv();
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
-    const existing = await countDirectory(opened.database);
+    const existing = await countDirectory(opened.database.db);
     if (existing > 0) {
       throw new CliError(
         `This mall already has data (${existing} shops, categories and floors in all); the demo mall is loaded only into an empty one.`,

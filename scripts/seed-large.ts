@@ -2,6 +2,7 @@
 // 200,000 products) into the configured database: DATABASE_URL, or the embedded one in MALL_DATA_DIR
 // while no server is using it. Only into an empty mall; all or nothing (one transaction).
 import cliProgress from 'cli-progress';
+import { countDirectory } from '../src/server/db/demo-data';
 import {
   LARGE_MALL,
   LARGE_MALL_TABLES,
@@ -10,7 +11,7 @@ import {
 } from '../src/server/db/large-mall';
 import { parseEnv } from '../src/server/env';
 import { mallToday } from '../src/server/lib/mall-time';
-import { countDirectory, openConfiguredDatabase } from '../src/server/start';
+import { openConfiguredDatabase } from '../src/server/start';
 import { CliError, runCli } from './cli';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -20,7 +21,7 @@ await runCli(async () => {
   const env = parseEnv();
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
-    const existing = await countDirectory(opened.database);
+    const existing = await countDirectory(opened.database.db);
     if (existing > 0) {
       throw new CliError(
         `This mall already has data (${existing} shops, categories and floors in all); the large mall is loaded only into an empty one.`,

@@ -1,21 +1,9 @@
 #!/usr/bin/env node
-// The database ceiling of `npm run bench`: the shop-list route's SQL (GET /api/shops filtered by
-// category and floor, one page: the page query and the count query, run together as the route does)
-// from a loop of concurrent clients, with no HTTP in between. Run under tsx, since it imports the
-// route's query builder from the sources:
-//
-//   node --import tsx scripts/bench/db-ceiling.mjs (--database-url URL | --data-dir DIR)
-//        [--duration 10] [--warmup 2] [--connections 50] [--page-size 12]
-//
-// PostgreSQL: a pool of `connections` connections and as many loops. Embedded: the data directory
-// opened as the server opens it (PGlite on a worker thread, one connection), `connections` loops
-// queueing on it — exactly the server's situation. Prints one JSON line: routes/s (one route = both
-// queries), queries/s, p50/p95/p99 of a route in ms, errors, and the SQL.
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { openEmbedded, openPostgres } from '../../src/server/db/client.ts';
 import { lockDataDir } from '../../src/server/db/data-dir-lock.ts';
+import { pgDataDir } from '../../src/server/db/early-embedded.ts';
 import { categories, floors } from '../../src/server/db/schema.ts';
 import { listShops } from '../../src/server/modules/catalog/shops.ts';
 
@@ -40,7 +28,7 @@ if (options['database-url']) {
   database = await openPostgres(options['database-url'], connections);
 } else if (options['data-dir']) {
   release = lockDataDir(options['data-dir']);
-  database = await openEmbedded({ dataDir: path.join(options['data-dir'], 'pgdata') });
+  database = await openEmbedded({ dataDir: pgDataDir(options['data-dir']) });
 } else {
   console.error('db-ceiling: give --database-url or --data-dir');
   process.exit(2);

@@ -15,6 +15,7 @@ import { sessionPlugin } from './auth/guards';
 import { authRoutes } from './auth/routes';
 import { benchRoutes } from './bench-routes';
 import type { Database } from './db/client';
+import { DEFAULT_MAX_DB_QUEUE, DEFAULT_MAX_EVENT_LOOP_DELAY_MS } from './env';
 import { notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
 import { mallToday } from './lib/mall-time';
 import { adminRoutes } from './modules/admin/routes';
@@ -55,8 +56,6 @@ export interface AppOptions {
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
-export const DEFAULT_MAX_DB_QUEUE = 500;
-export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 1000;
 
 export interface RouteEntry {
   method: string;

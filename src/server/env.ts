@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits';
+import type { RateLimits } from './rate-limits';
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  apiPerMinute: 1200,
+  signInPerMinute: 60,
+  registerPerHour: 100,
+};
+export const DEFAULT_MAX_DB_QUEUE = 500;
+export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 1000;
 
 const onOff = z.enum(['on', 'off'], { error: 'must be on or off' });
 /** on/off, also written 1/0 or true/false. */
@@ -54,9 +62,9 @@ const EnvSchema = z.object({
   /** Directory reads cached in memory and answered with ETag / 304 (see read-cache.ts). */
   MALL_READ_CACHE: flag.default(true),
   /** Turn requests away with 503 when this many queries wait for a database connection. */
-  MALL_MAX_DB_QUEUE: z.coerce.number().int().min(1).default(500),
+  MALL_MAX_DB_QUEUE: z.coerce.number().int().min(1).default(DEFAULT_MAX_DB_QUEUE),
   /** Turn requests away with 503 while the event loop lags more than this (ms); 0 = never. */
-  MALL_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
+  MALL_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(DEFAULT_MAX_EVENT_LOOP_DELAY_MS),
   /** The benchmark's extra routes (npm run bench); never needed in production. */
   MALL_BENCH_ROUTES: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -13,12 +13,6 @@ export interface RateLimits {
   registerPerHour: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimits = {
-  apiPerMinute: 1200,
-  signInPerMinute: 60,
-  registerPerHour: 100,
-};
-
 type Group = 'sign-in' | 'register' | 'api';
 
 function groupOf(request: FastifyRequest): Group {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { LRUCache } from 'lru-cache';
 
 declare module 'fastify' {
@@ -48,9 +48,9 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
   app.decorateRequest('readCache', null);
 
   // After validation (a bad query is still a 400) and after the route's role check (onRequest).
-  app.addHook('preHandler', async (request, reply) => {
+  const lookUp: preHandlerAsyncHookHandler = async (request, reply) => {
     const version = request.catalogVersion;
-    if (!request.routeOptions.config.catalogRead || version === null || request.method !== 'GET') return;
+    if (version === null) return;
     const today = options.today();
     const key = `${today} ${request.url}`;
     const etag = `W/"${build}.${version}.${today}"`;
@@ -59,9 +59,9 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
     request.readCache = { key, version, etag, hit };
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     if (hit && cached) return reply.type('application/json; charset=utf-8').send(cached.body);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const store: onSendHookHandler<unknown> = async (request, reply, payload) => {
     const state = request.readCache;
     if (!state || ![200, 304].includes(reply.statusCode)) return payload;
     // Browsers keep the body and ask again with If-None-Match each time: a 304 costs one small query.
@@ -70,6 +70,13 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
       cache.set(state.key, { version: state.version, body: payload });
     }
     return payload;
+  };
+
+  // Only on the cacheable routes: every other request (writes, assets) runs neither hook.
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'GET' || !route.config?.catalogRead) return;
+    route.preHandler = [route.preHandler ?? []].flat().concat(lookUp);
+    route.onSend = [route.onSend ?? []].flat().concat(store);
   });
 }
 

@@ -61,14 +61,6 @@ export async function openConfiguredDatabase(
   }
 }
 
-/** Shops, categories and floors already there: the demo mall goes only into an empty one. */
-export async function countDirectory(database: Database): Promise<number> {
-  const { rows } = await database.pool.query<{ n: number }>(
-    'select (select count(*) from shops) + (select count(*) from categories) + (select count(*) from floors) as n',
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
 async function loadDemoIfEmpty(database: Database, env: Env, log: Pick<FastifyBaseLogger, 'info'>) {
   const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE), { onlyIfEmpty: true });
   if (summary) log.info(summary, 'loaded the demo mall');

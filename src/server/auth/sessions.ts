@@ -12,7 +12,10 @@ export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often, not on every request. */
 const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
 
-type UserRow = typeof users.$inferSelect;
+type UserRow = Pick<
+  typeof users.$inferSelect,
+  'id' | 'email' | 'role' | 'displayName' | 'createdAt' | 'lastLogin'
+>;
 
 export function toSessionUser(row: UserRow): SessionUser {
   return {
@@ -60,24 +63,18 @@ export interface ResolvedSession {
  * collides with the next connection's (so do transaction-pooling proxies such as PgBouncer).
  */
 const SESSION_LOOKUP = `
-  select u.id, u.email, u.role, u.display_name, u.created_at, u.last_login,
-         s.id as session_id, s.last_seen_at,
-         (select version from catalog_version where id = 1)::text as catalog_version
+  select u.id, u.email, u.role, u.display_name as "displayName", u.created_at as "createdAt",
+         u.last_login as "lastLogin", s.id as "sessionId", s.last_seen_at as "lastSeenAt",
+         (select version from catalog_version where id = 1)::text as "catalogVersion"
     from sessions s
     join users u on u.id = s.user_id
    where s.token_hash = $1 and s.expires_at > $2 and s.last_seen_at > $3
    limit 1`;
 
-interface SessionRow {
-  id: string;
-  email: string;
-  role: SessionUser['role'];
-  display_name: string | null;
-  created_at: Date;
-  last_login: Date | null;
-  session_id: string;
-  last_seen_at: Date;
-  catalog_version: string;
+interface SessionRow extends UserRow {
+  sessionId: string;
+  lastSeenAt: Date;
+  catalogVersion: string;
 }
 
 /** The user behind a cookie's token, or null when it is unknown, expired or idle too long. */
@@ -90,16 +87,8 @@ export async function resolveSession(
   const { rows } = await pool.query<SessionRow>(SESSION_LOOKUP, [sha256(token), now, idleSince]);
   const row = rows[0];
   if (!row) return null;
-  if (now.getTime() - row.last_seen_at.getTime() > TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session_id));
+  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
   }
-  const user: SessionUser = {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    displayName: row.display_name,
-    createdAt: row.created_at.toISOString(),
-    lastLogin: row.last_login?.toISOString() ?? null,
-  };
-  return { user, catalogVersion: row.catalog_version };
+  return { user: toSessionUser(row), catalogVersion: row.catalogVersion };
 }

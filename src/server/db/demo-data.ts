@@ -383,6 +383,14 @@ function need<V>(map: Map<string, V>, key: string): V {
   return value;
 }
 
+/** Shops, categories and floors already there: the demo mall goes only into an empty one. */
+export async function countDirectory(db: Pick<Db, 'execute'>): Promise<number> {
+  const { rows } = await db.execute<{ n: string }>(
+    sql`select (select count(*) from shops) + (select count(*) from categories) + (select count(*) from floors) as n`,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** Any fixed number, other than the migrations' lock. */
 const DEMO_DATA_LOCK_KEY = 7_415_020_002;
 
@@ -408,12 +416,7 @@ export async function loadDemoData(
     if (onlyIfEmpty) {
       // Servers starting at once on one empty PostgreSQL: one loads, the others then find it full.
       await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_DATA_LOCK_KEY})`);
-      const [row] = await tx
-        .execute<{ n: number }>(
-          sql`select (select count(*) from shops) + (select count(*) from categories) + (select count(*) from floors) as n`,
-        )
-        .then((result) => result.rows);
-      if (Number(row?.n ?? 0) > 0) return null;
+      if ((await countDirectory(tx)) > 0) return null;
     }
     const categoryRows = await tx
       .insert(categories)

@@ -14,6 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import type pg from 'pg';
 import { openEmbedded, openPostgres } from '../db/client';
 import { DataDirInUseError, lockDataDir } from '../db/data-dir-lock';
+import { isInitialised, pgDataDir } from '../db/early-embedded';
 import type { Env } from '../env';
 import { openConfiguredDatabase } from '../start';
 
@@ -52,11 +53,6 @@ export interface RestoreOptions {
 }
 
 const quiet = { info: () => {} };
-
-/** PGDATA inside MALL_DATA_DIR, as src/server/start.ts opens it. */
-export function embeddedDataDir(env: Pick<Env, 'MALL_DATA_DIR'>): string {
-  return path.join(env.MALL_DATA_DIR, 'pgdata');
-}
 
 /** 'embedded' for a gzip'd tarball, 'postgres' for a pg_dump custom-format archive, else undefined. */
 export function detectBackupKind(head: Uint8Array): BackupKind | undefined {
@@ -128,8 +124,8 @@ async function writeAtomically(file: string, write: (temp: string) => Promise<vo
 }
 
 async function backupEmbedded(env: Env, file: string): Promise<BackupResult> {
-  const pgDir = embeddedDataDir(env);
-  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
+  const pgDir = pgDataDir(env.MALL_DATA_DIR);
+  if (!isInitialised(env.MALL_DATA_DIR)) {
     throw new BackupError(
       `There is no embedded database in ${path.resolve(pgDir)} (MALL_DATA_DIR=${env.MALL_DATA_DIR}): nothing to back up. ` +
         'Set MALL_DATA_DIR to the folder the server uses, or DATABASE_URL for PostgreSQL.',
@@ -277,7 +273,7 @@ async function restoreEmbedded(env: Env, file: string, force: boolean): Promise<
     }
     throw error;
   }
-  const pgDir = embeddedDataDir(env);
+  const pgDir = pgDataDir(env.MALL_DATA_DIR);
   let aside: string | undefined;
   try {
     if (!isEmptyOrMissing(pgDir)) {
