@@ -1,6 +1,6 @@
 import { scryptSync } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
 import { adminInvites, sessions, users } from '../db/schema';
 import { mallToday } from '../lib/mall-time';
@@ -15,7 +15,7 @@ import {
 } from '../test/harness';
 import { prepareSetupCode } from './invites';
 import { isLocked, LOCKOUT_FAILURES, recordFailure } from './lockout';
-import { SESSION_COOKIE } from './sessions';
+import { createSessionResolver, SESSION_COOKIE } from './sessions';
 import { sha256 } from './tokens';
 
 let t: TestApp;
@@ -494,6 +494,49 @@ describe('sessions', () => {
       .from(users)
       .where(sql`${users.id} = ${user.id}`);
     expect(row?.role).toBe('user');
+  });
+});
+
+describe('batched session lookups', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+
+  it('answers lookups made together with one query, each with its own person and its own clock', async () => {
+    const people = await Promise.all([1, 2, 3, 4, 5, 6].map(() => registerAs(t.app, 'user')));
+    const resolve = createSessionResolver(t.database);
+    const now = t.now();
+    const query = vi.spyOn(t.database.pool, 'query');
+    try {
+      const [known, unknown, late, sameAgain] = await Promise.all([
+        Promise.all(people.map((person) => resolve(person.cookie, now))),
+        resolve('made-up-token', now),
+        // The first person's token, asked about 31 days on: past the lifetime, in the same batch.
+        resolve(people[0]?.cookie ?? '', new Date(now.getTime() + 31 * DAY)),
+        resolve(people[0]?.cookie ?? '', now),
+      ]);
+      expect(query).toHaveBeenCalledTimes(1);
+      expect(known.map((session) => session?.user.id)).toEqual(people.map((person) => person.user.id));
+      expect(known.map((session) => session?.user.email)).toEqual(people.map((person) => person.user.email));
+      expect(unknown).toBeNull();
+      expect(late).toBeNull();
+      expect(sameAgain?.user.id).toBe(people[0]?.user.id);
+      expect(new Set(known.map((session) => session?.catalogVersion)).size).toBe(1);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  it('gives each of many simultaneous requests its own person (or none)', async () => {
+    const people = await Promise.all(Array.from({ length: 12 }, () => registerAs(t.app, 'user')));
+    const answers = await Promise.all([
+      ...people.map((person) => me(person.cookie)),
+      me('made-up-token'),
+      me(),
+    ]);
+    expect(answers.map((answer) => answer.json().user?.email ?? null)).toEqual([
+      ...people.map((person) => person.user.email),
+      null,
+      null,
+    ]);
   });
 });
 

@@ -4,7 +4,7 @@ import type { SessionUser } from '../../shared/auth';
 import type { Role } from '../../shared/roles';
 import type { Database } from '../db/client';
 import { forbidden, unauthenticated } from '../errors';
-import { resolveSession, SESSION_COOKIE } from './sessions';
+import { createSessionResolver, SESSION_COOKIE } from './sessions';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,11 +19,12 @@ declare module 'fastify' {
 export const sessionPlugin = fp<{ database: Database; now: () => Date }>(async (app, { database, now }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('catalogVersion', null);
+  const resolveSession = createSessionResolver(database);
   app.addHook('onRequest', async (request) => {
     // The health check answers load balancers, who have no session: no lookup for it.
     if (!request.url.startsWith('/api/') || request.url === '/api/health') return;
     const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await resolveSession(database, token, now()) : null;
+    const session = token ? await resolveSession(token, now()) : null;
     request.user = session?.user ?? null;
     request.catalogVersion = session?.catalogVersion ?? null;
   });

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { eq } from 'drizzle-orm';
 import type { SessionUser } from '../../shared/auth';
 import type { Database, Db } from '../db/client';
@@ -57,38 +58,67 @@ export interface ResolvedSession {
 }
 
 /**
- * The lookup every signed-in request makes, as one constant SQL text: building it with Drizzle per
- * request cost more CPU than the query. Not a named prepared statement: the embedded database
- * multiplexes its socket connections onto one session, where a name prepared by one connection
- * collides with the next connection's (so do transaction-pooling proxies such as PgBouncer).
+ * The lookup signed-in requests make, as one constant SQL text (building it with Drizzle per request
+ * cost more CPU than the query) that answers a batch of lookups at once: `i` is the lookup's position
+ * in the batch. Each lookup brings its own clock, so a batch changes nothing about expiry. Not a named
+ * prepared statement: the embedded database multiplexes its socket connections onto one session, where a
+ * name prepared by one connection collides with the next connection's (so do transaction-pooling
+ * proxies such as PgBouncer).
  */
 const SESSION_LOOKUP = `
-  select u.id, u.email, u.role, u.display_name as "displayName", u.created_at as "createdAt",
-         u.last_login as "lastLogin", s.id as "sessionId", s.last_seen_at as "lastSeenAt",
+  select k.i::int as "i", u.id, u.email, u.role, u.display_name as "displayName",
+         u.created_at as "createdAt", u.last_login as "lastLogin", s.id as "sessionId",
+         s.last_seen_at as "lastSeenAt",
          (select version from catalog_version where id = 1)::text as "catalogVersion"
-    from sessions s
-    join users u on u.id = s.user_id
-   where s.token_hash = $1 and s.expires_at > $2 and s.last_seen_at > $3
-   limit 1`;
+    from unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) with ordinality as k(token_hash, now, idle_since, i)
+    join sessions s on s.token_hash = k.token_hash and s.expires_at > k.now and s.last_seen_at > k.idle_since
+    join users u on u.id = s.user_id`;
 
 interface SessionRow extends UserRow {
+  i: number;
   sessionId: string;
   lastSeenAt: Date;
   catalogVersion: string;
 }
 
-/** The user behind a cookie's token, or null when it is unknown, expired or idle too long. */
-export async function resolveSession(
-  { db, pool }: Pick<Database, 'db' | 'pool'>,
-  token: string,
-  now: Date,
-): Promise<ResolvedSession | null> {
-  const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
-  const { rows } = await pool.query<SessionRow>(SESSION_LOOKUP, [sha256(token), now, idleSince]);
-  const row = rows[0];
-  if (!row) return null;
-  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
-  }
-  return { user: toSessionUser(row), catalogVersion: row.catalogVersion };
+interface Lookup {
+  tokenHash: string;
+  now: Date;
+}
+
+/** Most lookups one query answers; a larger batch is split. */
+const MAX_BATCH = 128;
+
+export type SessionResolver = (token: string, now: Date) => Promise<ResolvedSession | null>;
+
+/**
+ * Resolves session cookies, batching the lookups of requests that arrive together into one query
+ * (DataLoader, dispatched with setImmediate: after every request of the current I/O turn has asked).
+ * A busy server makes one database round trip per turn instead of one per request; an idle one makes
+ * the same single query as before. Every lookup is sent after its request arrived, so the session and
+ * catalog_version it returns are never older than the request (docs/decisions/008).
+ */
+export function createSessionResolver({ db, pool }: Pick<Database, 'db' | 'pool'>): SessionResolver {
+  const loader = new DataLoader<Lookup, SessionRow | null>(
+    async (lookups) => {
+      const { rows } = await pool.query<SessionRow>(SESSION_LOOKUP, [
+        lookups.map((lookup) => lookup.tokenHash),
+        lookups.map((lookup) => lookup.now.toISOString()),
+        lookups.map((lookup) => new Date(lookup.now.getTime() - SESSION_IDLE_MS).toISOString()),
+      ]);
+      const found: (SessionRow | null)[] = lookups.map(() => null);
+      for (const row of rows) found[row.i - 1] = row;
+      return found;
+    },
+    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+  );
+
+  return async (token, now) => {
+    const row = await loader.load({ tokenHash: sha256(token), now });
+    if (!row) return null;
+    if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+      await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
+    }
+    return { user: toSessionUser(row), catalogVersion: row.catalogVersion };
+  };
 }
