@@ -45,10 +45,53 @@ function precompress(): Plugin {
   };
 }
 
+/** Which page paths open which area's chunk (see the chunk groups below and router.tsx). */
+const AREA_CHUNKS: Record<string, string> = {
+  '/admin/': 'admin',
+  '/user/': 'user',
+  '/login': 'auth',
+  '/register': 'auth',
+};
+
+/**
+ * Writes `preload.json`: for each area's page paths, the chunks its first screen needs (the area's
+ * chunk and what it imports, less the entry's own). The server lists them as `<link rel="modulepreload">`
+ * in the page it sends for those paths, so a phone fetches them beside the entry script instead of
+ * after it has run: one round trip less before the first screen (docs/decisions/007).
+ */
+function areaPreloads(): Plugin {
+  return {
+    name: 'super-mall:area-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [item] : []));
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const withImports = (files: string[], seen = new Set<string>()): Set<string> => {
+        for (const file of files) {
+          if (seen.has(file)) continue;
+          seen.add(file);
+          withImports(byFile.get(file)?.imports ?? [], seen);
+        }
+        return seen;
+      };
+      const initial = withImports(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
+      const preloads: Record<string, string[]> = {};
+      for (const [prefix, name] of Object.entries(AREA_CHUNKS)) {
+        const area = chunks.find((chunk) => chunk.name === name && !chunk.isEntry);
+        if (!area) throw new Error(`area-preloads: no chunk named ${name}`);
+        preloads[prefix] = [...withImports([area.fileName])]
+          .filter((file) => !initial.has(file))
+          .map((file) => `/${file}`);
+      }
+      this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify(preloads, null, 2) });
+    },
+  };
+}
+
 export default defineConfig({
   // resolved from this file, so the build works from any working directory
   root: fileURLToPath(new URL('./src/client', import.meta.url)),
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), areaPreloads(), precompress()],
   build: {
     outDir,
     emptyOutDir: true,

@@ -152,21 +152,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
 
-  const indexHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
+  const pageHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const isPage =
       !pathname.startsWith('/api/') && pathname !== '/api' && ['GET', 'HEAD'].includes(request.method);
-    if (!indexHtml || !isPage) return reply.status(404).send(notFoundBody(request.method, pathname));
+    if (!pageHtml || !isPage) return reply.status(404).send(notFoundBody(request.method, pathname));
     // Client-side routes; unknown paths too, which the client sends on to /404.
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(pageHtml(pathname));
   });
   return app;
 }
 
-/** The built SPA's files; hashed assets are cached for a year. Returns index.html for page paths. */
-async function serveClient(app: FastifyInstance, clientDir: string): Promise<Buffer> {
+/**
+ * The built SPA's files; hashed assets are cached for a year. Returns the page for a page path:
+ * index.html, with `<link rel="modulepreload">` for the chunks of the path's area (preload.json, written
+ * by the build: vite.config.ts), so they download beside the entry script rather than after it.
+ */
+async function serveClient(app: FastifyInstance, clientDir: string): Promise<(pathname: string) => Buffer> {
   const indexHtml = fs.readFileSync(path.join(clientDir, 'index.html'));
+  const pages = areaPages(indexHtml.toString('utf8'), path.join(clientDir, 'preload.json'));
   await app.register(fastifyStatic, {
     root: clientDir,
     wildcard: false,
@@ -183,5 +191,15 @@ async function serveClient(app: FastifyInstance, clientDir: string): Promise<Buf
       );
     },
   });
-  return indexHtml;
+  return (pathname) => pages.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? indexHtml;
+}
+
+/** [path prefix, page] for each area in preload.json; none when the build wrote no such file. */
+function areaPages(indexHtml: string, preloadFile: string): [string, Buffer][] {
+  if (!fs.existsSync(preloadFile)) return [];
+  const preloads = JSON.parse(fs.readFileSync(preloadFile, 'utf8')) as Record<string, string[]>;
+  return Object.entries(preloads).map(([prefix, files]) => {
+    const links = files.map((file) => `<link rel="modulepreload" crossorigin href="${file}">`).join('');
+    return [prefix, Buffer.from(indexHtml.replace('</head>', `${links}</head>`))];
+  });
 }

@@ -53,7 +53,7 @@ export async function createTestApp(
     operatorInviteCode?: string;
     rateLimits?: RateLimits;
     trustProxy?: boolean | string;
-  } & Pick<AppOptions, 'maxDbQueue' | 'maxEventLoopDelayMs' | 'overloadSampleIntervalMs'> = {},
+  } & Pick<AppOptions, 'maxDbQueue' | 'maxEventLoopDelayMs' | 'overloadSampleIntervalMs' | 'clientDir'> = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
   let offsetMs = 0;
@@ -68,6 +68,7 @@ export async function createTestApp(
     maxDbQueue: options.maxDbQueue,
     maxEventLoopDelayMs: options.maxEventLoopDelayMs,
     overloadSampleIntervalMs: options.overloadSampleIntervalMs,
+    clientDir: options.clientDir,
   });
   await app.ready();
   return {

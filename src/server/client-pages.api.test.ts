@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test/harness';
+
+// A built client in miniature: the page, one hashed asset and the build's preload.json.
+const INDEX_HTML =
+  '<!doctype html><html><head><script type="module" src="/assets/index-1.js"></script></head><body></body></html>';
+const PRELOADS = {
+  '/admin/': ['/assets/admin-1.js', '/assets/data-1.js'],
+  '/user/': ['/assets/user-1.js', '/assets/data-1.js'],
+  '/login': ['/assets/auth-1.js'],
+};
+
+let clientDir: string;
+let t: TestApp;
+beforeAll(async () => {
+  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mall-client-'));
+  fs.mkdirSync(path.join(clientDir, 'assets'));
+  fs.writeFileSync(path.join(clientDir, 'index.html'), INDEX_HTML);
+  fs.writeFileSync(path.join(clientDir, 'preload.json'), JSON.stringify(PRELOADS));
+  fs.writeFileSync(path.join(clientDir, 'assets', 'admin-1.js'), 'export const admin = 1;');
+  t = await createTestApp({ clientDir });
+});
+afterAll(async () => {
+  await t?.close();
+  fs.rmSync(clientDir, { recursive: true, force: true });
+});
+
+const page = async (url: string) => {
+  const response = await t.app.inject({ method: 'GET', url });
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+  expect(response.headers['cache-control']).toBe('no-cache');
+  return response.body;
+};
+const preloadsIn = (html: string) =>
+  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
+
+describe('pages of the client', () => {
+  it("list the chunks of the path's area as module preloads, inside <head>", async () => {
+    const admin = await page('/admin/products?q=tea&page=2');
+    expect(preloadsIn(admin)).toEqual(PRELOADS['/admin/']);
+    expect(admin.indexOf('modulepreload')).toBeLessThan(admin.indexOf('</head>'));
+    expect(admin).toContain('<script type="module" src="/assets/index-1.js"></script>');
+    expect(preloadsIn(await page('/user/shops'))).toEqual(PRELOADS['/user/']);
+    expect(preloadsIn(await page('/login'))).toEqual(PRELOADS['/login']);
+  });
+
+  it('send the plain page elsewhere: the landing page, unknown paths', async () => {
+    expect(await page('/')).toBe(INDEX_HTML);
+    expect(await page('/no-such-page')).toBe(INDEX_HTML);
+    // '/admin' alone is not an admin page (the client sends it on to /404)
+    expect(await page('/admin')).toBe(INDEX_HTML);
+  });
+
+  it('serve hashed assets for a year, and no page for API paths', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/admin-1.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const api = await t.app.inject({ method: 'GET', url: '/api/no-such-route' });
+    expect(api.statusCode).toBe(404);
+    expect(api.headers['content-type']).toMatch(/^application\/json/);
+  });
+});
