@@ -73,7 +73,7 @@ await runCli(async () => {
         `${summary.offers} offers, ${summary.products} products in ${seconds(loadMs)} ` +
         `(${seconds(performance.now() - started)} with opening the database and its migrations).`,
     );
-    if (tty) console.log(`  ${tableTimes.join('; ')}; then analyze.`);
+    if (tty) console.log(`  ${tableTimes.join('; ')}; then vacuum and analyze.`);
   } finally {
     await opened.close();
   }

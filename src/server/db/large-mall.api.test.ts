@@ -32,6 +32,27 @@ describe('loadLargeMall', () => {
     }
   });
 
+  it('leaves the tables vacuumed and analysed (statistics, and a visibility map for index-only scans)', async () => {
+    for (const table of LARGE_MALL_TABLES) {
+      const [row] = await query<{ tuples: number }>(
+        `select reltuples::int as tuples from pg_class where relname = '${table}'`,
+      );
+      expect(row?.tuples, table).toBe(SIZE[table]);
+    }
+    // Statistics reach pg_stat_user_tables from the vacuuming connection within about a second.
+    await expect
+      .poll(
+        async () =>
+          (
+            await query<{ relname: string }>(
+              `select relname from pg_stat_user_tables where vacuum_count > 0 order by relname`,
+            )
+          ).map((row) => row.relname),
+        { timeout: 10_000, interval: 250 },
+      )
+      .toEqual(expect.arrayContaining([...LARGE_MALL_TABLES]));
+  });
+
   it('keeps names unique where the schema says so, within the length limits', async () => {
     const [places] = await query<{ c: number; f: number }>(
       `select (select count(distinct lower(name)) from categories)::int as c,

@@ -619,8 +619,11 @@ export async function loadLargeMall(
         onProgress({ table, done: to, total });
       }
     }
-    // Fresh statistics, so the first queries get good plans rather than guesses about empty tables.
-    await tx.execute(sql.raw('analyze categories, floors, shops, offers, products'));
   });
+  // After the commit (VACUUM cannot run in a transaction): fresh statistics, so the first queries get
+  // good plans rather than guesses about empty tables, and the visibility map set, so index-only scans
+  // (the name-ordered product search) skip the table instead of reading a heap page per row — 4×
+  // faster on the large mall. Autovacuum would get there later, in the middle of whatever runs next.
+  await db.execute(sql.raw('vacuum (analyze) categories, floors, shops, offers, products'));
   return { ...size };
 }
