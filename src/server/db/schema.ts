@@ -179,7 +179,9 @@ export const products = pgTable(
     index('products_shop_id_idx').on(t.shopId),
     index('products_offer_id_idx').on(t.offerId),
     index('products_name_order_idx').on(sql`lower(${t.name})`, t.name, t.id),
-    index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    // "name contains", any case: lower(name) LIKE lower(pattern) (migration 0003). On lower(name), so the
+    // name-ordered index above can test a row from its own lower(name) key in an index-only scan.
+    index('products_name_lower_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
     check('products_price_check', sql`${t.price} >= 0`),
     check('products_name_check', sql`length(btrim(${t.name})) > 0`),
   ],

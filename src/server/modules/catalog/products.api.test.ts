@@ -444,10 +444,32 @@ describe('counting a name search', () => {
     expect(capped.json()).toMatchObject({ total: 1000, totalCapped: true });
     expect(capped.json().items).toHaveLength(20);
 
+    // Pages in name order whichever way the search was answered (more than 1000 matches: walked in name
+    // order; 1000 or fewer: sorted among the matches).
+    const inNameOrder = async () =>
+      (
+        await d.t.database.pool.query<{ id: string }>(
+          `select id from products where name like $1 || ' %' order by lower(name), name, id`,
+          [word],
+        )
+      ).rows.map((row) => row.id);
+    const pageIds = async (page: number) =>
+      (await d.call(d.user, 'GET', `/api/products?q=${word.toUpperCase()}&page=${page}`))
+        .json()
+        .items.map((item: { id: string }) => item.id);
+    let expected = await inNameOrder();
+    expect(await pageIds(1)).toEqual(expected.slice(0, 20));
+    expect(await pageIds(7)).toEqual(expected.slice(120, 140));
+
     await d.t.database.pool.query('delete from products where name = $1', [`${word} 1001`]);
     const exact = await d.call(d.user, 'GET', `/api/products?q=${word}`);
     expect(exact.json().total).toBe(1000);
     expect(exact.json().totalCapped).toBeUndefined();
+    expected = await inNameOrder();
+    expect(await pageIds(1)).toEqual(expected.slice(0, 20));
+    expect(await pageIds(7)).toEqual(expected.slice(120, 140));
+    expect(await pageIds(50)).toEqual(expected.slice(980, 1000));
+    expect(await pageIds(51)).toEqual([]);
     // A list without a search is counted exactly, however long.
     const all = await d.call(d.user, 'GET', `/api/products?shopId=${shop.id}`);
     expect(all.json()).toMatchObject({ total: 1000 });

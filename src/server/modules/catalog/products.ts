@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { discountedPrice, toPriceString } from '../../../shared/money';
@@ -66,10 +66,38 @@ function toProduct(row: ProductRow): Product {
   };
 }
 
-/** How many products match, counting no further than `limit` (a search for a common word matches thousands). */
-function countUpTo(db: Db, where: SQL | undefined, limit: number) {
-  const matches = db.select({ one: sql`1` }).from(products).where(where).limit(limit).as('matches');
-  return db.select({ n: count() }).from(matches);
+/** Lists' order: by name in any case, then exactly, then id (index products_name_order_idx). */
+const NAME_ORDER = [asc(sql`lower(${products.name})`), asc(products.name), asc(products.id)];
+
+/**
+ * "Name contains `text`", any case. As lower(name) LIKE, not name ILIKE: an index-only scan of
+ * products_name_order_idx tests it on the entry's own lower(name), and LIKE on lowered text is cheaper
+ * per row than ILIKE; products_name_lower_trgm_idx serves it for rare terms (migration 0003).
+ */
+function nameContains(text: string): SQL {
+  return sql`lower(${products.name}) like lower(${containsPattern(text)})`;
+}
+
+/**
+ * The first `limit` matches in any order (the trigram index for a rare term, the table for a common
+ * one, stopping at `limit`): how many there are, up to `limit`, and the ids of the page at
+ * `offset`/`pageSize` in name order among them — the search's page whenever fewer than `limit` match.
+ * One scan instead of two (a page query and a count query each walking the trigram index).
+ */
+async function firstMatches(
+  db: Db,
+  where: SQL | undefined,
+  limit: number,
+  pageSize: number,
+  offset: number,
+): Promise<{ n: number; ids: string[] }> {
+  const { rows } = await db.execute<{ n: number; ids: string[] }>(sql`
+    with matches as materialized (
+      select ${products.id} as id, lower(${products.name}) as lower_name, ${products.name} as name
+        from ${products} where ${where} limit ${limit})
+    select (select count(*) from matches)::int as n,
+           array(select id from matches order by lower_name, name, id limit ${pageSize} offset ${offset})::text[] as ids`);
+  return { n: rows[0]?.n ?? 0, ids: rows[0]?.ids ?? [] };
 }
 
 /** A product's offer must be one of its own shop's (the composite foreign key backs this up). */
@@ -103,27 +131,48 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     async (request) => {
       const { q, shopId, category, onOffer, page, pageSize } = request.query;
       const filters: SQL[] = [];
-      if (q) filters.push(ilike(products.name, containsPattern(q)));
+      if (q) filters.push(nameContains(q));
       if (shopId) filters.push(eq(products.shopId, shopId));
       if (category) filters.push(ilike(products.category, escapeLike(category)));
       if (onOffer === 'true') filters.push(isNotNull(products.offerId));
       if (onOffer === 'false') filters.push(isNull(products.offerId));
       const where = filters.length > 0 ? and(...filters) : undefined;
-      const [rows, [total]] = await Promise.all([
-        selectProducts(db, today())
-          .where(where)
-          .orderBy(asc(sql`lower(${products.name})`), asc(products.name), asc(products.id))
-          .limit(pageSize)
-          .offset((page - 1) * pageSize),
-        q
-          ? countUpTo(db, where, SEARCH_COUNT_CAP + 1)
-          : db.select({ n: count() }).from(products).where(where),
-      ]);
-      const n = total?.n ?? 0;
-      if (q && n > SEARCH_COUNT_CAP) {
-        return { items: rows.map(toProduct), total: SEARCH_COUNT_CAP, totalCapped: true, page, pageSize };
+      const offset = (page - 1) * pageSize;
+      // The page's ids first, alone (an index-only scan in name order), then the joins for those rows.
+      const idsInOrder = async () =>
+        (
+          await db
+            .select({ id: products.id })
+            .from(products)
+            .where(where)
+            .orderBy(...NAME_ORDER)
+            .limit(pageSize)
+            .offset(offset)
+        ).map((row) => row.id);
+      const rowsOf = async (ids: string[]) =>
+        ids.length === 0
+          ? []
+          : (
+              await selectProducts(db, today())
+                .where(inArray(products.id, ids))
+                .orderBy(...NAME_ORDER)
+            ).map(toProduct);
+
+      if (!q) {
+        const [items, [total]] = await Promise.all([
+          idsInOrder().then(rowsOf),
+          db.select({ n: count() }).from(products).where(where),
+        ]);
+        return { items, total: total?.n ?? 0, page, pageSize };
       }
-      return { items: rows.map(toProduct), total: n, page, pageSize };
+      // A name search: one scan counts the matches up to the cap and, when that is all of them, gives
+      // the page too. More than the cap: a common term, found early in name order by idsInOrder.
+      const found = await firstMatches(db, where, SEARCH_COUNT_CAP + 1, pageSize, offset);
+      if (found.n > SEARCH_COUNT_CAP) {
+        const items = await rowsOf(await idsInOrder());
+        return { items, total: SEARCH_COUNT_CAP, totalCapped: true, page, pageSize };
+      }
+      return { items: await rowsOf(found.ids), total: found.n, page, pageSize };
     },
   );
 
