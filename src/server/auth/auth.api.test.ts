@@ -15,7 +15,7 @@ import {
 } from '../test/harness';
 import { prepareSetupCode } from './invites';
 import { isLocked, LOCKOUT_FAILURES, recordFailure } from './lockout';
-import { createSessionResolver, SESSION_COOKIE } from './sessions';
+import { createSessionResolver, type ResolvedSession, SESSION_COOKIE } from './sessions';
 import { sha256 } from './tokens';
 
 let t: TestApp;
@@ -520,6 +520,33 @@ describe('batched session lookups', () => {
       expect(late).toBeNull();
       expect(sameAgain?.user.id).toBe(people[0]?.user.id);
       expect(new Set(known.map((session) => session?.catalogVersion)).size).toBe(1);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  it('gathers lookups that arrive while a lookup query runs into the next query', async () => {
+    const people = await Promise.all([1, 2, 3, 4].map(() => registerAs(t.app, 'user')));
+    const resolve = createSessionResolver(t.database, 1);
+    const now = t.now();
+    const turn = () => new Promise((done) => setImmediate(done));
+    // Every connection held: the first lookup query waits for one, so it is surely still running
+    // while the other lookups arrive, each in an event-loop turn of its own.
+    const held = await Promise.all(
+      Array.from({ length: t.database.pool.options.max ?? 1 }, () => t.database.pool.connect()),
+    );
+    const query = vi.spyOn(t.database.pool, 'query');
+    try {
+      const answers: Promise<ResolvedSession | null>[] = [];
+      for (const person of people) {
+        answers.push(resolve(person.cookie, now));
+        await turn();
+      }
+      for (const client of held) client.release();
+      const sessions = await Promise.all(answers);
+      expect(sessions.map((session) => session?.user.id)).toEqual(people.map((person) => person.user.id));
+      // one for the first lookup, one for the three that arrived while it waited
+      expect(query).toHaveBeenCalledTimes(2);
     } finally {
       query.mockRestore();
     }

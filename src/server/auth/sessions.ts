@@ -93,24 +93,45 @@ export type SessionResolver = (token: string, now: Date) => Promise<ResolvedSess
 
 /**
  * Resolves session cookies, batching the lookups of requests that arrive together into one query
- * (DataLoader, dispatched with setImmediate: after every request of the current I/O turn has asked).
- * A busy server makes one database round trip per turn instead of one per request; an idle one makes
- * the same single query as before. Every lookup is sent after its request arrived, so the session and
- * catalog_version it returns are never older than the request (docs/decisions/008).
+ * (DataLoader, dispatched with setImmediate: after every request of the current I/O turn has asked, and
+ * only while fewer than `maxInFlight` lookup queries run). A busy server makes one database round trip
+ * per batch instead of one per request; an idle one makes the same single query as before. Every
+ * lookup is sent after its request arrived, so the session and catalog_version it returns are never
+ * older than the request (docs/decisions/008).
  */
-export function createSessionResolver({ db, pool }: Pick<Database, 'db' | 'pool'>): SessionResolver {
+export function createSessionResolver(
+  { db, pool }: Pick<Database, 'db' | 'pool'>,
+  // At most this many lookup queries at once (1 on the embedded database's single connection). While
+  // they run, the next batch stays open and gathers every request that arrives meanwhile, instead of
+  // queueing one small query per event-loop turn behind them.
+  maxInFlight = Math.max(1, Math.min(4, Math.floor((pool.options.max ?? 10) / 2))),
+): SessionResolver {
+  let inFlight = 0;
+  const ready: (() => void)[] = [];
+  const schedule = (dispatch: () => void) =>
+    setImmediate(() => {
+      if (inFlight < maxInFlight) dispatch();
+      else ready.push(dispatch);
+    });
+
   const loader = new DataLoader<Lookup, SessionRow | null>(
     async (lookups) => {
-      const { rows } = await pool.query<SessionRow>(SESSION_LOOKUP, [
-        lookups.map((lookup) => lookup.tokenHash),
-        lookups.map((lookup) => lookup.now.toISOString()),
-        lookups.map((lookup) => new Date(lookup.now.getTime() - SESSION_IDLE_MS).toISOString()),
-      ]);
-      const found: (SessionRow | null)[] = lookups.map(() => null);
-      for (const row of rows) found[row.i - 1] = row;
-      return found;
+      inFlight++;
+      try {
+        const { rows } = await pool.query<SessionRow>(SESSION_LOOKUP, [
+          lookups.map((lookup) => lookup.tokenHash),
+          lookups.map((lookup) => lookup.now.toISOString()),
+          lookups.map((lookup) => new Date(lookup.now.getTime() - SESSION_IDLE_MS).toISOString()),
+        ]);
+        const found: (SessionRow | null)[] = lookups.map(() => null);
+        for (const row of rows) found[row.i - 1] = row;
+        return found;
+      } finally {
+        inFlight--;
+        ready.shift()?.();
+      }
     },
-    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: schedule },
   );
 
   return async (token, now) => {
