@@ -45,6 +45,18 @@ describe('the read cache', () => {
     expect((await json(`/api/shops/${shop.id}`)).name).toBe('Renamed Behind The Cache');
   });
 
+  it('sends a cached answer exactly as the first: same bytes, same headers', async () => {
+    const shop = await d.shop({ name: uniqueName('Café Ünïcode ☕') });
+    const first = await read(`/api/shops/${shop.id}`);
+    const again = await read(`/api/shops/${shop.id}`);
+    expect(again.statusCode).toBe(200);
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(again.json().name).toBe(shop.name);
+    for (const header of ['content-type', 'content-length', 'etag', 'cache-control'])
+      expect(again.headers[header], header).toBe(first.headers[header]);
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
   it('shows every kind of API write on the next read', async () => {
     const category = await d.category();
     const shop = await d.shop({ categoryId: category.id });
