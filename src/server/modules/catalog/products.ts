@@ -138,19 +138,18 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
       if (onOffer === 'false') filters.push(isNull(products.offerId));
       const where = filters.length > 0 ? and(...filters) : undefined;
       const offset = (page - 1) * pageSize;
-      // The page's ids first, alone (an index-only scan in name order), then the joins for those rows.
-      const idsInOrder = async () =>
-        (
-          await db
-            .select({ id: products.id })
-            .from(products)
-            .where(where)
-            .orderBy(...NAME_ORDER)
-            .limit(pageSize)
-            .offset(offset)
-        ).map((row) => row.id);
-      const rowsOf = async (ids: string[]) =>
-        ids.length === 0
+      // The page's ids in name order (an index-only scan), then the joins for those rows only: either
+      // as a subquery, or ids a search has already found.
+      const pageIds = () =>
+        db
+          .select({ id: products.id })
+          .from(products)
+          .where(where)
+          .orderBy(...NAME_ORDER)
+          .limit(pageSize)
+          .offset(offset);
+      const rowsOf = async (ids: string[] | ReturnType<typeof pageIds>) =>
+        Array.isArray(ids) && ids.length === 0
           ? []
           : (
               await selectProducts(db, today())
@@ -160,16 +159,16 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
 
       if (!q) {
         const [items, [total]] = await Promise.all([
-          idsInOrder().then(rowsOf),
+          rowsOf(pageIds()),
           db.select({ n: count() }).from(products).where(where),
         ]);
         return { items, total: total?.n ?? 0, page, pageSize };
       }
       // A name search: one scan counts the matches up to the cap and, when that is all of them, gives
-      // the page too. More than the cap: a common term, found early in name order by idsInOrder.
+      // the page too. More than the cap: a common term, found early in name order by pageIds.
       const found = await firstMatches(db, where, SEARCH_COUNT_CAP + 1, pageSize, offset);
       if (found.n > SEARCH_COUNT_CAP) {
-        const items = await rowsOf(await idsInOrder());
+        const items = await rowsOf(pageIds());
         return { items, total: SEARCH_COUNT_CAP, totalCapped: true, page, pageSize };
       }
       return { items: await rowsOf(found.ids), total: found.n, page, pageSize };
