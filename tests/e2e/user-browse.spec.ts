@@ -105,6 +105,8 @@ test.describe('Shopper: dashboard and shops', () => {
     await expect.poll(() => param(page.url(), 'floor')).toBeNull();
     await expect(categorySelect(page)).toHaveValue(category.name);
     await expect(shopCards(page)).toHaveCount(3);
+    // One page of shops: no pager (the admin lists say 'Page 1 of 1').
+    await expect(page.getByRole('navigation', { name: 'Shop pages' })).toHaveCount(0);
 
     // 'Back to shops' on a shop's page returns to the list it came from.
     await page.getByRole('link', { name: shops[1]?.name, exact: true }).click();

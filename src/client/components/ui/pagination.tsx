@@ -10,11 +10,21 @@ interface PaginationProps {
   onPageChange(page: number): void;
   /** The next page is loading: the buttons wait. */
   busy?: boolean;
+  /** Show nothing for a single page (the shopper lists); admin lists always say 'Page 1 of 1'. */
+  hideSinglePage?: boolean;
 }
 
 /** Previous / 'Page X of Y' / Next, for lists paginated by the server; buttons 40 px tall for fingers. */
-export function Pagination({ label, page, pageCount, onPageChange, busy = false }: PaginationProps) {
+export function Pagination({
+  label,
+  page,
+  pageCount,
+  onPageChange,
+  busy = false,
+  hideSinglePage = false,
+}: PaginationProps) {
   const pages = Math.max(1, pageCount);
+  if (hideSinglePage && pages === 1) return null;
   const current = Math.min(Math.max(1, page), pages);
   return (
     <nav aria-label={label} className="flex items-center justify-center gap-3 text-sm text-slate-600">

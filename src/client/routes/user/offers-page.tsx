@@ -80,15 +80,14 @@ export function OffersPage() {
               </li>
             ))}
           </ul>
-          {pageCount > 1 ? (
-            <Pagination
-              label="Offer pages"
-              page={page}
-              pageCount={pageCount}
-              onPageChange={goToPage}
-              busy={offers.isPlaceholderData}
-            />
-          ) : null}
+          <Pagination
+            label="Offer pages"
+            page={page}
+            pageCount={pageCount}
+            onPageChange={goToPage}
+            busy={offers.isPlaceholderData}
+            hideSinglePage
+          />
         </>
       )}
     </div>

@@ -277,15 +277,14 @@ function ShopProducts({ shopId }: { shopId: string }) {
               </li>
             ))}
           </ul>
-          {pageCount > 1 ? (
-            <Pagination
-              label="Product pages"
-              page={page}
-              pageCount={pageCount}
-              onPageChange={goToPage}
-              busy={products.isPlaceholderData}
-            />
-          ) : null}
+          <Pagination
+            label="Product pages"
+            page={page}
+            pageCount={pageCount}
+            onPageChange={goToPage}
+            busy={products.isPlaceholderData}
+            hideSinglePage
+          />
         </>
       )}
     </section>

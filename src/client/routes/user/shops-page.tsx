@@ -207,15 +207,14 @@ export function ShopsPage() {
                 </li>
               ))}
             </ul>
-            {pageCount > 1 ? (
-              <Pagination
-                label="Shop pages"
-                page={page}
-                pageCount={pageCount}
-                onPageChange={goToPage}
-                busy={shops.isPlaceholderData}
-              />
-            ) : null}
+            <Pagination
+              label="Shop pages"
+              page={page}
+              pageCount={pageCount}
+              onPageChange={goToPage}
+              busy={shops.isPlaceholderData}
+              hideSinglePage
+            />
           </>
         )}
       </section>
