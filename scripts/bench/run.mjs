@@ -25,19 +25,30 @@
 // `--read-cache off` runs every row uncached.
 //
 // Everything (cluster, servers, temp folders) is removed at the end, on failure and on Ctrl-C.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { tsImport } from 'tsx/esm/api';
 import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
+import {
+  distServer,
+  installCleanup,
+  isInterrupted,
+  isRunning,
+  killGroup,
+  makeRandom,
+  makeTempDir,
+  removeTempDir,
+  repoRoot,
+  seconds,
+  sleep,
+  spawnTracked,
+  tail,
+} from '../stress/lib.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const distServer = path.join(repoRoot, 'dist', 'server');
 const resultsFile = path.join(repoRoot, 'bench', 'results.md');
 
 const INVITE_CODE = 'bench-admin-invite-code';
@@ -123,87 +134,14 @@ if (options.only && !['postgres', 'embedded'].includes(options.only)) {
 }
 const databases = options.only ? [options.only] : ['postgres', 'embedded'];
 
-// ---------------------------------------------------------------------------------------------------
-// Clean-up: every child process group and temp folder, whatever way this process ends.
-
-/** @type {Set<import('node:child_process').ChildProcess>} */
-const liveChildren = new Set();
-const tempPaths = new Set();
-let interrupted = false;
-
-const isRunning = (child) => child.exitCode === null && child.signalCode === null;
-
-function killGroup(child, signal) {
-  if (!isRunning(child) || child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-function cleanupSync() {
-  for (const child of liveChildren) killGroup(child, 'SIGKILL');
-  for (const dir of tempPaths) fs.rmSync(dir, { recursive: true, force: true });
-}
-process.on('exit', cleanupSync);
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-  ['SIGHUP', 129],
-]) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping the servers and removing the temp folders…`);
-    // The 'exit' handlers (this file's and pg-cluster's) do the clean-up, synchronously.
-    process.exit(code);
-  });
-}
-
-function makeTempDir(parent, prefix) {
-  fs.mkdirSync(parent, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(parent, prefix));
-  tempPaths.add(dir);
-  return dir;
-}
-
-function removeTempDir(dir) {
-  fs.rmSync(dir, { recursive: true, force: true });
-  tempPaths.delete(dir);
-}
-
-/** Spawns a child in its own process group, tracked for the clean-up. */
-function spawnTracked(command, args, spawnOptions) {
-  const child = spawn(command, args, { cwd: repoRoot, detached: true, ...spawnOptions });
-  liveChildren.add(child);
-  child.once('exit', () => liveChildren.delete(child));
-  return child;
-}
+// Kills the servers and removes the temp folders at exit and on a signal; before any cluster starts, so
+// that the servers go first.
+installCleanup();
 
 class BenchError extends Error {}
 
 // ---------------------------------------------------------------------------------------------------
 // Small helpers
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
-
-/** mulberry32: the workloads' choices, the same every run. */
-function makeRandom(seed) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  return { next, pick: (items) => items[Math.floor(next() * items.length)] };
-}
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return Number.NaN;
@@ -212,14 +150,6 @@ function percentile(sorted, p) {
 
 function median(values) {
   return percentile(Float64Array.from(values).sort(), 50);
-}
-
-function tail(file, lines = 40) {
-  try {
-    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no output)';
-  }
 }
 
 /** Runs a child to the end; resolves its stdout, rejects with its output on a non-zero exit. */
@@ -397,7 +327,7 @@ class Server {
     fs.closeSync(log);
     this.child = child;
     for (;;) {
-      if (interrupted) throw new BenchError('interrupted');
+      if (isInterrupted()) throw new BenchError('interrupted');
       if (!isRunning(child)) {
         const how = child.exitCode !== null ? `exit code ${child.exitCode}` : `signal ${child.signalCode}`;
         throw new BenchError(`the server exited while starting (${how}). Its output:\n${tail(this.logPath)}`);
@@ -840,7 +770,7 @@ async function runDatabase(kind, words) {
       constantPath,
     });
     for (const row of rows) {
-      if (interrupted) break;
+      if (isInterrupted()) break;
       if (row.id === 'db') {
         outcome.rows.push({
           ...row,
@@ -907,7 +837,7 @@ async function runDatabase(kind, words) {
     await server.stop();
 
     // 4. Start-up on the existing data directory.
-    if (kind === 'embedded' && !interrupted) {
+    if (kind === 'embedded' && !isInterrupted()) {
       const samples = [];
       for (let i = 0; i < startSamples; i++) {
         samples.push(await server.start());
@@ -920,7 +850,7 @@ async function runDatabase(kind, words) {
       );
     }
   } catch (error) {
-    if (error instanceof BenchError && !interrupted)
+    if (error instanceof BenchError && !isInterrupted())
       error.message += `\n--- server log ---\n${tail(logPath)}`;
     throw error;
   } finally {
@@ -1156,7 +1086,7 @@ for (const kind of databases) {
   try {
     outcomes.push(await runDatabase(kind, words));
   } catch (error) {
-    if (interrupted) break;
+    if (isInterrupted()) break;
     console.error(`bench [${kind}] FAILED: ${error instanceof Error ? error.message : error}`);
     if (!(error instanceof BenchError) && error instanceof Error) console.error(error.stack);
     exitCode = 1;

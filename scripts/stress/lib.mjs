@@ -70,6 +70,14 @@ export function installCleanup() {
   }
 }
 
+/** Spawns a child in its own process group (killed as a group), tracked for the clean-up. */
+export function spawnTracked(command, args, spawnOptions) {
+  const child = spawn(command, args, { cwd: repoRoot, detached: true, ...spawnOptions });
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+  return child;
+}
+
 export function makeTempDir(parent, prefix) {
   fs.mkdirSync(parent, { recursive: true });
   const dir = fs.mkdtempSync(path.join(parent, prefix));
@@ -261,15 +269,8 @@ export class Server {
 
   spawnProcess(env = this.env, logPath = this.logPath) {
     const log = fs.openSync(logPath, 'a');
-    const child = spawn(process.execPath, [this.mainJs], {
-      cwd: repoRoot,
-      env,
-      stdio: ['ignore', log, log],
-      detached: true,
-    });
+    const child = spawnTracked(process.execPath, [this.mainJs], { env, stdio: ['ignore', log, log] });
     fs.closeSync(log);
-    liveChildren.add(child);
-    child.once('exit', () => liveChildren.delete(child));
     return child;
   }
 
