@@ -26,8 +26,8 @@ describe('the embedded database', () => {
       const ticksDuringQuery = ticks - ticksAtStart;
       expect(answer.rows).toHaveLength(1);
       // About 100 ticks of 10 ms fit in the second; on the server's thread there would be none (checked:
-      // PGlite in-process gives 0 ticks during pg_sleep). 10 leaves room for a machine busy elsewhere.
-      expect(ticksDuringQuery).toBeGreaterThanOrEqual(10);
+      // PGlite in-process gives 0 ticks during pg_sleep). 5 leaves room for a machine busy elsewhere.
+      expect(ticksDuringQuery).toBeGreaterThanOrEqual(5);
     } finally {
       clearInterval(timer);
     }
