@@ -20,6 +20,26 @@ const search = (page: Page) => page.getByLabel('Search products');
 const applyOffer = (page: Page) => page.getByLabel('Apply Offer');
 
 test.describe('Admin: Manage Products', () => {
+  test('a list that cannot be read says why, and Try again reads it', async ({ page }) => {
+    await registerAdmin(page);
+    // 4xx: the query client does not retry it on its own, so the error shows at once.
+    let failing = true;
+    await page.route('**/api/products?*', (route) =>
+      failing && route.request().method() === 'GET'
+        ? route.fulfill({ status: 403, json: { error: { code: 'FORBIDDEN', message: 'Not allowed today' } } })
+        : route.continue(),
+    );
+    await page.goto('/admin/products');
+    await expect(page.getByRole('main').getByRole('alert')).toContainText('Not allowed today');
+    await expect(page.getByRole('table', { name: 'Products' })).toHaveCount(0);
+
+    failing = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('table', { name: 'Products' })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
+    await expect(page.getByText(/^\d+\+? products?/)).toBeVisible();
+  });
+
   test('an admin adds a product with an offer of its shop, sees it listed in $, edits and deletes it', async ({
     page,
   }) => {

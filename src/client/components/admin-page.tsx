@@ -1,10 +1,13 @@
 // Pieces shared by the admin area's list and form screens.
+import type { UseQueryResult } from '@tanstack/react-query';
 import { ArrowLeft, LoaderCircle, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ApiError } from '../lib/api';
+import { ApiError, errorMessage } from '../lib/api';
 import { buttonClass } from './ui/button';
+import { type Column, DataTable } from './ui/data-table';
 import { Pagination } from './ui/pagination';
+import { ErrorState } from './ui/query-states';
 
 export const linkClass =
   'font-semibold text-indigo-600 hover:text-indigo-500 focus-visible:rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600';
@@ -185,7 +188,7 @@ interface ListFooterProps {
 }
 
 /** '24 shops' and Previous / 'Page 1 of 2' / Next. */
-export function ListFooter({
+function ListFooter({
   total,
   totalCapped,
   page,
@@ -216,6 +219,71 @@ export function ListFooter({
         }}
         busy={busy}
       />
+    </div>
+  );
+}
+
+interface AdminListTableProps<T extends { id: string }> {
+  /** The page being shown (react-query keeps the previous one as placeholder while the next loads). */
+  query: UseQueryResult<{ items: T[]; total: number; totalCapped?: boolean }>;
+  /** The table's caption: 'Shops'. */
+  caption: string;
+  columns: Column<T>[];
+  page: number;
+  pageSize: number;
+  /** 'shop' / 'shops': the count, the pager's name and 'No shops found'. */
+  singular: string;
+  plural: string;
+  onPageChange(page: number): void;
+}
+
+/**
+ * An admin list's table with its loading rows, empty state, count and pager — or the error with
+ * Retry when the first page could not be read (a failed refetch keeps the rows on screen).
+ */
+export function AdminListTable<T extends { id: string }>({
+  query,
+  caption,
+  columns,
+  page,
+  pageSize,
+  singular,
+  plural,
+  onPageChange,
+}: AdminListTableProps<T>) {
+  if (query.isError && !query.data) {
+    return (
+      <ErrorState
+        message={errorMessage(query.error)}
+        onRetry={() => query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <DataTable
+        caption={caption}
+        columns={columns}
+        rows={query.data?.items}
+        rowKey={(row) => row.id}
+        loading={query.isPending}
+        stale={query.isPlaceholderData}
+        skeletonRows={pageSize}
+        empty={`No ${plural} found`}
+      />
+      {query.data ? (
+        <ListFooter
+          total={query.data.total}
+          totalCapped={query.data.totalCapped}
+          page={page}
+          pageSize={pageSize}
+          singular={singular}
+          plural={plural}
+          onPageChange={onPageChange}
+          busy={query.isPlaceholderData}
+        />
+      ) : null}
     </div>
   );
 }

@@ -4,15 +4,14 @@ import { toast } from 'sonner';
 import type { Offer } from '../../../shared/offer';
 import {
   AddLink,
+  AdminListTable,
   AdminPageHeader,
-  ListFooter,
   RowActions,
   usePageInRange,
 } from '../../components/admin-page';
 import { Badge } from '../../components/ui/badge';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { type Column, DataTable } from '../../components/ui/data-table';
-import { ErrorState } from '../../components/ui/query-states';
+import type { Column } from '../../components/ui/data-table';
 import { SearchField } from '../../components/ui/search-field';
 import { offersQuery } from '../../features/catalog/catalog-api';
 import { useDeleteOffer } from '../../features/catalog/catalog-mutations';
@@ -126,37 +125,16 @@ export function OffersPage() {
         <ShopFilter value={shopId} onChange={(value) => list.setFilter('shopId', value)} />
       </div>
 
-      {offers.isError && !offers.data ? (
-        <ErrorState
-          message={errorMessage(offers.error)}
-          onRetry={() => offers.refetch()}
-          retrying={offers.isFetching}
-        />
-      ) : (
-        <div className="space-y-4">
-          <DataTable
-            caption="Offers"
-            columns={columns}
-            rows={offers.data?.items}
-            rowKey={(offer) => offer.id}
-            loading={offers.isPending}
-            stale={offers.isPlaceholderData}
-            skeletonRows={PAGE_SIZE}
-            empty="No offers found"
-          />
-          {offers.data ? (
-            <ListFooter
-              total={offers.data.total}
-              page={list.page}
-              pageSize={PAGE_SIZE}
-              singular="offer"
-              plural="offers"
-              onPageChange={list.setPage}
-              busy={offers.isPlaceholderData}
-            />
-          ) : null}
-        </div>
-      )}
+      <AdminListTable
+        query={offers}
+        caption="Offers"
+        columns={columns}
+        page={list.page}
+        pageSize={PAGE_SIZE}
+        singular="offer"
+        plural="offers"
+        onPageChange={list.setPage}
+      />
 
       <ConfirmDialog
         open={target !== null}

@@ -5,15 +5,14 @@ import { formatDollars } from '../../../shared/money';
 import type { Product } from '../../../shared/product';
 import {
   AddLink,
+  AdminListTable,
   AdminPageHeader,
-  ListFooter,
   RowActions,
   usePageInRange,
 } from '../../components/admin-page';
 import { Badge } from '../../components/ui/badge';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { type Column, DataTable } from '../../components/ui/data-table';
-import { ErrorState } from '../../components/ui/query-states';
+import type { Column } from '../../components/ui/data-table';
 import { SearchField } from '../../components/ui/search-field';
 import { productsQuery } from '../../features/catalog/catalog-api';
 import { useDeleteProduct } from '../../features/catalog/catalog-mutations';
@@ -117,38 +116,16 @@ export function ProductsPage() {
         <ShopFilter value={shopId} onChange={(value) => list.setFilter('shopId', value)} />
       </div>
 
-      {products.isError && !products.data ? (
-        <ErrorState
-          message={errorMessage(products.error)}
-          onRetry={() => products.refetch()}
-          retrying={products.isFetching}
-        />
-      ) : (
-        <div className="space-y-4">
-          <DataTable
-            caption="Products"
-            columns={columns}
-            rows={products.data?.items}
-            rowKey={(product) => product.id}
-            loading={products.isPending}
-            stale={products.isPlaceholderData}
-            skeletonRows={PAGE_SIZE}
-            empty="No products found"
-          />
-          {products.data ? (
-            <ListFooter
-              total={products.data.total}
-              totalCapped={products.data.totalCapped}
-              page={list.page}
-              pageSize={PAGE_SIZE}
-              singular="product"
-              plural="products"
-              onPageChange={list.setPage}
-              busy={products.isPlaceholderData}
-            />
-          ) : null}
-        </div>
-      )}
+      <AdminListTable
+        query={products}
+        caption="Products"
+        columns={columns}
+        page={list.page}
+        pageSize={PAGE_SIZE}
+        singular="product"
+        plural="products"
+        onPageChange={list.setPage}
+      />
 
       <ConfirmDialog
         open={target !== null}

@@ -4,15 +4,14 @@ import { toast } from 'sonner';
 import type { Shop, ShopDetail } from '../../../shared/shop';
 import {
   AddLink,
+  AdminListTable,
   AdminPageHeader,
   isNotFound,
-  ListFooter,
   RowActions,
   usePageInRange,
 } from '../../components/admin-page';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { type Column, DataTable } from '../../components/ui/data-table';
-import { ErrorState } from '../../components/ui/query-states';
+import type { Column } from '../../components/ui/data-table';
 import { SearchField } from '../../components/ui/search-field';
 import { shopQuery, shopsQuery } from '../../features/catalog/catalog-api';
 import { useDeleteShop } from '../../features/catalog/catalog-mutations';
@@ -112,37 +111,16 @@ export function ShopsPage() {
         />
       </div>
 
-      {shops.isError && !shops.data ? (
-        <ErrorState
-          message={errorMessage(shops.error)}
-          onRetry={() => shops.refetch()}
-          retrying={shops.isFetching}
-        />
-      ) : (
-        <div className="space-y-4">
-          <DataTable
-            caption="Shops"
-            columns={columns}
-            rows={shops.data?.items}
-            rowKey={(shop) => shop.id}
-            loading={shops.isPending}
-            stale={shops.isPlaceholderData}
-            skeletonRows={PAGE_SIZE}
-            empty="No shops found"
-          />
-          {shops.data ? (
-            <ListFooter
-              total={shops.data.total}
-              page={list.page}
-              pageSize={PAGE_SIZE}
-              singular="shop"
-              plural="shops"
-              onPageChange={list.setPage}
-              busy={shops.isPlaceholderData}
-            />
-          ) : null}
-        </div>
-      )}
+      <AdminListTable
+        query={shops}
+        caption="Shops"
+        columns={columns}
+        page={list.page}
+        pageSize={PAGE_SIZE}
+        singular="shop"
+        plural="shops"
+        onPageChange={list.setPage}
+      />
 
       <ConfirmDialog
         open={target !== null}
