@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { action, registerUser, scrollWidth } from './fixtures';
 
@@ -36,6 +39,35 @@ test.describe('Landing page /', () => {
     await action(page, 'Join Now').click();
     await expect(page).toHaveURL('/register');
     await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
+  });
+
+  test('loads at most 100 KB of JavaScript (gzip) before it is interactive, and no area of the app', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Scripts requested before DOMContentLoaded: the entry and what it imports. Later ones (the
+    // Toaster, loaded when the browser is idle) come after the page is interactive.
+    const early = await page.evaluate(() => {
+      const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+      return (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((entry) => entry.initiatorType === 'script' || entry.name.endsWith('.js'))
+        .filter((entry) => entry.startTime <= (navigation?.domContentLoadedEventEnd ?? 0))
+        .map((entry) => new URL(entry.name).pathname);
+    });
+    expect(early.length).toBeGreaterThan(0);
+    // The size each file has gzip'd, as the build wrote it (files under 1 KB are not precompressed).
+    const gzipBytes = (pathname: string) => {
+      const file = path.join('dist', 'client', pathname);
+      return fs.existsSync(`${file}.gz`)
+        ? fs.statSync(`${file}.gz`).size
+        : gzipSync(fs.readFileSync(file)).length;
+    };
+    const total = early.reduce((sum, pathname) => sum + gzipBytes(pathname), 0);
+    expect(total).toBeLessThanOrEqual(100_000);
+    // The areas load when a path needs them (router.tsx, vite.config.ts).
+    for (const pathname of early)
+      expect(path.basename(pathname)).not.toMatch(/^(admin|user|auth|forms|data)-/);
   });
 
   test('has no horizontal scroll at 375 px', { tag: '@phone' }, async ({ page }) => {
