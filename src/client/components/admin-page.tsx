@@ -239,7 +239,7 @@ interface AdminListTableProps<T extends { id: string }> {
 
 /**
  * An admin list's table with its loading rows, empty state, count and pager — or the error with
- * Retry when the first page could not be read (a failed refetch keeps the rows on screen).
+ * Try again when the first page could not be read (a failed refetch keeps the rows on screen).
  */
 export function AdminListTable<T extends { id: string }>({
   query,
