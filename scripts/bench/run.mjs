@@ -41,6 +41,7 @@ import {
   killGroup,
   makeRandom,
   makeTempDir,
+  percentile,
   removeTempDir,
   repoRoot,
   seconds,
@@ -142,15 +143,6 @@ class BenchError extends Error {}
 
 // ---------------------------------------------------------------------------------------------------
 // Small helpers
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-function median(values) {
-  return percentile(Float64Array.from(values).sort(), 50);
-}
 
 /** Runs a child to the end; resolves its stdout, rejects with its output on a non-zero exit. */
 function runChild(args, env, { showStderr = false } = {}) {
@@ -842,7 +834,7 @@ async function runDatabase(kind, words) {
         samples.push(await server.start());
         await server.stop();
       }
-      outcome.startup = { samples, medianMs: median(samples) };
+      outcome.startup = { samples, medianMs: percentile(samples, 50) };
       console.log(
         `[${label}] start-up on the existing data directory: median ${seconds(outcome.startup.medianMs)} ` +
           `(${samples.map((ms) => seconds(ms)).join(', ')})`,

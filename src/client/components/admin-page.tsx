@@ -187,6 +187,8 @@ interface ListFooterProps {
   busy: boolean;
 }
 
+const capitalized = (word: string) => `${word[0]?.toUpperCase() ?? ''}${word.slice(1)}`;
+
 /** '24 shops' and Previous / 'Page 1 of 2' / Next. */
 function ListFooter({
   total,
@@ -209,7 +211,7 @@ function ListFooter({
         {totalCapped ? <span> — refine the search to see them all</span> : null}
       </p>
       <Pagination
-        label={`${singular[0]?.toUpperCase()}${singular.slice(1)} pages`}
+        label={`${capitalized(singular)} pages`}
         page={page}
         pageCount={Math.max(1, Math.ceil(total / pageSize))}
         onPageChange={(next) => {
@@ -226,12 +228,10 @@ function ListFooter({
 interface AdminListTableProps<T extends { id: string }> {
   /** The page being shown (react-query keeps the previous one as placeholder while the next loads). */
   query: UseQueryResult<{ items: T[]; total: number; totalCapped?: boolean }>;
-  /** The table's caption: 'Shops'. */
-  caption: string;
   columns: Column<T>[];
   page: number;
   pageSize: number;
-  /** 'shop' / 'shops': the count, the pager's name and 'No shops found'. */
+  /** 'shop' / 'shops': the table's caption ('Shops'), the count, the pager's name and 'No shops found'. */
   singular: string;
   plural: string;
   onPageChange(page: number): void;
@@ -243,7 +243,6 @@ interface AdminListTableProps<T extends { id: string }> {
  */
 export function AdminListTable<T extends { id: string }>({
   query,
-  caption,
   columns,
   page,
   pageSize,
@@ -263,7 +262,7 @@ export function AdminListTable<T extends { id: string }>({
   return (
     <div className="space-y-4">
       <DataTable
-        caption={caption}
+        caption={capitalized(plural)}
         columns={columns}
         rows={query.data?.items}
         rowKey={(row) => row.id}

@@ -127,7 +127,6 @@ export function OffersPage() {
 
       <AdminListTable
         query={offers}
-        caption="Offers"
         columns={columns}
         page={list.page}
         pageSize={PAGE_SIZE}

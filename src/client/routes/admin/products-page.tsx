@@ -118,7 +118,6 @@ export function ProductsPage() {
 
       <AdminListTable
         query={products}
-        caption="Products"
         columns={columns}
         page={list.page}
         pageSize={PAGE_SIZE}

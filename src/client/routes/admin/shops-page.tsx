@@ -113,7 +113,6 @@ export function ShopsPage() {
 
       <AdminListTable
         query={shops}
-        caption="Shops"
         columns={columns}
         page={list.page}
         pageSize={PAGE_SIZE}
