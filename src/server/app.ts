@@ -12,21 +12,26 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import { sessionPlugin } from './auth/guards';
+import { HashQueue } from './auth/hash-queue';
 import { authRoutes } from './auth/routes';
 import { benchRoutes } from './bench-routes';
+import { toastStyleHashes } from './csp';
 import type { Database } from './db/client';
 import { DEFAULT_MAX_DB_QUEUE, DEFAULT_MAX_EVENT_LOOP_DELAY_MS } from './env';
-import { notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
+import { answerClientError, notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
 import { mallToday } from './lib/mall-time';
+import { decodedPath, isApiRequest } from './lib/request-route';
 import { adminRoutes } from './modules/admin/routes';
 import { offerRoutes } from './modules/catalog/offers';
 import { categoryRoutes, floorRoutes } from './modules/catalog/places';
 import { productRoutes } from './modules/catalog/products';
 import { shopRoutes } from './modules/catalog/shops';
+import { schedulePrune } from './ops/prune';
 import { registerOverloadGuards } from './overload';
 import { type RateLimits, registerRateLimits } from './rate-limits';
 import { registerReadCache } from './read-cache';
 import { registerRequestGuards } from './request-guards';
+import { DEFAULT_SERVER_TIMEOUTS, defaultMaxConnections, type ServerTimeouts } from './server-limits';
 
 export interface AppOptions {
   database: Database;
@@ -53,6 +58,15 @@ export interface AppOptions {
   overloadSampleIntervalMs?: number;
   /** The benchmark's routes (MALL_BENCH_ROUTES=on): /api/bench/constant and /api/bench/event-loop. */
   benchRoutes?: boolean;
+  /**
+   * Connections open at once, beyond which a new one is closed as it arrives (MALL_MAX_CONNECTIONS);
+   * by default what the process's file-descriptor limit leaves room for (server-limits.ts).
+   */
+  maxConnections?: number;
+  /** The HTTP server's timeouts (server-limits.ts); tests shorten them. */
+  serverTimeouts?: Partial<ServerTimeouts>;
+  /** Where sign-in and registration wait for a password hash; one sized for this machine when omitted. */
+  hashQueue?: HashQueue;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -74,15 +88,35 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const db = database.db;
   const now = options.now ?? (() => new Date());
 
+  const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.serverTimeouts };
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // No client holds a connection for ever: its request (headers first) must arrive in time, an idle
+    // keep-alive connection is closed, and so is a socket with no traffic either way.
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.idleSocketMs,
+    http: {
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    // What Node's HTTP server refuses before Fastify sees a request (timeouts, headers too large, not
+    // HTTP) is answered in our error body too.
+    clientErrorHandler: answerClientError,
     trustProxy: options.trustProxy ?? false,
     // One line per request drowns what matters; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     // Errors Fastify meets before routing (a badly encoded URL…) get the same body as every other.
     frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply as unknown as FastifyReply),
   }).withTypeProvider<ZodTypeProvider>();
+  // Each connection takes a file descriptor: with no cap, a flood of them leaves none for the database,
+  // static files or anything else. Beyond the cap a new connection is closed as it arrives.
+  app.server.maxConnections = options.maxConnections ?? defaultMaxConnections();
+  // Once listening, the server reports only failures to accept a connection (EMFILE…): without a
+  // listener, that 'error' event would throw and end the process.
+  app.server.on('error', (error) => app.log.warn({ err: error }, 'HTTP server error'));
   const routeTable: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())
@@ -92,29 +126,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  await registerOverloadGuards(app, {
-    pool: database.pool,
-    maxDbQueue: options.maxDbQueue ?? DEFAULT_MAX_DB_QUEUE,
-    maxEventLoopDelayMs: options.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
-    sampleIntervalMs: options.overloadSampleIntervalMs,
-  });
-  if (options.rateLimits) await registerRateLimits(app, options.rateLimits);
-  registerRequestGuards(app);
-
+  // Security headers first, so that every answer carries them, a 429 or 503 from the hooks below too.
   // Helmet's middleware, built once (@fastify/helmet rebuilt it, and re-parsed the CSP, on every request).
   const securityHeaders = helmet({
+    // Every directive written out (helmet's defaults off), exactly as docs/security.md lists them.
     contentSecurityPolicy: {
+      useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        // Toasts insert a <style> element at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrcAttr: ["'none'"],
+        fontSrc: ["'self'"],
+        // The stylesheet the toasts insert at run time, by its hash; no other inline style (csp.ts).
+        styleSrc: ["'self'", ...toastStyleHashes()],
         imgSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],
-        upgradeInsecureRequests: null,
       },
     },
     // Set below, and only on responses served over HTTPS.
@@ -126,12 +155,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=15552000');
   });
+  await registerOverloadGuards(app, {
+    pool: database.pool,
+    maxDbQueue: options.maxDbQueue ?? DEFAULT_MAX_DB_QUEUE,
+    maxEventLoopDelayMs: options.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
+    sampleIntervalMs: options.overloadSampleIntervalMs,
+  });
+  if (options.rateLimits) await registerRateLimits(app, options.rateLimits);
+  registerRequestGuards(app);
+
   await app.register(fastifyCookie);
   await app.register(sessionPlugin, { database, now });
   if (options.readCache !== false) registerReadCache(app, { today: () => mallToday(timeZone, now()) });
   if (options.benchRoutes) await app.register(benchRoutes, { prefix: '/api/bench' });
+  schedulePrune(app, db, now);
 
-  app.get('/api/health', async (_request, reply) => {
+  app.get('/api/health', { config: { probe: true } }, async (_request, reply) => {
     try {
       await db.execute(sql`select 1`);
       return { status: 'ok' };
@@ -144,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     now,
     operatorInviteCode: options.operatorInviteCode,
+    hashQueue: options.hashQueue ?? new HashQueue(),
   });
   await app.register(adminRoutes, { prefix: '/api', db, now, timeZone });
   await app.register(categoryRoutes, { prefix: '/api/categories', db });
@@ -154,9 +194,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const pageHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
   app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '';
-    const isPage =
-      !pathname.startsWith('/api/') && pathname !== '/api' && ['GET', 'HEAD'].includes(request.method);
+    const pathname = decodedPath(request);
+    const isPage = !isApiRequest(request) && ['GET', 'HEAD'].includes(request.method);
     if (!pageHtml || !isPage) return reply.status(404).send(notFoundBody(request.method, pathname));
     // Client-side routes; unknown paths too, which the client sends on to /404.
     return reply

@@ -65,6 +65,11 @@ const EnvSchema = z.object({
   MALL_MAX_DB_QUEUE: z.coerce.number().int().min(1).default(DEFAULT_MAX_DB_QUEUE),
   /** Turn requests away with 503 while the event loop lags more than this (ms); 0 = never. */
   MALL_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(DEFAULT_MAX_EVENT_LOOP_DELAY_MS),
+  /**
+   * Connections open at once; more are closed as they arrive. Unset: what the file-descriptor limit
+   * leaves room for (server-limits.ts).
+   */
+  MALL_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   /** The benchmark's extra routes (npm run bench); never needed in production. */
   MALL_BENCH_ROUTES: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

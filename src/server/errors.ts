@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ApiErrorBody, AUTH_MESSAGES } from '../shared/errors';
@@ -43,7 +45,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       // The auth screens show the catalogue's catch-all message (spec §8).
-      const message: string = request.url.startsWith('/api/auth/')
+      const message: string = request.routeOptions.url?.startsWith('/api/auth/')
         ? AUTH_MESSAGES.other
         : 'Something went wrong. Please try again.';
       return reply.status(500).send(errorBody('INTERNAL', message));
@@ -63,4 +65,65 @@ export function sendFrameworkError(error: FastifyError, reply: FastifyReply) {
   const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 400;
   const code = typeof error.code === 'string' ? error.code.replace(/^FST_ERR_/, '') : 'BAD_REQUEST';
   return reply.status(status).send(errorBody(code, error.message));
+}
+
+/** What a client error from Node's HTTP server becomes: status, code, message; null: say nothing. */
+function clientErrorAnswer(errorCode: string | undefined): [number, string, string] | null {
+  if (errorCode === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive.'];
+  if (errorCode === 'HPE_HEADER_OVERFLOW')
+    return [431, 'HEADERS_TOO_LARGE', 'The request headers are too large.'];
+  if (errorCode === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
+    return [413, 'CHUNK_EXTENSIONS_TOO_LARGE', 'The request body has too large chunk extensions.'];
+  // Anything else the parser refused: not HTTP as we read it.
+  if (errorCode?.startsWith('HPE_')) return [400, 'BAD_REQUEST', 'The request is not valid HTTP.'];
+  // A socket error (ECONNRESET, EPIPE…): the connection is gone or going, there is no one to answer.
+  return null;
+}
+
+/**
+ * Fastify's clientErrorHandler: what Node's HTTP server meets before a request reaches Fastify (request
+ * or headers timeout, headers too large, bytes that are not HTTP, a socket error) is answered with the
+ * same body as every other error — a whole HTTP response, then the connection closed — or, when there
+ * is nothing to answer on (socket not writable, another response's bytes already sent on it), the socket
+ * is destroyed. Called from socket 'error' events and Node's timeout timer: it must never throw.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  try {
+    const answer = clientErrorAnswer(error.code);
+    if (!answer || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
+    if (socket.writableEnded) {
+      // Already answered (the parser reports every later chunk again): close once that is sent.
+      socket.destroySoon();
+      return;
+    }
+    // A response already under way on this socket: a second one would corrupt it.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, code, message] = answer;
+    const body = JSON.stringify(errorBody(code, message));
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Cache-Control: no-store\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+    // Closed once the answer is handed to the system (or at once when the write fails).
+    socket.destroySoon();
+  } catch {
+    try {
+      socket.destroy();
+    } catch {
+      // Nothing more to do with this socket.
+    }
+  }
 }

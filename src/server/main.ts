@@ -70,10 +70,12 @@ async function main() {
     maxDbQueue: env.MALL_MAX_DB_QUEUE,
     maxEventLoopDelayMs: env.MALL_MAX_EVENT_LOOP_DELAY_MS,
     benchRoutes: env.MALL_BENCH_ROUTES,
+    maxConnections: env.MALL_MAX_CONNECTIONS,
     clientDir: clientDir && fs.existsSync(`${clientDir}/index.html`) ? clientDir : undefined,
     logger,
   });
   await app.listen({ port: env.PORT, host: env.HOST });
+  app.log.info({ maxConnections: app.server.maxConnections }, 'connections capped');
 
   const shownHost = ['0.0.0.0', '127.0.0.1', '::'].includes(env.HOST) ? 'localhost' : env.HOST;
   const url = `http://${shownHost}:${env.PORT}`;

@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES } from '../shared/errors';
+import { SESSION_COOKIE } from './auth/sessions';
 import { createTestApp, registerAs, type TestApp, uniqueEmail } from './test/harness';
 
 // Small limits so the test reaches them; the defaults are far more generous (rate-limits.ts).
@@ -75,6 +77,41 @@ describe('per-address rate limits', () => {
     for (let i = 0; i < LIMITS.apiPerMinute + 2; i++) {
       const health = await t.app.inject({ method: 'GET', url: '/api/health', headers: from('203.0.113.30') });
       expect(health.statusCode).toBe(200);
+    }
+  });
+
+  it('counts refused requests too: anonymous, made-up sessions and forbidden writes all reach 429', async () => {
+    const { headers } = await registerAs(t.app, 'user');
+    const kinds: [string, Record<string, string>, string, string][] = [
+      ['anonymous read', {}, 'GET', '/api/shops'],
+      ['made-up session', { cookie: `${SESSION_COOKIE}=made-up-token` }, 'GET', '/api/shops'],
+      ["a user's admin write", headers, 'DELETE', `/api/categories/${randomUUID()}`],
+    ];
+    for (const [i, [kind, extra, method, url]] of kinds.entries()) {
+      const send = () =>
+        t.app.inject({ method: method as 'GET', url, headers: { ...extra, ...from(`203.0.113.4${i}`) } });
+      const statuses: number[] = [];
+      for (let n = 0; n < LIMITS.apiPerMinute + 1; n++) statuses.push((await send()).statusCode);
+      expect(
+        statuses.slice(0, -1).every((status) => status === 401 || status === 403),
+        kind,
+      ).toBe(true);
+      expect(statuses.at(-1), kind).toBe(429);
+    }
+  });
+
+  it('limits before the session lookup: a limited request with a made-up session costs no query', async () => {
+    const address = from('203.0.113.50');
+    const made = { cookie: `${SESSION_COOKIE}=made-up-token-2`, ...address };
+    for (let n = 0; n < LIMITS.apiPerMinute; n++)
+      await t.app.inject({ method: 'GET', url: '/api/shops', headers: made });
+    const queries = vi.spyOn(t.database.pool, 'query');
+    try {
+      const limited = await t.app.inject({ method: 'GET', url: '/api/shops', headers: made });
+      expect(limited.statusCode).toBe(429);
+      expect(queries).not.toHaveBeenCalled();
+    } finally {
+      queries.mockRestore();
     }
   });
 

@@ -1,11 +1,12 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors';
+import { isApiRequest, isProbe } from './lib/request-route';
 
 /**
  * Per-client-address request limits. Shoppers on the mall's Wi-Fi share one address, so they are
- * generous; the per-email sign-in lockout (auth/lockout.ts) is the real defence against guessing and
- * is never turned off. Counted per server: behind N servers a client may reach N times the figure.
+ * generous; the sign-in lockout (auth/lockout.ts) is the real defence against guessing and is never
+ * turned off. Counted per server: behind N servers a client may reach N times the figure.
  */
 export interface RateLimits {
   apiPerMinute: number;
@@ -15,19 +16,22 @@ export interface RateLimits {
 
 type Group = 'sign-in' | 'register' | 'api';
 
+/** From the matched route's config: every spelling the router accepts for a route counts in its bucket. */
 function groupOf(request: FastifyRequest): Group {
-  const path = request.url.split('?')[0];
-  if (request.method === 'POST' && path === '/api/auth/login') return 'sign-in';
-  if (request.method === 'POST' && path === '/api/auth/register') return 'register';
-  return 'api';
+  return request.routeOptions.config?.rateLimitGroup ?? 'api';
 }
 
+/**
+ * One global onRequest hook, registered before the session lookup and before every route's own sign-in
+ * and role check: a refused request (anonymous, made-up cookie, wrong role, unknown /api path) is counted
+ * and limited like any other, and a limited one costs no database lookup.
+ */
 export async function registerRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
   await app.register(fastifyRateLimit, {
-    global: true,
-    hook: 'onRequest',
+    // Not per route (the plugin's per-route hooks run after the route's own hooks): the hook below.
+    global: false,
     // Pages and assets are not limited; nor is the health check load balancers poll.
-    allowList: (request) => !request.url.startsWith('/api/') || request.url === '/api/health',
+    allowList: (request) => !isApiRequest(request) || isProbe(request),
     keyGenerator: (request) => `${groupOf(request)}|${request.ip}`,
     max: (request) => {
       const group = groupOf(request);
@@ -39,4 +43,5 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, 'RATE_LIMITED', `Too many requests. Try again in ${context.after}.`),
   });
+  app.addHook('onRequest', app.rateLimit());
 }

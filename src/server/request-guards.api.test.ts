@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toastStyleHashes } from './csp';
 import { createTestApp, registerAs, type SignedIn, type TestApp } from './test/harness';
 
 /** The documented limit (docs/security.md), written out: the test must not follow app.ts if it grows. */
@@ -56,6 +57,10 @@ describe('request guards', () => {
       { 'sec-fetch-site': 'same-site' },
       { origin: 'https://evil.example' },
       { origin: 'null' },
+      // The right host under another scheme or port is another origin.
+      { origin: 'https://localhost:80', host: 'localhost:80' },
+      { origin: 'https://mall.example', host: 'mall.example' },
+      { origin: 'http://mall.example:8081', host: 'mall.example:8080' },
     ];
     for (const headers of crossSite) {
       const write = await t.app.inject({
@@ -100,26 +105,48 @@ describe('request guards', () => {
 
   it('sends the security headers on every response', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
-    const csp = String(response.headers['content-security-policy']);
-    for (const directive of [
-      "default-src 'self'",
-      "script-src 'self'",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-      "form-action 'self'",
-    ]) {
-      expect(csp).toContain(directive);
-    }
+    // Exactly the policy docs/security.md lists: no inline script, no inline style but the toasts' own
+    // stylesheet (by its hash), nothing from other origins.
+    expect(response.headers['content-security-policy']).toBe(
+      [
+        "default-src 'self'",
+        "script-src 'self'",
+        "script-src-attr 'none'",
+        "font-src 'self'",
+        `style-src 'self' ${toastStyleHashes().join(' ')}`,
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+      ].join(';'),
+    );
+    expect(toastStyleHashes()).toEqual([
+      // The empty <style> sonner appends first, then its stylesheet's text.
+      "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+      expect.stringMatching(/^'sha256-[A-Za-z0-9+/]{43}='$/),
+    ]);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('no-referrer');
     expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
-    // No inline script: script-src is 'self' and nothing else.
-    const scriptSrc = csp
-      .split(';')
-      .map((part) => part.trim())
-      .filter((part) => part.startsWith('script-src '));
-    expect(scriptSrc).toEqual(["script-src 'self'"]);
+  });
+
+  it('takes the scheme from a trusted proxy when it compares origins', async () => {
+    const proxied = await createTestApp({ trustProxy: '127.0.0.1' });
+    try {
+      const signIn = (proto: string, origin: string) =>
+        proxied.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          headers: { 'x-forwarded-proto': proto, host: 'mall.example', origin },
+          payload: { email: 'nobody@example.com', password: 'secret-password' },
+        });
+      expect((await signIn('https', 'https://mall.example')).statusCode).toBe(401);
+      expect((await signIn('https', 'http://mall.example')).statusCode).toBe(403);
+      expect((await signIn('http', 'https://mall.example')).statusCode).toBe(403);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('sends HSTS over HTTPS only', async () => {

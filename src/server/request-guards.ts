@@ -4,10 +4,10 @@ import { HttpError } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The host part of an Origin header ("https://mall.example:8443" → "mall.example:8443"), or null. */
-function originHost(origin: string): string | null {
+/** An Origin header's scheme, host and port ("https://mall.example:8443"), or null when it is not a URL. */
+function originOf(origin: string): string | null {
   try {
-    return new URL(origin).host;
+    return new URL(origin).origin;
   } catch {
     return null;
   }
@@ -24,7 +24,9 @@ export function isCrossSiteWrite(request: FastifyRequest): boolean {
   if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') return true;
   const origin = request.headers.origin;
   if (!origin) return false;
-  return origin === 'null' || originHost(origin) !== request.host;
+  // Scheme included: a page on https://host is another origin than this server on http://host.
+  const own = originOf(`${request.protocol}://${request.host}`);
+  return origin === 'null' || own === null || originOf(origin) !== own;
 }
 
 export const FORBIDDEN_KEY = 'Keys named __proto__ or constructor.prototype are not allowed';
@@ -51,8 +53,9 @@ export function registerRequestGuards(app: FastifyInstance): void {
       );
     }
   });
+  // Every write, whatever its path and however it is spelt: no page route takes a write either.
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api/') && isCrossSiteWrite(request)) {
+    if (isCrossSiteWrite(request)) {
       throw new HttpError(403, 'CROSS_SITE', 'This request came from another site and was refused');
     }
   });

@@ -4,6 +4,7 @@ import type { SessionUser } from '../../shared/auth';
 import type { Role } from '../../shared/roles';
 import type { Database } from '../db/client';
 import { forbidden, unauthenticated } from '../errors';
+import { isProbe, matchedRoute } from '../lib/request-route';
 import { createSessionResolver, SESSION_COOKIE } from './sessions';
 
 declare module 'fastify' {
@@ -21,8 +22,10 @@ export const sessionPlugin = fp<{ database: Database; now: () => Date }>(async (
   app.decorateRequest('catalogVersion', null);
   const resolveSession = createSessionResolver(database);
   app.addHook('onRequest', async (request) => {
-    // The health check answers load balancers, who have no session: no lookup for it.
-    if (!request.url.startsWith('/api/') || request.url === '/api/health') return;
+    // Only for API routes the router matched (an unknown path needs no person), and not for the health
+    // check, which answers load balancers who have no session.
+    const route = matchedRoute(request);
+    if (!route?.startsWith('/api/') || isProbe(request)) return;
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? await resolveSession(token, now()) : null;
     request.user = session?.user ?? null;

@@ -7,8 +7,10 @@ import { AUTH_MESSAGES } from '../../shared/errors';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { HttpError } from '../errors';
+import { OVERLOADED_MESSAGE, RETRY_AFTER_SECONDS } from '../overload';
+import type { HashQueue, HashTicket } from './hash-queue';
 import { redeemInvite } from './invites';
-import { clearFailures, isLocked, recordFailure } from './lockout';
+import { claimAttempt, recordFailure, recordSuccess } from './lockout';
 import { hashPassword, verifyPassword } from './passwords';
 import { createSession, deleteSession, SESSION_COOKIE, SESSION_LIFETIME_MS, toSessionUser } from './sessions';
 
@@ -16,6 +18,8 @@ export interface AuthRoutesOptions {
   db: Db;
   now: () => Date;
   operatorInviteCode: string | undefined;
+  /** Where sign-in and registration wait for a password hash (hash-queue.ts). */
+  hashQueue: HashQueue;
 }
 
 const emailInUse = () =>
@@ -42,9 +46,17 @@ async function endCurrentSession(db: Db, request: FastifyRequest) {
   if (previous) await deleteSession(db, previous);
 }
 
+/** A place in the password-hashing queue, or 503 + Retry-After when it is full (never an unbounded wait). */
+function hashTurn(hashQueue: HashQueue, reply: FastifyReply): HashTicket {
+  const ticket = hashQueue.reserve();
+  if (ticket) return ticket;
+  reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  throw new HttpError(503, 'OVERLOADED', OVERLOADED_MESSAGE);
+}
+
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { db, now, operatorInviteCode },
+  { db, now, operatorInviteCode, hashQueue },
 ) => {
   // Auth responses carry personal data: never cached by a browser or a proxy.
   app.addHook('onSend', async (_request, reply) => {
@@ -55,7 +67,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   app.post(
     '/register',
-    { schema: { body: RegisterInput, response: { 201: UserResponse } } },
+    {
+      schema: { body: RegisterInput, response: { 201: UserResponse } },
+      config: { rateLimitGroup: 'register' },
+    },
     async (request, reply) => {
       const { email, password, role, inviteCode } = request.body;
       const existing = await db
@@ -63,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         .from(users)
         .where(eq(sql`lower(${users.email})`, email));
       if (existing.length > 0) throw emailInUse();
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await hashTurn(hashQueue, reply).run(() => hashPassword(password));
       const at = now();
       try {
         const { user, token } = await db.transaction(async (tx) => {
@@ -87,34 +102,42 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   app.post(
     '/login',
-    { schema: { body: LoginInput, response: { 200: UserResponse } } },
+    { schema: { body: LoginInput, response: { 200: UserResponse } }, config: { rateLimitGroup: 'sign-in' } },
     async (request, reply) => {
       const { email, password } = request.body;
       const at = now();
-      if (await isLocked(db, email, at)) throw new HttpError(429, 'LOCKED', AUTH_MESSAGES.locked);
-
+      const address = request.ip;
       const [row] = await db
         .select()
         .from(users)
         .where(eq(sql`lower(${users.email})`, email));
-      if (!row) {
-        await recordFailure(db, email, at);
-        throw new HttpError(401, 'EMAIL_NOT_FOUND', AUTH_MESSAGES.userNotFound, {
-          email: AUTH_MESSAGES.userNotFound,
-        });
-      }
-      if (!(await verifyPassword(password, row.passwordHash))) {
-        await recordFailure(db, email, at);
-        throw new HttpError(401, 'WRONG_PASSWORD', AUTH_MESSAGES.wrongPassword, {
-          password: AUTH_MESSAGES.wrongPassword,
-        });
+      // The hashing queue's place first: a sign-in turned away as busy has not used up an attempt.
+      const ticket = row ? hashTurn(hashQueue, reply) : null;
+      try {
+        // Counted before the password is checked: parallel guesses past the limit are never checked.
+        if (!(await claimAttempt(db, email, address, at)))
+          throw new HttpError(429, 'LOCKED', AUTH_MESSAGES.locked);
+        if (!row || !ticket) {
+          await recordFailure(db, email, address, at);
+          throw new HttpError(401, 'EMAIL_NOT_FOUND', AUTH_MESSAGES.userNotFound, {
+            email: AUTH_MESSAGES.userNotFound,
+          });
+        }
+        if (!(await ticket.run(() => verifyPassword(password, row.passwordHash)))) {
+          await recordFailure(db, email, address, at);
+          throw new HttpError(401, 'WRONG_PASSWORD', AUTH_MESSAGES.wrongPassword, {
+            password: AUTH_MESSAGES.wrongPassword,
+          });
+        }
+      } finally {
+        ticket?.release();
       }
 
       const token = await db.transaction(async (tx) => {
         await tx.update(users).set({ lastLogin: at }).where(eq(users.id, row.id));
         return createSession(tx, row.id, at);
       });
-      await clearFailures(db, email);
+      await recordSuccess(db, email, address);
       await endCurrentSession(db, request);
       setSessionCookie(request, reply, token);
       return { user: toSessionUser({ ...row, lastLogin: at }) };

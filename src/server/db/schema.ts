@@ -7,6 +7,7 @@ import {
   integer,
   numeric,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -53,15 +54,28 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 );
 
-/** One row per email with recent failed sign-ins; the lockout counts here so it holds across servers. */
-export const signInAttempts = pgTable('sign_in_attempts', {
-  email: text('email').primaryKey(),
-  failures: integer('failures').notNull().default(0),
-  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' })
-    .notNull()
-    .defaultNow(),
-  lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
-});
+/**
+ * Sign-in attempts that did not succeed, counted per email and client address, and per email over every
+ * address (address '*'): the lockout counts here, before a password is checked, so it holds across
+ * servers and against parallel guesses (auth/lockout.ts, docs/decisions/009).
+ */
+export const signInAttempts = pgTable(
+  'sign_in_attempts',
+  {
+    email: text('email').notNull(),
+    /** The client's address (request.ip), or '*' for the email's count over every address. */
+    address: text('address').notNull(),
+    failures: integer('failures').notNull().default(0),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.email, t.address] }),
+    index('sign_in_attempts_window_idx').on(t.windowStartedAt),
+  ],
+);
 
 export const adminInvites = pgTable(
   'admin_invites',

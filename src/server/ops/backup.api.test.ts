@@ -42,7 +42,9 @@ async function fillMall(database: Database) {
   await database.db.insert(users).values({ email: 'shopper@example.com', role: 'user', passwordHash });
   await createSession(database.db, admin.id, now);
   await createInvite(database.db, admin.id, now);
-  await database.db.insert(signInAttempts).values({ email: 'shopper@example.com', failures: 2 });
+  await database.db
+    .insert(signInAttempts)
+    .values({ email: 'shopper@example.com', address: '203.0.113.7', failures: 2 });
   return summary;
 }
 

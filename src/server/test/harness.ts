@@ -53,7 +53,15 @@ export async function createTestApp(
     operatorInviteCode?: string;
     rateLimits?: RateLimits;
     trustProxy?: boolean | string;
-  } & Pick<AppOptions, 'maxDbQueue' | 'maxEventLoopDelayMs' | 'overloadSampleIntervalMs' | 'clientDir'> = {},
+  } & Pick<
+    AppOptions,
+    | 'maxDbQueue'
+    | 'maxEventLoopDelayMs'
+    | 'overloadSampleIntervalMs'
+    | 'clientDir'
+    | 'hashQueue'
+    | 'serverTimeouts'
+  > = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
   let offsetMs = 0;
@@ -69,6 +77,8 @@ export async function createTestApp(
     maxEventLoopDelayMs: options.maxEventLoopDelayMs,
     overloadSampleIntervalMs: options.overloadSampleIntervalMs,
     clientDir: options.clientDir,
+    hashQueue: options.hashQueue,
+    serverTimeouts: options.serverTimeouts,
   });
   await app.ready();
   return {
