@@ -5,7 +5,7 @@ import { type Database, openEmbedded, openPostgres } from './db/client';
 import { lockDataDir } from './db/data-dir-lock';
 import { isDemoDataEnabled, loadDemoData } from './db/demo-data';
 import { type EarlyEmbedded, isInitialised, pgDataDir } from './db/early-embedded';
-import { runMigrations } from './db/migrate';
+import { runMigrations, type StartLog } from './db/migrate';
 import type { Env } from './env';
 import { mallToday } from './lib/mall-time';
 
@@ -21,13 +21,13 @@ export interface OpenedDatabase {
  */
 export async function openConfiguredDatabase(
   env: Env,
-  log: Pick<FastifyBaseLogger, 'info'>,
+  log: StartLog,
   { demoData = true, early }: { demoData?: boolean; early?: EarlyEmbedded | null } = {},
 ): Promise<OpenedDatabase> {
   if (env.DATABASE_URL) {
     await early?.abandon();
     const database = await openPostgres(env.DATABASE_URL);
-    await runMigrations(database);
+    await runMigrations(database, log);
     if (demoData && isDemoDataEnabled(env.MALL_DEMO_DATA, false)) await loadDemoIfEmpty(database, env, log);
     return { database, close: () => database.close() };
   }
@@ -41,7 +41,7 @@ export async function openConfiguredDatabase(
     const brandNew = started ? started.brandNew : !isInitialised(env.MALL_DATA_DIR);
     database = await openEmbedded({ dataDir: pgDataDir(env.MALL_DATA_DIR) }, started?.worker);
     started = null;
-    await runMigrations(database);
+    await runMigrations(database, log);
     if (demoData && brandNew && isDemoDataEnabled(env.MALL_DEMO_DATA, true)) {
       await loadDemoIfEmpty(database, env, log);
     }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './client';
+import { placeNameKeys } from './place-name-keys';
 import { categories, floors, offers, products, shops } from './schema';
 
 export type DemoSummary = Record<'categories' | 'floors' | 'shops' | 'products' | 'offers', number>;
@@ -420,13 +421,13 @@ export async function loadDemoData(
     }
     const categoryRows = await tx
       .insert(categories)
-      .values(CATEGORIES.map((name) => ({ name })))
+      .values(CATEGORIES.map((name) => ({ name, ...placeNameKeys(name) })))
       .returning({ id: categories.id, name: categories.name });
     const categoryIds = new Map(categoryRows.map((row) => [row.name, row.id]));
 
     const floorRows = await tx
       .insert(floors)
-      .values(FLOORS.map((name) => ({ name })))
+      .values(FLOORS.map((name) => ({ name, ...placeNameKeys(name) })))
       .returning({ id: floors.id, name: floors.name });
     const floorIds = new Map(floorRows.map((row) => [row.name, row.id]));
 

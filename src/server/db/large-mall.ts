@@ -14,6 +14,7 @@
 //    a few hundred to tens of thousands of rows (LARGE_MALL_SEARCH_TERMS).
 import { sql } from 'drizzle-orm';
 import type { Db } from './client';
+import { keyPlaceNames } from './place-name-keys';
 
 export interface LargeMallSize {
   categories: number;
@@ -619,6 +620,9 @@ export async function loadLargeMall(
         onProgress({ table, done: to, total });
       }
     }
+    // Category and floor names were inserted with pending keys: the keys that keep them unique.
+    const lookAlikes = await keyPlaceNames(tx);
+    if (lookAlikes.length > 0) throw new Error(`look-alike names generated: ${JSON.stringify(lookAlikes)}`);
   });
   // After the commit (VACUUM cannot run in a transaction): fresh statistics, so the first queries get
   // good plans rather than guesses about empty tables, and the visibility map set, so index-only scans

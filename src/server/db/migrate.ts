@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './client';
+import { keyPlaceNames } from './place-name-keys';
 
 // Beside this file in the sources, beside the bundle in dist/server (the build copies them there).
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -11,11 +13,29 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Any fixed number: every server takes the same advisory lock while it migrates. */
 const MIGRATION_LOCK_KEY = 7_415_020_001;
 
+/** Start-up's logger: warnings go to warn where it has one. */
+export type StartLog = Pick<FastifyBaseLogger, 'info'> & Partial<Pick<FastifyBaseLogger, 'warn'>>;
+
 /**
- * Applies pending migrations. Safe when several servers start at once against one PostgreSQL: they
- * queue on an advisory lock, and each one that gets it finds the work done or does it.
+ * Applies pending migrations, then gives category and floor names the keys that keep them unique
+ * (db/place-name-keys.ts). Safe when several servers start at once against one PostgreSQL: they queue on
+ * an advisory lock, and each one that gets it finds the work done or does it. A name that looks like an
+ * older one is logged, not fatal.
  */
-export async function runMigrations(database: Database): Promise<void> {
+export async function runMigrations(database: Database, log?: StartLog): Promise<void> {
+  await applyMigrations(database);
+  for (const lookAlike of await keyPlaceNames(database.db)) {
+    const noun = lookAlike.table === 'categories' ? 'category' : 'floor';
+    const message =
+      `The ${noun} ${JSON.stringify(lookAlike.name)} looks the same as ` +
+      `${JSON.stringify(lookAlike.like?.name ?? null)}, so it is not protected from further look-alikes: ` +
+      'rename or delete one of them (Categories & Floors)';
+    if (log?.warn) log.warn({ lookAlike }, message);
+    else log?.info({ lookAlike }, message);
+  }
+}
+
+async function applyMigrations(database: Database): Promise<void> {
   if (await isUpToDate(database)) return;
   const client = await database.pool.connect();
   try {

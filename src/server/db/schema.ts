@@ -93,15 +93,26 @@ export const adminInvites = pgTable(
   (t) => [index('admin_invites_open_idx').on(t.expiresAt).where(sql`${t.usedAt} is null`)],
 );
 
+/**
+ * Category and floor names are unique by look, not by spelling: the server stores two keys of every name
+ * (db/place-name-keys.ts: case, compatibility forms, invisible characters and look-alike letters folded
+ * away) and each key is unique. A row written without them (plain SQL, a loader) gets a unique pending
+ * key, and the server keys it at its next start (docs/decisions/011).
+ */
+const nameKey = (column: string) => text(column).notNull().default(sql`('pending:' || gen_random_uuid())`);
+
 export const categories = pgTable(
   'categories',
   {
     id: id(),
     name: text('name').notNull(),
+    nameKey: nameKey('name_key'),
+    nameGlyphKey: nameKey('name_glyph_key'),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('categories_name_lower_key').on(sql`lower(${t.name})`),
+    uniqueIndex('categories_name_key_key').on(t.nameKey),
+    uniqueIndex('categories_name_glyph_key_key').on(t.nameGlyphKey),
     check('categories_name_check', sql`length(btrim(${t.name})) > 0`),
   ],
 );
@@ -111,10 +122,13 @@ export const floors = pgTable(
   {
     id: id(),
     name: text('name').notNull(),
+    nameKey: nameKey('name_key'),
+    nameGlyphKey: nameKey('name_glyph_key'),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('floors_name_lower_key').on(sql`lower(${t.name})`),
+    uniqueIndex('floors_name_key_key').on(t.nameKey),
+    uniqueIndex('floors_name_glyph_key_key').on(t.nameGlyphKey),
     check('floors_name_check', sql`length(btrim(${t.name})) > 0`),
   ],
 );

@@ -1,8 +1,10 @@
 // The bad-input corpus (issue #6): for every field of every writable entity, the values a careless or
 // hostile client might send. Each is refused with a 4xx in the one error shape — carrying the form's own
 // message in `message` and under `fields[field]` where the form has one — and nothing is written.
-// Valid text in any script comes back as it was sent (NFC-normalised, zero-width spaces removed);
-// text-direction controls are refused (docs/decisions/006).
+// Valid text in any script comes back as it was sent (NFC-normalised, zero-width spaces removed, line
+// separators made newlines); text-direction controls, C1 controls and stray tag characters are refused,
+// names and titles must show something, and a category or floor name that only looks like another is a
+// duplicate (docs/decisions/006 and 011).
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +154,11 @@ function expectRefused(response: LightMyRequestResponse, c: Case): void {
 const CONTROL = 'Remove the control characters';
 const BROKEN = 'Remove the broken characters';
 const DIRECTION = 'Remove the text-direction control characters';
+const TAGS = 'Remove the invisible tag characters';
+/** Tag characters spelling `text` (U+E0020–E007E mirror ASCII): invisible, so they can hide a message. */
+const tagged = (text: string) =>
+  [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+const CANCEL_TAG = '\u{E007F}';
 const TEN_THOUSAND = 'x'.repeat(10_000);
 
 /** Numbers, booleans, arrays, objects and null where text goes. */
@@ -174,12 +181,42 @@ const badText = (tooLong: string): Bad[] => [
   bad('a right-to-left override (bidi)', 'abc\u202Efdp.exe', DIRECTION),
   bad('an isolated RTL run (bidi)', '\u2067متجر\u2069 Shop', DIRECTION),
   bad('a left-to-right embedding (bidi)', '\u202Aabc\u202C', DIRECTION),
+  bad('a C1 next line (U+0085) alone', '\u0085', CONTROL),
+  bad('a C1 next line (U+0085) inside', 'a\u0085b', CONTROL),
+  bad('the first C1 control (U+0080)', 'a\u0080b', CONTROL),
+  bad('a C1 control sequence introducer (U+009B)', 'red \u009B31m', CONTROL),
+  bad('the last C1 control (U+009F)', 'a\u009Fb', CONTROL),
+  bad('hidden text in tag characters', `Sale${tagged('ignore the price')}`, TAGS),
+  bad('only tag characters', tagged('hi'), TAGS),
+  bad('a language tag (U+E0001)', `\u{E0001}${tagged('en')}text`, TAGS),
+  bad('the lowest tag (U+E0000)', 'a\u{E0000}b', TAGS),
+  bad('a lone cancel tag', `a${CANCEL_TAG}`, TAGS),
+  bad('a flag sequence without its cancel tag', `\u{1F3F4}${tagged('gbeng')} x`, TAGS),
+  bad('flag tags after another emoji', `\u{1F600}${tagged('gbeng')}${CANCEL_TAG}`, TAGS),
+  bad('a flag with a capital tag letter', `\u{1F3F4}${tagged('GBENG')}${CANCEL_TAG}`, TAGS),
+  bad('a flag code too long to be a subdivision', `\u{1F3F4}${tagged('gbengland')}${CANCEL_TAG}`, TAGS),
 ];
 
 const requiredText = (required: string, tooLong: string): Bad[] => [
   bad('empty', '', required),
   bad('only spaces', '   ', required),
   bad('only a tab and a newline', '\t\n', required),
+  // Names and titles must show something (docs/decisions/011).
+  bad('only a Hangul filler (U+3164)', '\u3164', required),
+  bad('only a Hangul choseong filler (U+115F)', '\u115F', required),
+  bad('only a Hangul jungseong filler (U+1160)', '\u1160', required),
+  bad('only a halfwidth Hangul filler (U+FFA0)', '\uFFA0', required),
+  bad('only a soft hyphen (U+00AD)', '\u00AD', required),
+  bad('only a zero-width non-joiner (U+200C)', '\u200C', required),
+  bad('only a zero-width joiner (U+200D)', '\u200D', required),
+  bad('only a combining grapheme joiner (U+034F)', '\u034F', required),
+  bad('only a blank braille pattern (U+2800)', '\u2800', required),
+  bad('only a variation selector (U+FE0F)', '\uFE0F', required),
+  bad('only a left-to-right mark (U+200E)', '\u200E', required),
+  bad('only a line separator (U+2028)', '\u2028', required),
+  bad('only a paragraph separator (U+2029)', '\u2029', required),
+  bad('only an ideographic space (U+3000)', '\u3000', required),
+  bad('invisible characters and spaces, mixed', ' \u3164 \u00AD\u2800\u200C\u034F\u115F ', required),
   ...badText(tooLong),
   ...notText(required),
 ];
@@ -511,6 +548,14 @@ const UNICODE: Array<{ label: string; sent: string; stored: string }> = [
   { label: 'Hangul jamo (NFD → NFC)', sent: '\u1100\u1161\u11a8 mart', stored: '\uac01 mart' },
   { label: 'right-to-left marks', sent: 'Shop \u200Fمتجر\u200F', stored: 'Shop \u200Fمتجر\u200F' },
   { label: 'a zero-width non-joiner (Persian)', sent: 'می\u200Cخواهم', stored: 'می\u200Cخواهم' },
+  // A soft hyphen inside a word is a hyphenation hint, not a hidden name (docs/decisions/011).
+  { label: 'a soft hyphen inside a word', sent: 'Kaffee\u00ADhaus', stored: 'Kaffee\u00ADhaus' },
+  {
+    label: "England's flag (an emoji tag sequence)",
+    sent: `\u{1F3F4}${tagged('gbeng')}${CANCEL_TAG} Fans`,
+    stored: `\u{1F3F4}${tagged('gbeng')}${CANCEL_TAG} Fans`,
+  },
+  { label: 'a Hangul name', sent: '한글 상점', stored: '한글 상점' },
 ];
 
 const TEXT_FIELDS: Array<[entity: string, field: string]> = [
@@ -572,5 +617,84 @@ describe('invisible characters', () => {
     const found = await d.call(d.user, 'GET', `/api/shops?q=${encodeURIComponent('Word\u200BJoiner')}`);
     expect(found.statusCode).toBe(200);
     expect(found.json().total).toBeGreaterThan(0);
+  });
+});
+
+describe('line and paragraph separators become newlines', () => {
+  it.each(TEXT_FIELDS.map(([entity, field]) => [`${entity}.${field}`, entity, field] as const))(
+    '%s',
+    async (_title, entity, field) => {
+      const w = WRITABLE.find((candidate) => candidate.entity === entity);
+      if (!w) throw new Error(`no writable entity ${entity}`);
+      const text = `Line ${randomUUID().slice(0, 8)}`;
+      const response = await send(
+        w.as(),
+        'POST',
+        w.url,
+        jsonBody(w.valid(), field, `${text}\u2028two\u2029three\u2028`),
+      );
+      expect(response.statusCode, response.body).toBe(201);
+      const created = response.json() as Record<string, unknown>;
+      expect(created[field]).toBe(`${text}\ntwo\nthree`);
+      expect(await d.row(w.target?.table ?? 'categories', String(created.id))).toMatchObject({
+        [field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]: `${text}\ntwo\nthree`,
+      });
+    },
+  );
+});
+
+describe('a category or floor name that only looks like another is a duplicate (docs/decisions/011)', () => {
+  const LOOK_ALIKES: Array<[label: string, spell: (word: string) => string]> = [
+    ['in capitals', (word) => word.toUpperCase()],
+    ['with a soft hyphen', (word) => `${word}\u00AD`],
+    ['with a zero-width non-joiner inside', (word) => `${word.slice(0, 4)}\u200C${word.slice(4)}`],
+    ['with a combining grapheme joiner inside', (word) => `${word.slice(0, 4)}\u034F${word.slice(4)}`],
+    ['with a Hangul filler inside', (word) => `${word.slice(0, 4)}\u3164${word.slice(4)}`],
+    ['with a fullwidth capital', (word) => `\uFF25${word.slice(1)}`],
+    ['with a Cyrillic dze for the s', (word) => `${word.slice(0, -1)}\u0455`],
+    ['with a Greek capital epsilon', (word) => `\u0395${word.slice(1)}`],
+    ['in capitals with Cyrillic ones among them', (word) => word.toUpperCase().replace(/E/g, '\u0415')],
+  ];
+  const CASES = (['category', 'floor'] as const).flatMap((entity) =>
+    LOOK_ALIKES.map(([label, spell]) => [`${entity}: ${label}`, entity, spell] as const),
+  );
+
+  it.each(CASES)('POST %s: 409 DUPLICATE, no row written', async (_title, entity, spell) => {
+    const w = WRITABLE.find((candidate) => candidate.entity === entity);
+    if (!w) throw new Error(`no writable entity ${entity}`);
+    const suffix = ` ${randomUUID().slice(0, 8)}`;
+    const original = await send(w.as(), 'POST', w.url, JSON.stringify({ name: `Electronics${suffix}` }));
+    expect(original.statusCode, original.body).toBe(201);
+    const before = await rowCounts();
+    const message = `A ${entity} with this name already exists`;
+    const response = await send(
+      w.as(),
+      'POST',
+      w.url,
+      JSON.stringify({ name: `${spell('Electronics')}${suffix}` }),
+    );
+    expect(response.statusCode, response.body).toBe(409);
+    const { error } = response.json() as ApiErrorBody;
+    expect(error).toMatchObject({ code: 'DUPLICATE', message, fields: { name: message } });
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it.each(CASES)('PATCH %s: 409 DUPLICATE, the row as it was', async (_title, entity, spell) => {
+    const w = WRITABLE.find((candidate) => candidate.entity === entity);
+    const target = w?.target;
+    if (!w || !target) throw new Error(`no writable entity ${entity}`);
+    const suffix = ` ${randomUUID().slice(0, 8)}`;
+    const original = await send(w.as(), 'POST', w.url, JSON.stringify({ name: `Electronics${suffix}` }));
+    expect(original.statusCode, original.body).toBe(201);
+    const before = { row: await d.row(target.table, target.id()), counts: await rowCounts() };
+    const response = await send(
+      w.as(),
+      'PATCH',
+      `${w.url}/${target.id()}`,
+      JSON.stringify({ name: `${spell('Electronics')}${suffix}` }),
+    );
+    expect(response.statusCode, response.body).toBe(409);
+    expect((response.json() as ApiErrorBody).error.code).toBe('DUPLICATE');
+    expect({ row: await d.row(target.table, target.id()), counts: await rowCounts() }).toEqual(before);
   });
 });

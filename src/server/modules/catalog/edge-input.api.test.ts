@@ -31,6 +31,28 @@ describe('inputs at the edges', () => {
     },
   );
 
+  it.each([
+    '/api/shops?q=a%C2%85b',
+    '/api/products?q=%C2%9B31m',
+    '/api/products?category=%C2%80',
+    '/api/offers?q=%C2%9F',
+  ])('refuses a C1 control in search text with 400, as a NUL: %s', async (url) => {
+    const response = await d.call(d.user, 'GET', url);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({
+      code: 'VALIDATION',
+      message: 'Remove the control characters',
+    });
+  });
+
+  it('trims line and paragraph separators around search text, as it trims spaces', async () => {
+    const token = uniqueName('Sep').replaceAll(' ', '');
+    await d.shop({ name: `${token} Shoes` });
+    const found = await d.call(d.user, 'GET', `/api/shops?q=${encodeURIComponent(`\u2028${token}\u2029`)}`);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json().total).toBe(1);
+  });
+
   it('refuses year 0000 with "Enter a real date", not a 500', async () => {
     const shop = await d.shop();
     const before = await d.count('offers');

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Place } from '../../../shared/place';
 import type { Shop, ShopDetail } from '../../../shared/shop';
+import { placeNameKeys } from '../../db/place-name-keys';
 import {
   type Directory,
   expectError,
@@ -42,6 +43,36 @@ const kinds: Kind[] = [
   },
   { path: '/api/floors', table: 'floors', noun: 'floor', idField: 'floorId', nameField: 'floor' },
 ];
+
+/**
+ * Names that look like `name`, which starts with "Electronics": one trick each — case, padding, invisible
+ * characters, compatibility forms, letters of other scripts (docs/decisions/011).
+ */
+function lookAlikes(name: string): string[] {
+  const rest = name.slice('Electronics'.length);
+  const word = (look: string) => `${look}${rest}`;
+  return [
+    name.toUpperCase(),
+    name.toLowerCase(),
+    `  ${name}  `,
+    word('Electronics\u00AD'), // soft hyphen
+    word('Elec\u00ADtronics'),
+    word('Elec\u200Ctronics'), // zero-width non-joiner
+    word('Elec\u034Ftronics'), // combining grapheme joiner
+    word('Elec\u3164tronics'), // Hangul filler
+    word('Electronics\uFE0F'), // variation selector
+    word('Elec\u200Btronics'), // zero-width space (removed on input)
+    word('\uFF25lectronics'), // fullwidth E
+    word('\uFF25\uFF4C\uFF45\uFF43\uFF54\uFF52\uFF4F\uFF4E\uFF49\uFF43\uFF53'), // all fullwidth
+    word('\u{1D404}lectronics'), // mathematical bold capital E
+    word('\u2130lectronics'), // script capital E
+    word('Electronic\u0455'), // Cyrillic dze
+    word('Ele\u0441tr\u043Eni\u0441s'), // Cyrillic es and o
+    word('\u0395lectronics'), // Greek capital epsilon
+    word('\u0415LECTR\u041ENICS'), // capitals, with Cyrillic Е and О
+    word('Electr0nics'), // digit zero
+  ];
+}
 
 describe.each(kinds)('$path', ({ path, table, noun, idField, nameField }) => {
   const create = (name?: string) => (noun === 'category' ? d.category(name) : d.floor(name));
@@ -109,6 +140,11 @@ describe.each(kinds)('$path', ({ path, table, noun, idField, nameField }) => {
       ['empty', { name: '' }, 'Name is required'],
       ['only spaces', { name: '   ' }, 'Name is required'],
       ['only tabs and newlines', { name: '\t\n ' }, 'Name is required'],
+      [
+        'only characters that show nothing',
+        { name: '\u3164\u115F\u00AD\u200C\u034F\u2800' },
+        'Name is required',
+      ],
       ['null', { name: null }, 'Name is required'],
       ['a number', { name: 12 }, 'Name is required'],
       ['61 characters', { name: 'x'.repeat(61) }, 'Name must be at most 60 characters'],
@@ -190,6 +226,56 @@ describe.each(kinds)('$path', ({ path, table, noun, idField, nameField }) => {
       const renamed = await patch(place.id, { name: place.name.toUpperCase() });
       expect(renamed.statusCode).toBe(200);
       expect(renamed.json().name).toBe(place.name.toUpperCase());
+    });
+
+    it('refuses a name that only looks like one that exists: invisible characters, other forms and scripts', async () => {
+      const name = uniqueName('Electronics');
+      await create(name);
+      const before = await d.count(table);
+      for (const again of lookAlikes(name)) {
+        expectError(await post({ name: again }), 409, 'DUPLICATE', duplicateMessage, 'name');
+      }
+      expect(await d.count(table)).toBe(before);
+    });
+
+    it('refuses renaming to a look-alike of another name, leaving the row as it was', async () => {
+      const taken = await create(uniqueName('Electronics'));
+      const place = await create();
+      const before = await d.row(table, place.id);
+      for (const again of lookAlikes(taken.name)) {
+        expectError(await patch(place.id, { name: again }), 409, 'DUPLICATE', duplicateMessage, 'name');
+      }
+      expect(await d.row(table, place.id)).toEqual(before);
+    });
+
+    it('keeps names that differ apart, in any script', async () => {
+      const suffix = uniqueName('');
+      for (const name of [`Electronics${suffix}`, `Electronic${suffix}`, `Еда${suffix}`, `Εδώ${suffix}`]) {
+        const response = await post({ name });
+        expect(response.statusCode, `${name}: ${response.body}`).toBe(201);
+      }
+    });
+
+    it('20 look-alikes of one new name sent at once: one is created, 19 are duplicates, one row', async () => {
+      const name = uniqueName('Electronics');
+      const variants = lookAlikes(name).slice(0, 19);
+      variants.push(name);
+      expect(variants).toHaveLength(20);
+      const key = placeNameKeys(name).nameGlyphKey;
+      for (const variant of variants) expect(placeNameKeys(variant.trim()).nameGlyphKey, variant).toBe(key);
+
+      const before = await d.count(table);
+      const responses = await Promise.all(variants.map((variant) => post({ name: variant })));
+      const created = responses.filter((response) => response.statusCode === 201);
+      expect(created).toHaveLength(1);
+      for (const response of responses) {
+        if (response.statusCode !== 201) expectError(response, 409, 'DUPLICATE', duplicateMessage, 'name');
+      }
+      expect(await d.count(table)).toBe(before + 1);
+      const stored = await t.database.pool.query(`select name from ${table} where name_glyph_key = $1`, [
+        key,
+      ]);
+      expect(stored.rows).toEqual([{ name: created[0]?.json().name }]);
     });
 
     it('serves the next request normally right after a refused duplicate (the connection survives)', async () => {

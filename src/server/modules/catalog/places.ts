@@ -1,9 +1,10 @@
-import { asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Place, PlaceInput } from '../../../shared/place';
 import { requireRole, requireUser } from '../../auth/guards';
 import type { Db } from '../../db/client';
+import { placeNameKeys } from '../../db/place-name-keys';
 import { categories, floors, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from './db-errors';
@@ -19,7 +20,8 @@ interface PlaceKind {
 
 /**
  * Categories and floors: the same list, add, rename and delete. Renaming shows on every shop at once
- * (shops refer to them by id); deleting one that shops use is refused with how many.
+ * (shops refer to them by id); deleting one that shops use is refused with how many. Names are unique by
+ * how they look: every write stores the name's keys and the database refuses a taken one (docs/decisions/011).
  */
 function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
   const { table, shopColumn, noun } = kind;
@@ -38,7 +40,12 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
 
     const select = () =>
       db
-        .select({ ...getTableColumns(table), shopCount: shopCounts.shopCount })
+        .select({
+          id: table.id,
+          name: table.name,
+          createdAt: table.createdAt,
+          shopCount: shopCounts.shopCount,
+        })
         .from(table)
         .leftJoin(shopCounts, eq(shopCounts.placeId, table.id));
 
@@ -95,7 +102,13 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
       '/',
       { onRequest: requireRole('admin'), schema: { body: PlaceInput, response: { 201: Place } } },
       async (request, reply) => {
-        const [row] = await write(() => db.insert(table).values({ name: request.body.name }).returning());
+        const { name } = request.body;
+        const [row] = await write(() =>
+          db
+            .insert(table)
+            .values({ name, ...placeNameKeys(name) })
+            .returning({ id: table.id, name: table.name, createdAt: table.createdAt }),
+        );
         if (!row) throw new Error('insert returned no row');
         return reply.status(201).send(toPlace({ ...row, shopCount: 0 }));
       },
@@ -111,9 +124,9 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
         const rows = await write(() =>
           db
             .update(table)
-            .set({ name: request.body.name })
+            .set({ name: request.body.name, ...placeNameKeys(request.body.name) })
             .where(eq(table.id, request.params.id))
-            .returning(),
+            .returning({ id: table.id }),
         );
         if (rows.length === 0) throw notFound();
         return load(request.params.id);
