@@ -11,6 +11,7 @@ import Fastify, {
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
+import type { Permission } from '../shared/permissions';
 import { sessionPlugin } from './auth/guards';
 import { HashQueue } from './auth/hash-queue';
 import { authRoutes } from './auth/routes';
@@ -74,6 +75,8 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export interface RouteEntry {
   method: string;
   url: string;
+  /** What the route does, for the permission policy; none on public routes. */
+  permission?: Permission;
 }
 
 declare module 'fastify' {
@@ -120,7 +123,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const routeTable: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())
-      if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+      if (method !== 'HEAD')
+        routeTable.push({ method, url: route.url, permission: route.config?.permission });
   });
   app.decorate('routeTable', routeTable);
   app.setValidatorCompiler(validatorCompiler);

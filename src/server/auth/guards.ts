@@ -1,13 +1,20 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SessionUser } from '../../shared/auth';
-import type { Role } from '../../shared/roles';
+import { can, type Permission } from '../../shared/permissions';
 import type { Database } from '../db/client';
 import { forbidden, unauthenticated } from '../errors';
 import { isProbe, matchedRoute } from '../lib/request-route';
 import { createSessionResolver, SESSION_COOKIE } from './sessions';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What the route does, for the one permission policy (src/shared/permissions.ts): the route is then
+     * guarded by it (anonymous → 401, not allowed → 403) before validation. Routes without one are public.
+     */
+    permission?: Permission;
+  }
   interface FastifyRequest {
     /** The signed-in person, resolved from the session cookie before every /api handler. */
     user: SessionUser | null;
@@ -21,6 +28,11 @@ export const sessionPlugin = fp<{ database: Database; now: () => Date }>(async (
   app.decorateRequest('user', null);
   app.decorateRequest('catalogVersion', null);
   const resolveSession = createSessionResolver(database);
+  // Every route that declares a permission is guarded by the policy, first among its own hooks.
+  app.addHook('onRoute', (route) => {
+    const permission = route.config?.permission;
+    if (permission) route.onRequest = [authorize(permission), ...[route.onRequest ?? []].flat()];
+  });
   app.addHook('onRequest', async (request) => {
     // Only for API routes the router matched (an unknown path needs no person), and not for the health
     // check, which answers load balancers who have no session.
@@ -33,15 +45,18 @@ export const sessionPlugin = fp<{ database: Database; now: () => Date }>(async (
   });
 });
 
-/** Route hook (onRequest, so before validation): any signed-in person. */
+/** Route hook (onRequest, so before validation): any signed-in person (the benchmark's routes). */
 export async function requireUser(request: FastifyRequest): Promise<void> {
   if (!request.user) throw unauthenticated();
 }
 
-/** Route hook (onRequest): a signed-in person with this role (anonymous → 401, other role → 403). */
-export function requireRole(role: Role) {
-  return async (request: FastifyRequest): Promise<void> => {
+/**
+ * Route hook (onRequest): the policy's answer for this action on this kind of record (anonymous → 401,
+ * not allowed → 403). Rules that depend on the record itself are asked again once it is loaded.
+ */
+export function authorize({ action, resource }: Permission): onRequestAsyncHookHandler {
+  return async (request) => {
     if (!request.user) throw unauthenticated();
-    if (request.user.role !== role) throw forbidden();
+    if (!can(request.user, action, resource)) throw forbidden();
   };
 }

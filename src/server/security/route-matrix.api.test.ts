@@ -1,8 +1,11 @@
 // The authorization matrix, generated from the app's own route table: every API route must have a rule
 // here (a new route without one fails the first test), and every rule is tried as anonymous, user and
-// admin — with the whole database compared before and after each refused write.
+// admin — with the whole database compared before and after each refused write. What each role should
+// get comes from the one permission policy (src/shared/permissions.ts) and the permission each route
+// declares; a route without one is public, and only the routes listed as public may be.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { can } from '../../shared/permissions';
 import { type Directory, openDirectory, uniqueName, unknownId } from '../test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
 
@@ -20,31 +23,37 @@ type Role = 'anonymous' | 'user' | 'admin';
 interface Rule {
   /** Builds one request against fresh data of its own. */
   request: () => Promise<{ url: string; payload?: unknown }>;
-  expect: Record<Role, number>;
+  /** The answer when the request is allowed. */
+  success: number;
 }
 
-const PUBLIC = (status: number) => ({ anonymous: status, user: status, admin: status });
-const SIGNED_IN_READ = { anonymous: 401, user: 200, admin: 200 };
-const ADMIN = (status: number) => ({ anonymous: 401, user: 403, admin: status });
+/** The routes anyone may call, signed in or not: the health check and the account routes. */
+const PUBLIC_ROUTES = new Set([
+  'GET /api/health',
+  'GET /api/auth/me',
+  'POST /api/auth/register',
+  'POST /api/auth/login',
+  'POST /api/auth/logout',
+]);
 
 const RULES: Record<string, Rule> = {
-  'GET /api/health': { request: async () => ({ url: '/api/health' }), expect: PUBLIC(200) },
-  'GET /api/auth/me': { request: async () => ({ url: '/api/auth/me' }), expect: PUBLIC(200) },
+  'GET /api/health': { request: async () => ({ url: '/api/health' }), success: 200 },
+  'GET /api/auth/me': { request: async () => ({ url: '/api/auth/me' }), success: 200 },
   'POST /api/auth/register': {
     request: async () => ({
       url: '/api/auth/register',
       payload: { email: uniqueEmail(), password: 'secret1' },
     }),
-    expect: PUBLIC(201),
+    success: 201,
   },
   'POST /api/auth/login': {
     request: async () => ({ url: '/api/auth/login', payload: { email: uniqueEmail(), password: 'secret1' } }),
-    expect: PUBLIC(401),
+    success: 401,
   },
-  'POST /api/auth/logout': { request: async () => ({ url: '/api/auth/logout' }), expect: PUBLIC(204) },
-  'GET /api/stats': { request: async () => ({ url: '/api/stats' }), expect: ADMIN(200) },
-  'POST /api/admin/invites': { request: async () => ({ url: '/api/admin/invites' }), expect: ADMIN(201) },
-  'GET /api/admin/invites': { request: async () => ({ url: '/api/admin/invites' }), expect: ADMIN(200) },
+  'POST /api/auth/logout': { request: async () => ({ url: '/api/auth/logout' }), success: 204 },
+  'GET /api/stats': { request: async () => ({ url: '/api/stats' }), success: 200 },
+  'POST /api/admin/invites': { request: async () => ({ url: '/api/admin/invites' }), success: 201 },
+  'GET /api/admin/invites': { request: async () => ({ url: '/api/admin/invites' }), success: 200 },
   'DELETE /api/admin/invites/:id': {
     request: async () => {
       const created = await t.app.inject({
@@ -54,7 +63,7 @@ const RULES: Record<string, Rule> = {
       });
       return { url: `/api/admin/invites/${created.json().invite.id}` };
     },
-    expect: ADMIN(204),
+    success: 204,
   },
 };
 
@@ -92,15 +101,15 @@ for (const [resource, create] of [
   };
   RULES[`GET /api/${resource}`] = {
     request: async () => ({ url: `/api/${resource}` }),
-    expect: SIGNED_IN_READ,
+    success: 200,
   };
   RULES[`GET /api/${resource}/:id`] = {
     request: async () => ({ url: `/api/${resource}/${await existing()}` }),
-    expect: SIGNED_IN_READ,
+    success: 200,
   };
   RULES[`POST /api/${resource}`] = {
     request: async () => ({ url: `/api/${resource}`, payload: await create() }),
-    expect: ADMIN(201),
+    success: 201,
   };
   RULES[`PATCH /api/${resource}/:id`] = {
     request: async () => {
@@ -108,11 +117,11 @@ for (const [resource, create] of [
       const field = resource === 'offers' ? 'title' : 'name';
       return { url: `/api/${resource}/${id}`, payload: { [field]: uniqueName('Renamed') } };
     },
-    expect: ADMIN(200),
+    success: 200,
   };
   RULES[`DELETE /api/${resource}/:id`] = {
     request: async () => ({ url: `/api/${resource}/${await existing()}` }),
-    expect: ADMIN(204),
+    success: 204,
   };
 }
 
@@ -167,17 +176,34 @@ describe('authorization matrix', () => {
     // shared user's or admin's.
     const as = SESSION_ENDING.has(key) && role !== 'anonymous' ? await signInFresh(role) : asRole(role);
     const request = await rule.request();
-    const refusedWrite = method !== 'GET' && rule.expect[role] >= 400 && rule.expect.admin < 400;
+    const expected = expectedStatus(key, role, rule);
+    const refusedWrite = method !== 'GET' && expected >= 400 && rule.success < 400;
     const before = refusedWrite ? await databaseDigest() : '';
     const response: LightMyRequestResponse = await send(method, as, request);
-    expect(response.statusCode, response.body).toBe(rule.expect[role]);
+    expect(response.statusCode, response.body).toBe(expected);
     if (refusedWrite) expect(await databaseDigest()).toBe(before);
+  });
+
+  it('has a permission on every route but the public ones', () => {
+    const withoutPermission = t.app.routeTable
+      .filter((route) => route.url.startsWith('/api/') && !route.permission)
+      .map((route) => `${route.method} ${route.url}`);
+    expect(withoutPermission.sort()).toEqual([...PUBLIC_ROUTES].sort());
   });
 
   it('answers an unknown id on a refused write with the refusal, not a 404', async () => {
     expect((await send('DELETE', d.user, { url: `/api/shops/${unknownId()}` })).statusCode).toBe(403);
   });
 });
+
+/** What `role` should get: the success answer if the policy allows it, else 401 (visitor) or 403. */
+function expectedStatus(key: string, role: Role, rule: Rule): number {
+  const route = t.app.routeTable.find((entry) => `${entry.method} ${entry.url}` === key);
+  if (!route?.permission) return rule.success;
+  if (role === 'anonymous') return 401;
+  const { action, resource } = route.permission;
+  return can({ id: 'someone', role }, action, resource) ? rule.success : 403;
+}
 
 function signInFresh(role: 'user' | 'admin'): Promise<SignedIn> {
   return registerAs(t.app, role);

@@ -2,7 +2,6 @@ import { count } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AdminInvite, AdminStats, CreatedAdminInvite } from '../../../shared/auth';
-import { requireRole } from '../../auth/guards';
 import { createInvite, listOpenInvites, revokeInvite } from '../../auth/invites';
 import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
@@ -16,16 +15,18 @@ export interface AdminRoutesOptions {
   timeZone: string;
 }
 
-/** Admin-only endpoints: invites and the dashboard's figures. Every route here needs an admin session. */
+/** Invites and the dashboard's figures: admins only (src/shared/permissions.ts). */
 export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, now, timeZone }) => {
-  app.addHook('onRequest', requireRole('admin'));
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
 
   app.post(
     '/admin/invites',
-    { schema: { response: { 201: z.object({ invite: CreatedAdminInvite }) } } },
+    {
+      config: { permission: { action: 'create', resource: 'invite' } },
+      schema: { response: { 201: z.object({ invite: CreatedAdminInvite }) } },
+    },
     async (request, reply) => {
       const invite = await createInvite(db, request.user?.id ?? null, now());
       return reply.status(201).send({ invite });
@@ -34,7 +35,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 
   app.get(
     '/admin/invites',
-    { schema: { response: { 200: z.object({ invites: z.array(AdminInvite) }) } } },
+    {
+      config: { permission: { action: 'read', resource: 'invite' } },
+      schema: { response: { 200: z.object({ invites: z.array(AdminInvite) }) } },
+    },
     async () => ({
       invites: await listOpenInvites(db, now()),
     }),
@@ -42,7 +46,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 
   app.delete(
     '/admin/invites/:id',
-    { schema: { params: z.strictObject({ id: z.uuid('This invite does not exist or was already used') }) } },
+    {
+      config: { permission: { action: 'delete', resource: 'invite' } },
+      schema: { params: z.strictObject({ id: z.uuid('This invite does not exist or was already used') }) },
+    },
     async (request, reply) => {
       if (!(await revokeInvite(db, request.params.id))) {
         throw new HttpError(404, 'NOT_FOUND', 'This invite does not exist or was already used');
@@ -51,19 +58,26 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     },
   );
 
-  app.get('/stats', { schema: { response: { 200: AdminStats } } }, async () => {
-    const today = mallToday(timeZone, now());
-    const [[shopCount], [productCount], [offerCount], [activeCount]] = await Promise.all([
-      db.select({ n: count() }).from(shops),
-      db.select({ n: count() }).from(products),
-      db.select({ n: count() }).from(offers),
-      db.select({ n: count() }).from(offers).where(activeOn(today)),
-    ]);
-    return {
-      shops: shopCount?.n ?? 0,
-      products: productCount?.n ?? 0,
-      offers: offerCount?.n ?? 0,
-      activeOffers: activeCount?.n ?? 0,
-    };
-  });
+  app.get(
+    '/stats',
+    {
+      config: { permission: { action: 'read', resource: 'stats' } },
+      schema: { response: { 200: AdminStats } },
+    },
+    async () => {
+      const today = mallToday(timeZone, now());
+      const [[shopCount], [productCount], [offerCount], [activeCount]] = await Promise.all([
+        db.select({ n: count() }).from(shops),
+        db.select({ n: count() }).from(products),
+        db.select({ n: count() }).from(offers),
+        db.select({ n: count() }).from(offers).where(activeOn(today)),
+      ]);
+      return {
+        shops: shopCount?.n ?? 0,
+        products: productCount?.n ?? 0,
+        offers: offerCount?.n ?? 0,
+        activeOffers: activeCount?.n ?? 0,
+      };
+    },
+  );
 };

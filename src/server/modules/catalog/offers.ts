@@ -10,7 +10,6 @@ import {
   OfferPage,
   OfferPatch,
 } from '../../../shared/offer';
-import { requireRole, requireUser } from '../../auth/guards';
 import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
@@ -62,8 +61,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   app.get(
     '/',
     {
-      onRequest: requireUser,
-      config: { catalogRead: true },
+      config: { permission: { action: 'read', resource: 'offer' }, catalogRead: true },
       schema: { querystring: OfferListQuery, response: { 200: OfferPage } },
     },
     async (request) => {
@@ -97,8 +95,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   app.get(
     '/:id',
     {
-      onRequest: requireUser,
-      config: { catalogRead: true },
+      config: { permission: { action: 'read', resource: 'offer' }, catalogRead: true },
       schema: { params: IdParams, response: { 200: Offer } },
     },
     (request) => load(request.params.id),
@@ -106,7 +103,10 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
 
   app.post(
     '/',
-    { onRequest: requireRole('admin'), schema: { body: OfferInput, response: { 201: Offer } } },
+    {
+      config: { permission: { action: 'create', resource: 'offer' } },
+      schema: { body: OfferInput, response: { 201: Offer } },
+    },
     async (request, reply) => {
       try {
         const [row] = await db.insert(offers).values(request.body).returning({ id: offers.id });
@@ -122,7 +122,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   app.patch(
     '/:id',
     {
-      onRequest: requireRole('admin'),
+      config: { permission: { action: 'update', resource: 'offer' } },
       schema: { params: IdParams, body: OfferPatch, response: { 200: Offer } },
     },
     async (request) => {
@@ -160,7 +160,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
 
   app.delete(
     '/:id',
-    { onRequest: requireRole('admin'), schema: { params: IdParams } },
+    { config: { permission: { action: 'delete', resource: 'offer' } }, schema: { params: IdParams } },
     async (request, reply) => {
       // The products' foreign key clears their offer_id in the same statement.
       const rows = await db

@@ -2,7 +2,6 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Place, PlaceInput } from '../../../shared/place';
-import { requireRole, requireUser } from '../../auth/guards';
 import type { Db } from '../../db/client';
 import { placeNameKeys } from '../../db/place-name-keys';
 import { categories, floors, shops } from '../../db/schema';
@@ -14,8 +13,8 @@ const IdParams = z.strictObject({ id: z.uuid('Not found') });
 interface PlaceKind {
   table: typeof categories | typeof floors;
   shopColumn: typeof shops.categoryId | typeof shops.floorId;
-  /** "category" / "floor", for messages. */
-  noun: string;
+  /** "category" / "floor", for messages; and the resource of the permission policy. */
+  noun: 'category' | 'floor';
 }
 
 /**
@@ -79,8 +78,7 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
     app.get(
       '/',
       {
-        onRequest: requireUser,
-        config: { catalogRead: true },
+        config: { permission: { action: 'read', resource: noun }, catalogRead: true },
         schema: { response: { 200: z.object({ items: z.array(Place) }) } },
       },
       async () => ({
@@ -91,8 +89,7 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
     app.get(
       '/:id',
       {
-        onRequest: requireUser,
-        config: { catalogRead: true },
+        config: { permission: { action: 'read', resource: noun }, catalogRead: true },
         schema: { params: IdParams, response: { 200: Place } },
       },
       (request) => load(request.params.id),
@@ -100,7 +97,10 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
 
     app.post(
       '/',
-      { onRequest: requireRole('admin'), schema: { body: PlaceInput, response: { 201: Place } } },
+      {
+        config: { permission: { action: 'create', resource: noun } },
+        schema: { body: PlaceInput, response: { 201: Place } },
+      },
       async (request, reply) => {
         const { name } = request.body;
         const [row] = await write(() =>
@@ -117,7 +117,7 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
     app.patch(
       '/:id',
       {
-        onRequest: requireRole('admin'),
+        config: { permission: { action: 'update', resource: noun } },
         schema: { params: IdParams, body: PlaceInput, response: { 200: Place } },
       },
       async (request) => {
@@ -135,7 +135,7 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db }> {
 
     app.delete(
       '/:id',
-      { onRequest: requireRole('admin'), schema: { params: IdParams } },
+      { config: { permission: { action: 'delete', resource: noun } }, schema: { params: IdParams } },
       async (request, reply) => {
         const place = await load(request.params.id);
         const inUse = (shopCount: number) =>

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { discountedPrice, toPriceString } from '../../../shared/money';
 import { Product, ProductInput, ProductListQuery, ProductPage, ProductPatch } from '../../../shared/product';
 import { SEARCH_COUNT_CAP } from '../../../shared/text';
-import { requireRole, requireUser } from '../../auth/guards';
 import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
@@ -124,8 +123,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
   app.get(
     '/',
     {
-      onRequest: requireUser,
-      config: { catalogRead: true },
+      config: { permission: { action: 'read', resource: 'product' }, catalogRead: true },
       schema: { querystring: ProductListQuery, response: { 200: ProductPage } },
     },
     async (request) => {
@@ -178,8 +176,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
   app.get(
     '/:id',
     {
-      onRequest: requireUser,
-      config: { catalogRead: true },
+      config: { permission: { action: 'read', resource: 'product' }, catalogRead: true },
       schema: { params: IdParams, response: { 200: Product } },
     },
     (request) => load(request.params.id),
@@ -187,7 +184,10 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
 
   app.post(
     '/',
-    { onRequest: requireRole('admin'), schema: { body: ProductInput, response: { 201: Product } } },
+    {
+      config: { permission: { action: 'create', resource: 'product' } },
+      schema: { body: ProductInput, response: { 201: Product } },
+    },
     async (request, reply) => {
       const { price, ...rest } = request.body;
       try {
@@ -206,7 +206,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
   app.patch(
     '/:id',
     {
-      onRequest: requireRole('admin'),
+      config: { permission: { action: 'update', resource: 'product' } },
       schema: { params: IdParams, body: ProductPatch, response: { 200: Product } },
     },
     async (request) => {
@@ -230,7 +230,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
 
   app.delete(
     '/:id',
-    { onRequest: requireRole('admin'), schema: { params: IdParams } },
+    { config: { permission: { action: 'delete', resource: 'product' } }, schema: { params: IdParams } },
     async (request, reply) => {
       const rows = await db
         .delete(products)

@@ -2,7 +2,6 @@ import { and, asc, count, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Shop, ShopDetail, ShopInput, ShopListQuery, ShopPage, ShopPatch } from '../../../shared/shop';
-import { requireRole, requireUser } from '../../auth/guards';
 import type { Db } from '../../db/client';
 import { categories, floors, offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
@@ -85,8 +84,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
   app.get(
     '/',
     {
-      onRequest: requireUser,
-      config: { catalogRead: true },
+      config: { permission: { action: 'read', resource: 'shop' }, catalogRead: true },
       schema: { querystring: ShopListQuery, response: { 200: ShopPage } },
     },
     (request) => listShops(db, request.query),
@@ -95,8 +93,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
   app.get(
     '/:id',
     {
-      onRequest: requireUser,
-      config: { catalogRead: true },
+      config: { permission: { action: 'read', resource: 'shop' }, catalogRead: true },
       schema: { params: IdParams, response: { 200: ShopDetail } },
     },
     (request) => loadShopDetail(db, request.params.id),
@@ -104,7 +101,10 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
 
   app.post(
     '/',
-    { onRequest: requireRole('admin'), schema: { body: ShopInput, response: { 201: ShopDetail } } },
+    {
+      config: { permission: { action: 'create', resource: 'shop' } },
+      schema: { body: ShopInput, response: { 201: ShopDetail } },
+    },
     async (request, reply) => {
       try {
         const [row] = await db.insert(shops).values(request.body).returning({ id: shops.id });
@@ -119,7 +119,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
   app.patch(
     '/:id',
     {
-      onRequest: requireRole('admin'),
+      config: { permission: { action: 'update', resource: 'shop' } },
       schema: { params: IdParams, body: ShopPatch, response: { 200: ShopDetail } },
     },
     async (request) => {
@@ -140,7 +140,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
 
   app.delete(
     '/:id',
-    { onRequest: requireRole('admin'), schema: { params: IdParams } },
+    { config: { permission: { action: 'delete', resource: 'shop' } }, schema: { params: IdParams } },
     async (request, reply) => {
       // One statement: the foreign keys cascade to the shop's products and offers atomically.
       const rows = await db.delete(shops).where(eq(shops.id, request.params.id)).returning({ id: shops.id });
