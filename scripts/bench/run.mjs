@@ -51,6 +51,7 @@ import {
 } from '../stress/lib.mjs';
 
 const resultsFile = path.join(repoRoot, 'bench', 'results.md');
+const floodFile = path.join(repoRoot, 'bench', 'sign-in-flood.md');
 
 const INVITE_CODE = 'bench-admin-invite-code';
 const PASSWORD = 'bench-password-1';
@@ -59,6 +60,9 @@ const SHOPPER_PAGE_SIZE = 12; // the shopper pages' page size (src/client/routes
 const ADMIN_PAGE_SIZE = 20; // the admin lists' page size (src/client/routes/admin)
 const SHOP_OFFERS_PAGE_SIZE = 50; // a shop's current offers on its page
 const IDLE_LOOP_S = 10; // the event loop measured with the server idle, before the rows
+const SIGN_IN_ACCOUNTS = 64; // accounts the sign-in rows take turns over
+const SIGN_IN_FLOOD_CONNECTIONS = 64; // the sign-in flood: connections signing in at once
+const PROBE_INTERVAL_MS = 100; // the sign-in flood: a probe request every 100 ms
 
 const TARGETS = {
   shopperShareOfCeiling: 0.5,
@@ -81,6 +85,8 @@ const USAGE = `Usage: node scripts/bench/run.mjs [options]   (npm run bench -- [
   --quick            a short smoke run: 3 s rows, 1 s warm-ups, 3 start-up samples
   --read-cache on|off  the server's read cache (default on, as in production)
   --no-write         print the table but leave bench/results.md alone
+  --flood-only       only the sign-in flood (and its baseline): writes bench/sign-in-flood.md, not
+                     bench/results.md (npm run bench -- --flood-only --only postgres: about a minute)
 
 PostgreSQL: DATABASE_URL when set (an empty database, or one holding the large mall from an earlier
 run), else a throwaway cluster (scripts/pg-cluster.mjs).`;
@@ -96,6 +102,7 @@ try {
       quick: { type: 'boolean', default: false },
       'read-cache': { type: 'string', default: 'on' },
       'no-write': { type: 'boolean', default: false },
+      'flood-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -115,6 +122,7 @@ const warmupS = Number(options.warmup ?? (options.quick ? 1 : 5));
 const connections = Number(options.connections);
 const startSamples = options.quick ? 3 : 5;
 const readCache = options['read-cache'];
+const floodOnly = options['flood-only'];
 for (const [name, value, min] of [
   ['--duration', durationS, 1],
   ['--warmup', warmupS, 0],
@@ -274,7 +282,9 @@ async function getOk(port, urlPath, cookie) {
 async function drained(port, row) {
   // Sign-ins left over queue on libuv's thread pool (scrypt), not the database: wait for one more.
   if (row?.method === 'POST')
-    await call(port, row.method, row.paths[0], { body: JSON.parse(row.body) }).catch(() => {});
+    await call(port, row.method, row.paths[0], {
+      body: JSON.parse(row.nextBody ? row.nextBody() : row.body),
+    }).catch(() => {});
   const deadline = performance.now() + 120_000;
   while (performance.now() < deadline) {
     try {
@@ -362,12 +372,15 @@ class Server {
  * Loads one route: `next()` gives each request's path. Latencies of 2xx answers are recorded from
  * autocannon's response events, so p95 is exact (autocannon itself reports p97.5 and p99).
  */
-function cannon(port, { next, method = 'GET', cookie, body, seconds: duration, connections: conns }) {
+function cannon(
+  port,
+  { next, nextBody, method = 'GET', cookie, body, seconds: duration, connections: conns },
+) {
   return new Promise((resolve, reject) => {
     const latencies = [];
     const headers = {};
     if (cookie) headers.cookie = cookie;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined || nextBody) headers['content-type'] = 'application/json';
     const instance = autocannon(
       {
         url: `http://127.0.0.1:${port}`,
@@ -380,6 +393,7 @@ function cannon(port, { next, method = 'GET', cookie, body, seconds: duration, c
             ...(body !== undefined ? { body } : {}),
             setupRequest: (request) => {
               request.path = next();
+              if (nextBody) request.body = nextBody();
               return request;
             },
           },
@@ -568,10 +582,96 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
       label: 'sign-in: POST /api/auth/login (scrypt)',
       method: 'POST',
       paths: ['/api/auth/login'],
-      body: JSON.stringify({ email: fixtures.signInEmail, password: PASSWORD }),
+      nextBody: signInBodies(fixtures.signInEmails),
       connections: Math.min(8, connections),
     },
   ];
+}
+
+/** Each call the next account's sign-in body, round the accounts. */
+function signInBodies(emails) {
+  let i = 0;
+  return () => JSON.stringify({ email: emails[i++ % emails.length], password: PASSWORD });
+}
+
+/**
+ * Sign-in under attack (docs/security.md): 64 connections sign in as fast as the server lets them while
+ * one client fetches the app's entry script and another a cached shop, every 100 ms each. Password
+ * hashing has its own bounded queue (src/server/auth/hash-queue.ts): what does not fit is answered 503
+ * at once, and the probes' latency shows what a shopper meanwhile gets. Reported, not judged.
+ */
+async function signInFlood(port, { signInEmails, shopId, shopperCookie }) {
+  const summary = (values) => {
+    const sorted = Float64Array.from(values).sort();
+    return {
+      n: sorted.length,
+      p50: percentile(sorted, 50),
+      p95: percentile(sorted, 95),
+      max: sorted.length > 0 ? sorted[sorted.length - 1] : Number.NaN,
+    };
+  };
+  const index = fs.readFileSync(path.join(repoRoot, 'dist', 'client', 'index.html'), 'utf8');
+  const assetPath = /<script[^>]+src="([^"]+\.js)"/.exec(index)?.[1];
+  if (!assetPath) throw new BenchError('no entry script in dist/client/index.html');
+  const samples = { asset: [], cached: [] };
+  let probeFailures = 0;
+  let running = true;
+  const probe = async (key, urlPath, cookie) => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}${urlPath}`, {
+          headers: cookie ? { cookie } : {},
+          signal: AbortSignal.timeout(60_000),
+        });
+        await response.arrayBuffer();
+        if (response.ok) samples[key].push(performance.now() - started);
+        else probeFailures++;
+      } catch {
+        probeFailures++;
+      }
+      await sleep(PROBE_INTERVAL_MS);
+    }
+  };
+  // The shop's answer in the read cache first: the probe measures a cached read.
+  await getOk(port, `/api/shops/${shopId}`, shopperCookie);
+  const probeBoth = () => [probe('asset', assetPath), probe('cached', `/api/shops/${shopId}`, shopperCookie)];
+  // The anchor: the same probes for the same time with nothing else going on.
+  let probing = probeBoth();
+  await sleep(durationS * 1000);
+  running = false;
+  await Promise.all(probing);
+  const baseline = { asset: summary(samples.asset), cached: summary(samples.cached), probeFailures };
+  samples.asset = [];
+  samples.cached = [];
+  probeFailures = 0;
+  running = true;
+  probing = probeBoth();
+  const { result } = await cannon(port, {
+    method: 'POST',
+    next: () => '/api/auth/login',
+    nextBody: signInBodies(signInEmails),
+    seconds: durationS,
+    connections: SIGN_IN_FLOOD_CONNECTIONS,
+  });
+  running = false;
+  await Promise.all(probing);
+  await drained(port, { method: 'POST', paths: ['/api/auth/login'], nextBody: signInBodies(signInEmails) });
+  const statusCodes = result.statusCodeStats ?? {};
+  return {
+    signInsPerS: result['2xx'] / result.duration,
+    refused: statusCodes['503']?.count ?? 0,
+    statusCodes: Object.fromEntries(
+      Object.entries(statusCodes)
+        .filter(([code]) => code !== '200' && code !== '503')
+        .map(([code, stats]) => [code, stats.count]),
+    ),
+    asset: summary(samples.asset),
+    assetPath,
+    cached: summary(samples.cached),
+    probeFailures,
+    baseline,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -642,6 +742,8 @@ async function runDatabase(kind, words) {
   const workDir = makeTempDir(os.tmpdir(), `super-mall-bench-${kind}-`);
   const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), `bench-${kind}-`);
   fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
+  // The app's files too (main.js serves ../client): the sign-in flood fetches a script meanwhile.
+  fs.cpSync(path.join(repoRoot, 'dist', 'client'), path.join(serverCopy, 'client'), { recursive: true });
   const serverTmp = path.join(workDir, 'tmp');
   fs.mkdirSync(serverTmp);
   const logPath = path.join(workDir, 'server.log');
@@ -706,8 +808,9 @@ async function runDatabase(kind, words) {
     }
 
     // 2. The database ceiling, before the server (the embedded data directory is the server's alone).
-    console.log(`[${label}] database ceiling (${durationS} s, ${connections} concurrent clients)…`);
-    const ceiling = await dbCeiling(env, label);
+    if (!floodOnly)
+      console.log(`[${label}] database ceiling (${durationS} s, ${connections} concurrent clients)…`);
+    const ceiling = floodOnly ? null : await dbCeiling(env, label);
 
     // 3. The server.
     server = new Server({ mainJs: path.join(serverCopy, 'server', 'main.js'), env, logPath });
@@ -719,8 +822,13 @@ async function runDatabase(kind, words) {
       admin: await register(port, 'admin', `bench.admin.${stamp}@example.com`),
       shopper: await register(port, 'user', `bench.shopper.${stamp}@example.com`),
     };
-    const signInEmail = `bench.signin.${stamp}@example.com`;
-    await register(port, 'user', signInEmail);
+    // Sign-in rows take turns over several accounts: one account signed in from 8 connections at once
+    // from one address is what the lockout refuses (attempts in flight count, auth/lockout.ts).
+    const signInEmails = [];
+    for (let i = 0; i < SIGN_IN_ACCOUNTS; i++) {
+      signInEmails.push(`bench.signin.${i}.${stamp}@example.com`);
+      await register(port, 'user', signInEmails[i]);
+    }
 
     const categoryIds = (await getOk(port, '/api/categories', cookies.shopper)).items.map((item) => item.id);
     const floorIds = (await getOk(port, '/api/floors', cookies.shopper)).items.map((item) => item.id);
@@ -743,7 +851,7 @@ async function runDatabase(kind, words) {
     if (!hasEventLoop)
       console.warn(`[${label}] GET /api/bench/event-loop → HTTP ${eventLoop.status}: no event-loop figures`);
 
-    if (hasEventLoop) {
+    if (hasEventLoop && !floodOnly) {
       // The floor the rows stand on: the same measurement with the server idle. Timer ticks on a
       // shared 2-core VM are late now and then whatever the server does. (The probe above reset it.)
       await sleep(IDLE_LOOP_S * 1000);
@@ -754,12 +862,14 @@ async function runDatabase(kind, words) {
       );
     }
 
-    const rows = buildRows({
-      fixtures: { categoryIds, floorIds, shopIds, signInEmail, searchTerms: words.searchTerms },
-      words,
-      cookies,
-      constantPath,
-    });
+    const rows = floodOnly
+      ? []
+      : buildRows({
+          fixtures: { categoryIds, floorIds, shopIds, signInEmails, searchTerms: words.searchTerms },
+          words,
+          cookies,
+          constantPath,
+        });
     for (const row of rows) {
       if (isInterrupted()) break;
       if (row.id === 'db') {
@@ -782,6 +892,7 @@ async function runDatabase(kind, words) {
         method: row.method,
         cookie: row.cookie,
         body: row.body,
+        nextBody: row.nextBody,
         connections: conns,
       };
       if (warmupS > 0) {
@@ -824,11 +935,25 @@ async function runDatabase(kind, words) {
           (measured.errors > 0 ? ` (status codes ${JSON.stringify(result.statusCodeStats)})` : ''),
       );
     }
+    if (!isInterrupted()) {
+      outcome.signInFlood = await signInFlood(port, {
+        signInEmails,
+        shopId: shopIds[0],
+        shopperCookie: cookies.shopper,
+      });
+      const flood = outcome.signInFlood;
+      console.log(
+        `[${label}] sign-in flood (${SIGN_IN_FLOOD_CONNECTIONS} connections): ${flood.signInsPerS.toFixed(1)} sign-ins/s, ` +
+          `${flood.refused} answered 503, other answers ${JSON.stringify(flood.statusCodes)}; entry script p95 ` +
+          `${fmt(flood.asset.p95)} ms max ${fmt(flood.asset.max)} ms; cached shop p95 ${fmt(flood.cached.p95)} ms ` +
+          `max ${fmt(flood.cached.max)} ms; probe failures ${flood.probeFailures}`,
+      );
+    }
     outcome.hwmMb = memoryMb(server.pid, 'VmHWM');
     await server.stop();
 
     // 4. Start-up on the existing data directory.
-    if (kind === 'embedded' && !isInterrupted()) {
+    if (kind === 'embedded' && !isInterrupted() && !floodOnly) {
       const samples = [];
       for (let i = 0; i < startSamples; i++) {
         samples.push(await server.start());
@@ -1038,6 +1163,23 @@ function report(outcomes, machine, startedAt) {
         `Event loop with the server idle for ${IDLE_LOOP_S} s (before the rows): max ${fmt(outcome.idleLoop.maxMs)} ms, ` +
           `p99 ${fmt(outcome.idleLoop.p99Ms)} ms.`,
       );
+    if (outcome.signInFlood) {
+      const flood = outcome.signInFlood;
+      sections.push(
+        `Sign-in flood (${SIGN_IN_FLOOD_CONNECTIONS} connections signing in for ${durationS} s; docs/security.md): ` +
+          `${fmt(flood.signInsPerS)} sign-ins/s, ${flood.refused} answered 503 at once` +
+          (Object.keys(flood.statusCodes).length > 0
+            ? `, other answers ${JSON.stringify(flood.statusCodes)}`
+            : '') +
+          `. Meanwhile, every ${PROBE_INTERVAL_MS} ms: the entry script (${flood.asset.n} fetches) p50 ` +
+          `${fmt(flood.asset.p50)} ms, p95 ${fmt(flood.asset.p95)} ms, max ${fmt(flood.asset.max)} ms; a cached ` +
+          `shop (${flood.cached.n}) p50 ${fmt(flood.cached.p50)} ms, p95 ${fmt(flood.cached.p95)} ms, max ` +
+          `${fmt(flood.cached.max)} ms; ${flood.probeFailures} probe failures. The same probes with no load: ` +
+          `script p50 ${fmt(flood.baseline.asset.p50)} ms, p95 ${fmt(flood.baseline.asset.p95)} ms, max ` +
+          `${fmt(flood.baseline.asset.max)} ms; cached shop p50 ${fmt(flood.baseline.cached.p50)} ms, p95 ` +
+          `${fmt(flood.baseline.cached.p95)} ms, max ${fmt(flood.baseline.cached.max)} ms.`,
+      );
+    }
     if (outcome.startup)
       sections.push(
         `Start-up on the existing data directory: median ${seconds(outcome.startup.medianMs)} ` +
@@ -1050,6 +1192,35 @@ function report(outcomes, machine, startedAt) {
   const db = outcomes.flatMap((outcome) => outcome.rows).find((row) => row.id === 'db');
   if (db?.sql) sections.push(`\n## Row 2's SQL\n\n\`\`\`sql\n${db.sql[0]};\n${db.sql[1]};\n\`\`\`\n`);
   return `${sections.join('\n')}\n`;
+}
+
+/** bench/sign-in-flood.md: the sign-in flood alone (--flood-only), per database. */
+function floodReport(outcomes, machine, startedAt) {
+  const lines = [
+    '# Sign-in flood\n',
+    'Written by `npm run bench -- --flood-only` (scripts/bench/run.mjs, `signInFlood`); `npm run bench` ' +
+      'measures the same at the end of each database in bench/results.md. Password hashing has a bounded ' +
+      'queue of its own (src/server/auth/hash-queue.ts, docs/decisions/009): sign-ins past it are answered ' +
+      '503 at once, and static files and cached reads keep answering.\n',
+    `- Date: ${startedAt.toISOString()}`,
+    `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.os}; load average at the start ` +
+      `${machine.load.map((value) => value.toFixed(2)).join(' / ')}`,
+    `- Node ${machine.node}; ${SIGN_IN_FLOOD_CONNECTIONS} connections signing in (${SIGN_IN_ACCOUNTS} accounts in turn) ` +
+      `for ${durationS} s; probes every ${PROBE_INTERVAL_MS} ms: the app's entry script and a cached shop\n`,
+    '| database | sign-ins/s | answered 503 | other | script p50 / p95 / max ms (no load) | script during the flood | cached shop p50 / p95 / max ms (no load) | cached shop during the flood | probe failures |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const trio = (s) => `${fmt(s.p50)} / ${fmt(s.p95)} / ${fmt(s.max)}`;
+  for (const outcome of outcomes) {
+    const flood = outcome.signInFlood;
+    if (!flood) continue;
+    lines.push(
+      `| ${outcome.version} | ${fmt(flood.signInsPerS)} | ${flood.refused} | ${JSON.stringify(flood.statusCodes)} | ` +
+        `${trio(flood.baseline.asset)} | ${trio(flood.asset)} | ${trio(flood.baseline.cached)} | ${trio(flood.cached)} | ` +
+        `${flood.probeFailures} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1085,12 +1256,15 @@ for (const kind of databases) {
 }
 
 if (outcomes.length > 0) {
-  const markdown = report(outcomes, machine, startedAt);
+  const markdown = floodOnly
+    ? floodReport(outcomes, machine, startedAt)
+    : report(outcomes, machine, startedAt);
+  const file = floodOnly ? floodFile : resultsFile;
   console.log(`\n${markdown}`);
   if (!options['no-write']) {
-    fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
-    fs.writeFileSync(resultsFile, markdown);
-    console.log(`bench: written to ${path.relative(repoRoot, resultsFile)}`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, markdown);
+    console.log(`bench: written to ${path.relative(repoRoot, file)}`);
   }
 }
 process.exit(exitCode);
