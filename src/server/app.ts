@@ -12,6 +12,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import type { Permission } from '../shared/permissions';
+import { PublicSettings } from '../shared/settings';
 import { sessionPlugin } from './auth/guards';
 import { HashQueue } from './auth/hash-queue';
 import { authRoutes } from './auth/routes';
@@ -181,6 +182,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     } catch {
       return reply.status(503).send({ status: 'unavailable' });
     }
+  });
+  // Public, never cached: the browser's view of the mall's calendar (shared/settings.ts).
+  app.get('/api/settings', { schema: { response: { 200: PublicSettings } } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { timeZone, today: mallToday(timeZone, now()) };
   });
   await app.register(authRoutes, {
     prefix: '/api/auth',

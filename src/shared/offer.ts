@@ -6,6 +6,19 @@ export const OFFER_LIMITS = { title: 120, description: 2000 } as const;
 const DISCOUNT_MESSAGE = 'Discount must be between 1 and 100';
 export const END_BEFORE_START = 'End date must be after start date';
 
+export const OFFER_STATUSES = ['active', 'upcoming', 'expired'] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+
+/**
+ * Where an offer stands on the mall's date `today` (YYYY-MM-DD): start and end dates both count, in the
+ * mall's time zone. The server decides it (offers module); the client only shows the label it was sent.
+ */
+export function offerStatus(offer: { startDate: string; endDate: string }, today: string): OfferStatus {
+  if (today < offer.startDate) return 'upcoming';
+  if (today > offer.endDate) return 'expired';
+  return 'active';
+}
+
 /** A real calendar date as YYYY-MM-DD (what a date input gives). */
 export function calendarDate(required: string) {
   return z
@@ -75,6 +88,8 @@ export const Offer = z.object({
   shopName: z.string(),
   /** Decided by the server at the moment of the request, in the mall's time zone. */
   active: z.boolean(),
+  /** The same decision as a label: running today, starting later, or ended (offerStatus). */
+  status: z.enum(OFFER_STATUSES),
   createdAt: z.string(),
 });
 export type Offer = z.infer<typeof Offer>;

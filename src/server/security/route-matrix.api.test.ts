@@ -30,6 +30,7 @@ interface Rule {
 /** The routes anyone may call, signed in or not: the health check and the account routes. */
 const PUBLIC_ROUTES = new Set([
   'GET /api/health',
+  'GET /api/settings',
   'GET /api/auth/me',
   'POST /api/auth/register',
   'POST /api/auth/login',
@@ -38,6 +39,7 @@ const PUBLIC_ROUTES = new Set([
 
 const RULES: Record<string, Rule> = {
   'GET /api/health': { request: async () => ({ url: '/api/health' }), success: 200 },
+  'GET /api/settings': { request: async () => ({ url: '/api/settings' }), success: 200 },
   'GET /api/auth/me': { request: async () => ({ url: '/api/auth/me' }), success: 200 },
   'POST /api/auth/register': {
     request: async () => ({

@@ -96,6 +96,7 @@ describe('create and read', () => {
       shopId: shop.id,
       shopName: shop.name,
       active: true,
+      status: 'active',
       createdAt: expect.any(String),
     });
     expect(await getOffer(offer.id)).toEqual(offer);
@@ -264,7 +265,7 @@ describe('validation', () => {
     expect(oneDay.json()).toMatchObject({ startDate: d.day(10), endDate: d.day(10) });
     const moved = await patch(offer.id, { startDate: d.day(1), endDate: d.day(2) });
     expect(moved.statusCode).toBe(200);
-    expect(moved.json()).toEqual({ ...offer, startDate: d.day(1), endDate: d.day(2), active: false });
+    expect(moved.json()).toEqual({ ...offer, startDate: d.day(1), endDate: d.day(2), active: false, status: 'upcoming' });
   });
 
   it('refuses other bad edits with the form message, leaving the row as it was', async () => {
@@ -431,6 +432,10 @@ describe('active at the edges of the mall day', () => {
       expect(offer.active).toBe(false);
       expect((await getOffer(offer.id)).active).toBe(false);
     }
+    // The label the admin list shows is the server's decision on the mall's date, not the browser's.
+    for (const offer of active) expect((await getOffer(offer.id)).status).toBe('active');
+    expect((await getOffer(endedYesterday.id)).status).toBe('expired');
+    expect((await getOffer(startsTomorrow.id)).status).toBe('upcoming');
 
     const activeList = await list(`shopId=${shop.id}&active=true`);
     expect(ids(activeList)).toEqual(active.map((offer) => offer.id).sort());

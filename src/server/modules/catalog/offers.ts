@@ -9,6 +9,7 @@ import {
   OfferListQuery,
   OfferPage,
   OfferPatch,
+  offerStatus,
 } from '../../../shared/offer';
 import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
@@ -44,8 +45,12 @@ function selectOffers(db: Db, today: string) {
     .innerJoin(shops, eq(shops.id, offers.shopId));
 }
 
-type OfferRow = Omit<Offer, 'createdAt'> & { createdAt: Date };
-const toOffer = (row: OfferRow): Offer => ({ ...row, createdAt: row.createdAt.toISOString() });
+type OfferRow = Omit<Offer, 'createdAt' | 'status'> & { createdAt: Date };
+const toOffer = (row: OfferRow, today: string): Offer => ({
+  ...row,
+  status: offerStatus(row, today),
+  createdAt: row.createdAt.toISOString(),
+});
 
 export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
   app,
@@ -53,9 +58,10 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
 ) => {
   const today = () => mallToday(timeZone, now());
   const load = async (id: string) => {
-    const [row] = await selectOffers(db, today()).where(eq(offers.id, id));
+    const day = today();
+    const [row] = await selectOffers(db, day).where(eq(offers.id, id));
     if (!row) throw notFound();
-    return toOffer(row);
+    return toOffer(row, day);
   };
 
   app.get(
@@ -88,7 +94,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
           .offset((page - 1) * pageSize),
         db.select({ n: count() }).from(offers).where(where),
       ]);
-      return { items: rows.map(toOffer), total: total?.n ?? 0, page, pageSize };
+      return { items: rows.map((row) => toOffer(row, day)), total: total?.n ?? 0, page, pageSize };
     },
   );
 

@@ -1,0 +1,14 @@
+import './zod-config';
+import { z } from 'zod';
+
+/**
+ * What the browser may know of the server's settings: a short list chosen on purpose (nothing secret),
+ * sent by GET /api/settings. `today` is the mall's date when the answer was made, in `timeZone`.
+ */
+export const PublicSettings = z.object({
+  /** The mall's IANA time zone (MALL_TIMEZONE), e.g. "Asia/Kolkata". */
+  timeZone: z.string(),
+  /** The mall's calendar date now, YYYY-MM-DD: the day offers are active on. */
+  today: z.string(),
+});
+export type PublicSettings = z.infer<typeof PublicSettings>;
