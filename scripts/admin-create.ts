@@ -4,10 +4,9 @@
 // or is asked for.
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { eq, sql } from 'drizzle-orm';
 import { hashPassword } from '../src/server/auth/passwords';
-import { users } from '../src/server/db/schema';
 import { parseEnv } from '../src/server/env';
+import { createOrPromoteAdmin } from '../src/server/modules/accounts/admin-accounts';
 import { openConfiguredDatabase } from '../src/server/start';
 import { RegisterInput } from '../src/shared/auth';
 import { CliError, runCli } from './cli';
@@ -33,18 +32,12 @@ await runCli(async () => {
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
     const passwordHash = await hashPassword(parsed.data.password);
-    const db = opened.database.db;
-    const [existing] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(sql`lower(${users.email})`, parsed.data.email));
-    if (existing) {
-      await db.update(users).set({ role: 'admin', passwordHash }).where(eq(users.id, existing.id));
-      console.log(`${parsed.data.email} is now an admin, with the new password.`);
-    } else {
-      await db.insert(users).values({ email: parsed.data.email, role: 'admin', passwordHash });
-      console.log(`Created the admin account ${parsed.data.email}.`);
-    }
+    const outcome = await createOrPromoteAdmin(opened.database.db, parsed.data.email, passwordHash);
+    console.log(
+      outcome === 'promoted'
+        ? `${parsed.data.email} is now an admin, with the new password.`
+        : `Created the admin account ${parsed.data.email}.`,
+    );
   } finally {
     await opened.close();
   }

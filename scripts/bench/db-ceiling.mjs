@@ -5,7 +5,7 @@ import { openEmbedded, openPostgres } from '../../src/server/db/client.ts';
 import { lockDataDir } from '../../src/server/db/data-dir-lock.ts';
 import { pgDataDir } from '../../src/server/db/early-embedded.ts';
 import { categories, floors } from '../../src/server/db/schema.ts';
-import { listShops } from '../../src/server/modules/catalog/shops.ts';
+import { shopRepository } from '../../src/server/modules/shops/repository.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -39,12 +39,15 @@ const categoryIds = (await db.select({ id: categories.id }).from(categories)).ma
 const floorIds = (await db.select({ id: floors.id }).from(floors)).map((row) => row.id);
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
 
-/** The route's own function (src/server/modules/catalog/shops.ts, GET /): its page and count queries. */
-const routeQueries = (categoryId, floorId, page) => [listShops(db, { categoryId, floorId, page, pageSize })];
+/** The route's own function (src/server/modules/shops/repository.ts, GET /): its page and count queries. */
+const shopQueries = shopRepository(db);
+const routeQueries = (categoryId, floorId, page) => [
+  shopQueries.list({ categoryId, floorId, page, pageSize }),
+];
 
 // The SQL it runs, for the report: one call through a Drizzle instance that logs its queries.
 const logged = [];
-await listShops(drizzle(database.pool, { logger: { logQuery: (query) => logged.push(query) } }), {
+await shopRepository(drizzle(database.pool, { logger: { logQuery: (query) => logged.push(query) } })).list({
   categoryId: categoryIds[0],
   floorId: floorIds[0],
   page: 1,

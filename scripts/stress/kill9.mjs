@@ -18,6 +18,7 @@
 //     may not have happened; a shop delete among them must have happened completely or not at all.
 //     After each restart everything acknowledged so far is checked again from the full lists, with the
 //     constraints: every product's shop exists, every product's offer is one of its shop's.
+// Every acknowledged write must also have its audit log entry (written in the same transaction).
 // Prints a line per kill, a summary per database and `kill9: N kills, M acknowledged writes checked,
 // L lost`; exits 1 on any loss (or failure), 0 otherwise.
 //
@@ -587,20 +588,42 @@ async function checkShopWhole(api, op, lost, what) {
     lost.push(`${what}: the shop is still there but not its ${missing.join(', ')} (half-applied cascade)`);
 }
 
+/**
+ * The audit log has the acknowledged write's entry (written in the write's own transaction): an entry
+ * of its kind of record, its action, and for a create or rename, the new name.
+ */
+async function checkAudited(api, op, id, lost, what) {
+  const entityType = entityOf(op.kind).toLowerCase();
+  const action = op.kind.startsWith('create') ? 'create' : op.kind.startsWith('delete') ? 'delete' : 'update';
+  const { status, body } = await api.get(`/api/audit?entityType=${entityType}&entityId=${id}&pageSize=100`);
+  if (status !== 200) {
+    lost.push(`${what}: GET /api/audit → HTTP ${status}`);
+    return;
+  }
+  const named = (entry) => action === 'delete' || entry.entityName === op.name;
+  if (!body.items.some((entry) => entry.action === action && named(entry)))
+    lost.push(`${what}: no audit entry "${action}" for it (${body.items.length} entries for the record)`);
+}
+
 /** Checks one acknowledged write; pushes what is wrong to `lost`. */
 async function checkAcknowledged(api, record, lost) {
   const { op, body } = record;
   const entity = entityOf(op.kind);
   const what = `acknowledged ${op.method} ${op.path} (${op.kind} "${op.name ?? op.id}", HTTP ${record.status})`;
-  if (op.kind === 'deleteShop') return checkShopGone(api, op, lost, what);
+  if (op.kind === 'deleteShop') {
+    await checkAudited(api, op, op.id, lost, what);
+    return checkShopGone(api, op, lost, what);
+  }
 
   const id = op.id ?? body?.id;
   if (!id) {
     // The status arrived but the body was cut off: find the new thing by its unique name.
     const found = await findByName(api, entity, op.name);
     if (found.length !== 1) lost.push(`${what}: found ${found.length} with that name, expected 1`);
+    else await checkAudited(api, op, found[0].id, lost, what);
     return;
   }
+  await checkAudited(api, op, id, lost, what);
   const { status, body: current } = await api.get(`/api/${COLLECTION[entity]}/${id}`);
   if (status !== 200) {
     lost.push(`${what}: GET /api/${COLLECTION[entity]}/${id} → HTTP ${status}`);

@@ -23,15 +23,17 @@ import { DEFAULT_MAX_DB_QUEUE, DEFAULT_MAX_EVENT_LOOP_DELAY_MS } from './env';
 import { answerClientError, notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
 import { mallToday } from './lib/mall-time';
 import { decodedPath, isApiRequest } from './lib/request-route';
-import { adminRoutes } from './modules/admin/routes';
-import { offerRoutes } from './modules/catalog/offers';
-import { categoryRoutes, floorRoutes } from './modules/catalog/places';
-import { productRoutes } from './modules/catalog/products';
-import { shopRoutes } from './modules/catalog/shops';
+import { inviteRoutes } from './modules/accounts/invite-routes';
+import { auditRoutes } from './modules/audit/routes';
+import { offerRoutes } from './modules/offers/routes';
+import { categoryRoutes, floorRoutes } from './modules/places/routes';
+import { productRoutes } from './modules/products/routes';
+import { shopRoutes } from './modules/shops/routes';
+import { statsRoutes } from './modules/stats/routes';
 import { schedulePrune } from './ops/prune';
 import { registerOverloadGuards } from './overload';
 import { type RateLimits, registerRateLimits } from './rate-limits';
-import { registerReadCache } from './read-cache';
+import { type CacheContract, registerReadCache } from './read-cache';
 import { registerRequestGuards } from './request-guards';
 import { DEFAULT_SERVER_TIMEOUTS, defaultMaxConnections, type ServerTimeouts } from './server-limits';
 
@@ -78,6 +80,8 @@ export interface RouteEntry {
   url: string;
   /** What the route does, for the permission policy; none on public routes. */
   permission?: Permission;
+  /** What its answer varies with, when it may be answered from the read cache (read-cache.ts). */
+  cache?: CacheContract;
 }
 
 declare module 'fastify' {
@@ -125,7 +129,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())
       if (method !== 'HEAD')
-        routeTable.push({ method, url: route.url, permission: route.config?.permission });
+        routeTable.push({
+          method,
+          url: route.url,
+          permission: route.config?.permission,
+          cache: route.config?.cache,
+        });
   });
   app.decorate('routeTable', routeTable);
   app.setValidatorCompiler(validatorCompiler);
@@ -195,10 +204,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     operatorInviteCode: options.operatorInviteCode,
     hashQueue: options.hashQueue ?? new HashQueue(),
   });
-  await app.register(adminRoutes, { prefix: '/api', db, now, timeZone });
-  await app.register(categoryRoutes, { prefix: '/api/categories', db });
-  await app.register(floorRoutes, { prefix: '/api/floors', db });
-  await app.register(shopRoutes, { prefix: '/api/shops', db });
+  // One module per entity (docs/decisions/012): routes, repository and error mapping together.
+  await app.register(inviteRoutes, { prefix: '/api/admin/invites', db, now });
+  await app.register(statsRoutes, { prefix: '/api/stats', db, now, timeZone });
+  await app.register(auditRoutes, { prefix: '/api/audit', db, timeZone });
+  await app.register(categoryRoutes, { prefix: '/api/categories', db, now });
+  await app.register(floorRoutes, { prefix: '/api/floors', db, now });
+  await app.register(shopRoutes, { prefix: '/api/shops', db, now });
   await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
 

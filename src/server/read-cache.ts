@@ -4,10 +4,24 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { LRUCache } from 'lru-cache';
 
+/**
+ * What a read's answer varies with (docs/decisions/013). The read cache keys on the first two: the
+ * catalogue version (every directory write raises it) and the mall's date. It cannot key on the clock
+ * (an answer that changes within a day, "closes in 20 min") or on the person asking: a route that
+ * declares either is refused at start-up rather than cached wrongly.
+ */
+export const VARIANCES = ['catalog', 'mallDate', 'clock', 'user'] as const;
+export type Variance = (typeof VARIANCES)[number];
+const KEYABLE: readonly Variance[] = ['catalog', 'mallDate'];
+
+export interface CacheContract {
+  varies: readonly Variance[];
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A directory read whose answer depends only on the directory and the mall's date: cacheable. */
-    catalogRead?: boolean;
+    /** This GET may be answered from the read cache; what its answer varies with. */
+    cache?: CacheContract;
   }
   interface FastifyRequest {
     readCache: { key: string; version: string; etag: string; hit: boolean } | null;
@@ -34,7 +48,7 @@ interface Entry {
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
- * Caches the JSON of directory reads (routes with `config.catalogRead`) and answers `If-None-Match`.
+ * Caches the JSON of directory reads (routes with `config.cache`) and answers `If-None-Match`.
  *
  * Validity: every committed directory change raises catalog_version in the same transaction (deferred
  * triggers, migration 0002), and the session lookup reads catalog_version before the request reads
@@ -53,18 +67,19 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
   app.decorateRequest('readCache', null);
 
   // After validation (a bad query is still a 400) and after the route's role check (onRequest).
-  const lookUp: preHandlerAsyncHookHandler = async (request, reply) => {
-    const version = request.catalogVersion;
-    if (version === null) return;
-    const today = options.today();
-    const key = `${today} ${request.url}`;
-    const etag = `W/"${build}.${version}.${today}"`;
-    const cached = cache.get(key);
-    const hit = cached?.version === version;
-    request.readCache = { key, version, etag, hit };
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    if (hit && cached) return reply.type('application/json; charset=utf-8').send(cached.body);
-  };
+  const lookUp = (byDate: boolean): preHandlerAsyncHookHandler =>
+    async function readCacheLookUp(request, reply) {
+      const version = request.catalogVersion;
+      if (version === null) return;
+      const today = byDate ? options.today() : '*';
+      const key = `${today} ${request.url}`;
+      const etag = `W/"${build}.${version}.${today}"`;
+      const cached = cache.get(key);
+      const hit = cached?.version === version;
+      request.readCache = { key, version, etag, hit };
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (hit && cached) return reply.type('application/json; charset=utf-8').send(cached.body);
+    };
 
   const store: onSendHookHandler<unknown> = async (request, reply, payload) => {
     const state = request.readCache;
@@ -77,12 +92,32 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
     return payload;
   };
 
+  const byDate = lookUp(true);
+  const byVersionOnly = lookUp(false);
   // Only on the cacheable routes: every other request (writes, assets) runs neither hook.
   app.addHook('onRoute', (route) => {
-    if (route.method !== 'GET' || !route.config?.catalogRead) return;
-    route.preHandler = [route.preHandler ?? []].flat().concat(lookUp);
+    const contract = route.config?.cache;
+    if (!contract) return;
+    assertCacheable(`${[route.method].flat().join(',')} ${route.url}`, contract);
+    if (route.method !== 'GET') return;
+    route.preHandler = [route.preHandler ?? []]
+      .flat()
+      .concat(contract.varies.includes('mallDate') ? byDate : byVersionOnly);
     route.onSend = [route.onSend ?? []].flat().concat(store);
   });
+}
+
+/** Refuses a contract the cache cannot honour: it would serve one person's or one moment's answer to all. */
+export function assertCacheable(route: string, contract: CacheContract): void {
+  const unkeyable = contract.varies.filter((variance) => !KEYABLE.includes(variance));
+  if (unkeyable.length > 0) {
+    throw new Error(
+      `${route} declares that its answer varies with ${unkeyable.join(' and ')}, which the read cache cannot key on: do not declare it cacheable`,
+    );
+  }
+  if (!contract.varies.includes('catalog')) {
+    throw new Error(`${route}: a cached read must vary with the catalogue version (every write changes it)`);
+  }
 }
 
 /**

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { prepareSetupCode } from './auth/invites';
 import { type Database, openEmbedded, openPostgres } from './db/client';
 import { lockDataDir } from './db/data-dir-lock';
 import { isDemoDataEnabled, loadDemoData } from './db/demo-data';
@@ -8,6 +7,7 @@ import { type EarlyEmbedded, isInitialised, pgDataDir } from './db/early-embedde
 import { runMigrations, type StartLog } from './db/migrate';
 import type { Env } from './env';
 import { mallToday } from './lib/mall-time';
+import { prepareSetupCode } from './modules/accounts/invites';
 
 export interface OpenedDatabase {
   database: Database;

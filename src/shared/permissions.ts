@@ -6,7 +6,16 @@ import type { Role } from './roles';
  * from it, and the client asks it before it shows a control. A rule may look at the record (`record`):
  * the shop managers of the next issue may change only their own shop.
  */
-export const RESOURCES = ['category', 'floor', 'shop', 'product', 'offer', 'invite', 'stats'] as const;
+export const RESOURCES = [
+  'category',
+  'floor',
+  'shop',
+  'product',
+  'offer',
+  'invite',
+  'stats',
+  'audit',
+] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 export const ACTIONS = ['read', 'create', 'update', 'delete'] as const;

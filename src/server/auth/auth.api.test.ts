@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
 import { adminInvites, sessions, users } from '../db/schema';
 import { mallToday } from '../lib/mall-time';
+import { prepareSetupCode } from '../modules/accounts/invites';
 import {
   createTestApp,
   login,
@@ -13,7 +14,6 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../test/harness';
-import { prepareSetupCode } from './invites';
 import { createSessionResolver, type ResolvedSession, SESSION_COOKIE } from './sessions';
 import { sha256 } from './tokens';
 

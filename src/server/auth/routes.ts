@@ -1,15 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import pg from 'pg';
 import { LoginInput, MeResponse, RegisterInput, UserResponse } from '../../shared/auth';
 import { AUTH_MESSAGES } from '../../shared/errors';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { HttpError } from '../errors';
+import { pgError, UNIQUE_VIOLATION } from '../lib/db-errors';
+import { inviteName, redeemInvite } from '../modules/accounts/invites';
 import { OVERLOADED_MESSAGE, RETRY_AFTER_SECONDS } from '../overload';
+import { performWrite } from '../write-path';
 import type { HashQueue, HashTicket } from './hash-queue';
-import { redeemInvite } from './invites';
 import { claimAttempt, recordFailure, recordSuccess } from './lockout';
 import { hashPassword, verifyPassword } from './passwords';
 import { createSession, deleteSession, SESSION_COOKIE, SESSION_LIFETIME_MS, toSessionUser } from './sessions';
@@ -25,10 +26,7 @@ export interface AuthRoutesOptions {
 const emailInUse = () =>
   new HttpError(409, 'EMAIL_IN_USE', AUTH_MESSAGES.emailInUse, { email: AUTH_MESSAGES.emailInUse });
 
-function isUniqueViolation(error: unknown): boolean {
-  const cause = error instanceof Error && error.cause instanceof pg.DatabaseError ? error.cause : error;
-  return cause instanceof pg.DatabaseError && cause.code === '23505';
-}
+const emailTaken = (error: unknown) => (pgError(error)?.code === UNIQUE_VIOLATION ? emailInUse() : null);
 
 function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
   reply.setCookie(SESSION_COOKIE, token, {
@@ -79,24 +77,46 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         .where(eq(sql`lower(${users.email})`, email));
       if (existing.length > 0) throw emailInUse();
       const passwordHash = await hashTurn(hashQueue, reply).run(() => hashPassword(password));
-      const at = now();
-      try {
-        const { user, token } = await db.transaction(async (tx) => {
+      // A sign-up is a write like any other; only an admin account is a change to the mall, so only
+      // that is logged (with the code that allowed it), shoppers' sign-ups are not.
+      const { user, token } = await performWrite(
+        db,
+        { id: null, email },
+        async ({ tx, at, record }) => {
           const [row] = await tx
             .insert(users)
             .values({ email, role, passwordHash, createdAt: at })
             .returning();
           if (!row) throw new Error('user insert returned no row');
-          if (role === 'admin') await redeemInvite(tx, inviteCode, row.id, operatorInviteCode, at);
+          if (role === 'admin') {
+            const code = await redeemInvite(tx, inviteCode, row.id, operatorInviteCode, at);
+            const self = { id: row.id, email: row.email };
+            record({
+              entityType: 'account',
+              entityId: row.id,
+              entityName: row.email,
+              action: 'create',
+              after: { email: row.email, role: row.role },
+              detail: { allowedBy: code.kind === 'invite' ? inviteName(code.codeHint) : `${code.kind} code` },
+              actor: self,
+            });
+            if (code.kind === 'invite')
+              record({
+                entityType: 'invite',
+                entityId: code.id,
+                entityName: inviteName(code.codeHint),
+                action: 'use',
+                detail: { account: row.email },
+                actor: self,
+              });
+          }
           return { user: toSessionUser(row), token: await createSession(tx, row.id, at) };
-        });
-        await endCurrentSession(db, request);
-        setSessionCookie(request, reply, token);
-        return reply.status(201).send({ user });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw emailInUse();
-        throw error;
-      }
+        },
+        { now, errors: emailTaken },
+      );
+      await endCurrentSession(db, request);
+      setSessionCookie(request, reply, token);
+      return reply.status(201).send({ user });
     },
   );
 
@@ -133,10 +153,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         ticket?.release();
       }
 
-      const token = await db.transaction(async (tx) => {
-        await tx.update(users).set({ lastLogin: at }).where(eq(users.id, row.id));
-        return createSession(tx, row.id, at);
-      });
+      // Session bookkeeping, not a change to the mall: through the write path, with nothing to log.
+      const token = await performWrite(
+        db,
+        { id: row.id, email: row.email },
+        async ({ tx }) => {
+          await tx.update(users).set({ lastLogin: at }).where(eq(users.id, row.id));
+          return createSession(tx, row.id, at);
+        },
+        { now: () => at },
+      );
       await recordSuccess(db, email, address);
       await endCurrentSession(db, request);
       setSessionCookie(request, reply, token);

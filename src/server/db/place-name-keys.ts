@@ -5,7 +5,7 @@
 // PostgreSQL and PGlite alike.
 import { sql } from 'drizzle-orm';
 import unhomoglyph from 'unhomoglyph';
-import { pgError, UNIQUE_VIOLATION } from '../modules/catalog/db-errors';
+import { pgError, UNIQUE_VIOLATION } from '../lib/db-errors';
 import type { Db } from './client';
 
 export interface PlaceNameKeys {

@@ -5,6 +5,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -227,4 +228,31 @@ export const catalogVersion = pgTable(
     version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   (t) => [check('catalog_version_single_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * The audit log (shared/audit.ts): one row per change to the mall, written by the one write path
+ * (write-path.ts) in the change's own transaction. Append-only: triggers refuse UPDATE, TRUNCATE and any
+ * DELETE but the one `npm run audit:prune` makes (migration 0006).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** No foreign key: the log outlives the account. */
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: uuid('entity_id'),
+    entityName: text('entity_name').notNull(),
+    action: text('action').notNull(),
+    changes: jsonb('changes').$type<Record<string, { before: unknown; after: unknown }>>().notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at, t.id),
+    index('audit_log_entity_idx').on(t.entityType, t.entityId, t.at),
+    index('audit_log_actor_idx').on(t.actorId, t.at),
+  ],
 );

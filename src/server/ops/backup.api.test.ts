@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createInvite } from '../auth/invites';
 import { hashPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
 import { type Database, openEmbedded, openPostgres } from '../db/client';
@@ -14,6 +13,8 @@ import { loadDemoData } from '../db/demo-data';
 import { signInAttempts, users } from '../db/schema';
 import { parseEnv } from '../env';
 import { mallToday } from '../lib/mall-time';
+import { createOrPromoteAdmin } from '../modules/accounts/admin-accounts';
+import { createInvite } from '../modules/accounts/invites';
 import { databaseUrlFor } from '../test/global-setup';
 import { TEST_TIME_ZONE } from '../test/harness';
 import { BackupError, backupDatabase, detectBackupKind, restoreDatabase } from './backup';
@@ -42,6 +43,8 @@ async function fillMall(database: Database) {
   await database.db.insert(users).values({ email: 'shopper@example.com', role: 'user', passwordHash });
   await createSession(database.db, admin.id, now);
   await createInvite(database.db, admin.id, now);
+  // An audit log entry (the log is backed up and restored with everything else).
+  await createOrPromoteAdmin(database.db, 'boss@example.com', passwordHash);
   await database.db
     .insert(signInAttempts)
     .values({ email: 'shopper@example.com', address: '203.0.113.7', failures: 2 });

@@ -1,11 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, gt, isNotNull, isNull, ne } from 'drizzle-orm';
-import type { AdminInvite, CreatedAdminInvite } from '../../shared/auth';
-import { INVITE_MESSAGES } from '../../shared/errors';
-import type { Db } from '../db/client';
-import { adminInvites, users } from '../db/schema';
-import { HttpError } from '../errors';
-import { newInviteCode, normalizeInviteCode, sha256 } from './tokens';
+import type { AdminInvite, CreatedAdminInvite } from '../../../shared/auth';
+import { INVITE_MESSAGES } from '../../../shared/errors';
+import { newInviteCode, normalizeInviteCode, sha256 } from '../../auth/tokens';
+import type { Db } from '../../db/client';
+import { adminInvites, users } from '../../db/schema';
+import { HttpError } from '../../errors';
+
+/** The log names an invite by its hint: the code itself never reaches it. */
+export const inviteName = (codeHint: string) => `Admin invite …${codeHint}`;
 
 export const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -58,12 +61,13 @@ export async function listOpenInvites(db: Db, now: Date): Promise<AdminInvite[]>
   return rows.map(toInvite);
 }
 
-export async function revokeInvite(db: Db, id: string): Promise<boolean> {
-  const rows = await db
+/** Revokes an open invite; returns it (for the log), or null when there is no such open invite. */
+export async function revokeInvite(db: Executor, id: string): Promise<AdminInvite | null> {
+  const [row] = await db
     .delete(adminInvites)
     .where(and(eq(adminInvites.id, id), isNull(adminInvites.usedAt)))
-    .returning({ id: adminInvites.id });
-  return rows.length > 0;
+    .returning();
+  return row ? toInvite(row) : null;
 }
 
 export async function adminExists(db: Pick<Db, 'select'>): Promise<boolean> {
@@ -88,7 +92,7 @@ export async function redeemInvite(
   userId: string,
   operatorCode: string | undefined,
   now: Date,
-): Promise<void> {
+): Promise<RedeemedInvite> {
   if (!code)
     throw new HttpError(403, 'INVITE_REQUIRED', INVITE_MESSAGES.required, {
       inviteCode: INVITE_MESSAGES.required,
@@ -96,7 +100,7 @@ export async function redeemInvite(
   const invalid = new HttpError(403, 'INVITE_INVALID', INVITE_MESSAGES.invalid, {
     inviteCode: INVITE_MESSAGES.invalid,
   });
-  if (operatorCode && sameSecret(code.trim(), operatorCode)) return;
+  if (operatorCode && sameSecret(code.trim(), operatorCode)) return { kind: 'operator' };
 
   const [spent] = await tx
     .update(adminInvites)
@@ -108,7 +112,7 @@ export async function redeemInvite(
         gt(adminInvites.expiresAt, now),
       ),
     )
-    .returning({ createdBy: adminInvites.createdBy });
+    .returning({ id: adminInvites.id, createdBy: adminInvites.createdBy, codeHint: adminInvites.codeHint });
   if (!spent) throw invalid;
   if (spent.createdBy === null) {
     // The setup code: valid only while this new account would be the first admin.
@@ -121,7 +125,16 @@ export async function redeemInvite(
   }
   // Once an admin exists, leftover setup codes are dead weight.
   await tx.delete(adminInvites).where(and(isNull(adminInvites.createdBy), isNull(adminInvites.usedAt)));
+  return spent.createdBy === null
+    ? { kind: 'setup' }
+    : { kind: 'invite', id: spent.id, codeHint: spent.codeHint };
 }
+
+/** Which code made an admin: the operator's, the start-up setup code, or a one-time invite. */
+export type RedeemedInvite =
+  | { kind: 'operator' }
+  | { kind: 'setup' }
+  | { kind: 'invite'; id: string; codeHint: string };
 
 /**
  * At start-up, while the mall has no admin and the operator set no code: a fresh setup code replaces

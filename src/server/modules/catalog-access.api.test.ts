@@ -2,7 +2,7 @@
 // Reads need a session (anonymous → 401); writes need an admin (anonymous → 401, user → 403) and a
 // refused write leaves the data exactly as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../auth/sessions';
+import { SESSION_COOKIE } from '../auth/sessions';
 import {
   type As,
   type Directory,
@@ -10,8 +10,8 @@ import {
   openDirectory,
   type Table,
   uniqueName,
-} from '../../test/catalog-fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+} from '../test/catalog-fixtures';
+import { createTestApp, type TestApp } from '../test/harness';
 
 let t: TestApp;
 let d: Directory;

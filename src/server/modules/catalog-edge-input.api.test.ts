@@ -1,15 +1,15 @@
 // Inputs at the edges of what the schemas and the database accept: each is refused with a 4xx in the
 // one error shape, never a 500, and the role is checked before the input is even read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '../../../shared/errors';
+import { AUTH_MESSAGES } from '../../shared/errors';
 import {
   type Directory,
   expectFieldError,
   openDirectory,
   uniqueName,
   unknownId,
-} from '../../test/catalog-fixtures';
-import { createTestApp, registerAs, type TestApp } from '../../test/harness';
+} from '../test/catalog-fixtures';
+import { createTestApp, registerAs, type TestApp } from '../test/harness';
 
 let t: TestApp;
 let d: Directory;

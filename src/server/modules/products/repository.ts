@@ -1,21 +1,35 @@
 import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { discountedPrice, toPriceString } from '../../../shared/money';
-import { Product, ProductInput, ProductListQuery, ProductPage, ProductPatch } from '../../../shared/product';
+import type {
+  Product,
+  ProductInput,
+  ProductListQuery,
+  ProductPage,
+  ProductPatch,
+} from '../../../shared/product';
 import { SEARCH_COUNT_CAP } from '../../../shared/text';
 import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
-import { mallToday } from '../../lib/mall-time';
-import { containsPattern, escapeLike, FOREIGN_KEY_VIOLATION, pgError } from './db-errors';
-import { activeOn } from './offers';
+import { containsPattern, escapeLike, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
+import type { Executor, Snapshot, WriteTx } from '../../write-path';
+import { activeOn } from '../offers/rules';
 
-const IdParams = z.strictObject({ id: z.uuid('Product not found') });
-const notFound = () => new HttpError(404, 'NOT_FOUND', 'Product not found');
+export const productNotFound = () => new HttpError(404, 'NOT_FOUND', 'Product not found');
 const OFFER_OF_ANOTHER_SHOP = "This offer is not one of the product's shop";
 
-function selectProducts(db: Db, today: string) {
+/** A product's offer must be one of its own shop's (the composite foreign key backs this up). */
+export function productWriteError(error: unknown): HttpError | null {
+  const cause = pgError(error);
+  if (cause?.code !== FOREIGN_KEY_VIOLATION) return null;
+  if (cause.constraint === 'products_offer_same_shop_fk') {
+    return new HttpError(400, 'VALIDATION', OFFER_OF_ANOTHER_SHOP, { offerId: OFFER_OF_ANOTHER_SHOP });
+  }
+  return new HttpError(400, 'VALIDATION', 'Shop is required', { shopId: 'Shop is required' });
+}
+
+function selectProducts(db: Executor, today: string) {
   return db
     .select({
       id: products.id,
@@ -65,6 +79,12 @@ function toProduct(row: ProductRow): Product {
   };
 }
 
+/** A product as the audit log shows it. */
+export function productSnapshot(product: Product): Snapshot {
+  const { name, description, price, category, shopName, offer } = product;
+  return { name, description, price, category, shop: shopName, offer: offer?.title ?? null };
+}
+
 /** Lists' order: by name in any case, then exactly, then id (index products_name_order_idx). */
 const NAME_ORDER = [asc(sql`lower(${products.name})`), asc(products.name), asc(products.id)];
 
@@ -84,7 +104,7 @@ function nameContains(text: string): SQL {
  * One scan instead of two (a page query and a count query each walking the trigram index).
  */
 async function firstMatches(
-  db: Db,
+  db: Executor,
   where: SQL | undefined,
   limit: number,
   pageSize: number,
@@ -99,35 +119,34 @@ async function firstMatches(
   return { n: rows[0]?.n ?? 0, ids: rows[0]?.ids ?? [] };
 }
 
-/** A product's offer must be one of its own shop's (the composite foreign key backs this up). */
-function offerOfAnotherShop(error: unknown): HttpError | null {
-  const cause = pgError(error);
-  if (cause?.code !== FOREIGN_KEY_VIOLATION) return null;
-  if (cause.constraint === 'products_offer_same_shop_fk') {
-    return new HttpError(400, 'VALIDATION', OFFER_OF_ANOTHER_SHOP, { offerId: OFFER_OF_ANOTHER_SHOP });
-  }
-  return new HttpError(400, 'VALIDATION', 'Shop is required', { shopId: 'Shop is required' });
+/** Prices travel as numbers with at most 2 decimals and are stored as exact strings. */
+function toRow<T extends { price?: number }>(values: T): Omit<T, 'price'> & { price?: string } {
+  const { price, ...rest } = values;
+  return { ...rest, ...(price === undefined ? {} : { price: toPriceString(price) }) };
 }
 
-export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
-  app,
-  { db, now, timeZone },
-) => {
-  const today = () => mallToday(timeZone, now());
-  const load = async (id: string) => {
-    const [row] = await selectProducts(db, today()).where(eq(products.id, id));
-    if (!row) throw notFound();
-    return toProduct(row);
-  };
+/** The products' queries. Reads say whether a product's offer is active on the mall's `today`. */
+export function productRepository(db: Db) {
+  async function find(id: string, today: string, tx: Executor = db): Promise<Product | null> {
+    const [row] = await selectProducts(tx, today).where(eq(products.id, id));
+    return row ? toProduct(row) : null;
+  }
 
-  app.get(
-    '/',
-    {
-      config: { permission: { action: 'read', resource: 'product' }, catalogRead: true },
-      schema: { querystring: ProductListQuery, response: { 200: ProductPage } },
+  return {
+    find,
+
+    async get(id: string, today: string, tx: Executor = db): Promise<Product> {
+      const product = await find(id, today, tx);
+      if (!product) throw productNotFound();
+      return product;
     },
-    async (request) => {
-      const { q, shopId, category, onOffer, page, pageSize } = request.query;
+
+    async list(
+      query: z.output<typeof ProductListQuery>,
+      today: string,
+      tx: Executor = db,
+    ): Promise<z.output<typeof ProductPage>> {
+      const { q, shopId, category, onOffer, page, pageSize } = query;
       const filters: SQL[] = [];
       if (q) filters.push(nameContains(q));
       if (shopId) filters.push(eq(products.shopId, shopId));
@@ -139,7 +158,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
       // The page's ids in name order (an index-only scan), then the joins for those rows only: either
       // as a subquery, or ids a search has already found.
       const pageIds = () =>
-        db
+        tx
           .select({ id: products.id })
           .from(products)
           .where(where)
@@ -150,7 +169,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
         Array.isArray(ids) && ids.length === 0
           ? []
           : (
-              await selectProducts(db, today())
+              await selectProducts(tx, today)
                 .where(inArray(products.id, ids))
                 .orderBy(...NAME_ORDER)
             ).map(toProduct);
@@ -158,86 +177,60 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
       if (!q) {
         const [items, [total]] = await Promise.all([
           rowsOf(pageIds()),
-          db.select({ n: count() }).from(products).where(where),
+          tx.select({ n: count() }).from(products).where(where),
         ]);
         return { items, total: total?.n ?? 0, page, pageSize };
       }
       // A name search: one scan counts the matches up to the cap and, when that is all of them, gives
       // the page too. More than the cap: a common term, found early in name order by pageIds.
-      const found = await firstMatches(db, where, SEARCH_COUNT_CAP + 1, pageSize, offset);
+      const found = await firstMatches(tx, where, SEARCH_COUNT_CAP + 1, pageSize, offset);
       if (found.n > SEARCH_COUNT_CAP) {
         const items = await rowsOf(pageIds());
         return { items, total: SEARCH_COUNT_CAP, totalCapped: true, page, pageSize };
       }
       return { items: await rowsOf(found.ids), total: found.n, page, pageSize };
     },
-  );
 
-  app.get(
-    '/:id',
-    {
-      config: { permission: { action: 'read', resource: 'product' }, catalogRead: true },
-      schema: { params: IdParams, response: { 200: Product } },
-    },
-    (request) => load(request.params.id),
-  );
-
-  app.post(
-    '/',
-    {
-      config: { permission: { action: 'create', resource: 'product' } },
-      schema: { body: ProductInput, response: { 201: Product } },
-    },
-    async (request, reply) => {
-      const { price, ...rest } = request.body;
-      try {
-        const [row] = await db
-          .insert(products)
-          .values({ ...rest, price: toPriceString(price) })
-          .returning({ id: products.id });
-        if (!row) throw new Error('insert returned no row');
-        return reply.status(201).send(await load(row.id));
-      } catch (error) {
-        throw offerOfAnotherShop(error) ?? error;
-      }
-    },
-  );
-
-  app.patch(
-    '/:id',
-    {
-      config: { permission: { action: 'update', resource: 'product' } },
-      schema: { params: IdParams, body: ProductPatch, response: { 200: Product } },
-    },
-    async (request) => {
-      const { price, ...rest } = request.body;
-      const set = { ...rest, ...(price === undefined ? {} : { price: toPriceString(price) }) };
-      if (Object.keys(set).length > 0) {
-        try {
-          const rows = await db
-            .update(products)
-            .set(set)
-            .where(eq(products.id, request.params.id))
-            .returning({ id: products.id });
-          if (rows.length === 0) throw notFound();
-        } catch (error) {
-          throw offerOfAnotherShop(error) ?? error;
-        }
-      }
-      return load(request.params.id);
-    },
-  );
-
-  app.delete(
-    '/:id',
-    { config: { permission: { action: 'delete', resource: 'product' } }, schema: { params: IdParams } },
-    async (request, reply) => {
-      const rows = await db
-        .delete(products)
-        .where(eq(products.id, request.params.id))
+    async insert(tx: WriteTx, values: z.output<typeof ProductInput>, today: string): Promise<Product> {
+      const [row] = await tx
+        .insert(products)
+        .values({ ...values, price: toPriceString(values.price) })
         .returning({ id: products.id });
-      if (rows.length === 0) throw notFound();
-      return reply.status(204).send();
+      const product = row && (await find(row.id, today, tx));
+      if (!product) throw new Error('insert returned no row');
+      return product;
     },
-  );
-};
+
+    async update(
+      tx: WriteTx,
+      id: string,
+      patch: z.output<typeof ProductPatch>,
+      today: string,
+    ): Promise<{ before: Product; after: Product } | null> {
+      const [locked] = await tx
+        .select({ id: products.id })
+        .from(products)
+        .where(eq(products.id, id))
+        .for('update');
+      const before = locked && (await find(id, today, tx));
+      if (!before) return null;
+      const set = toRow(patch);
+      if (Object.keys(set).length > 0) await tx.update(products).set(set).where(eq(products.id, id));
+      const after = await find(id, today, tx);
+      if (!after) throw productNotFound();
+      return { before, after };
+    },
+
+    async delete(tx: WriteTx, id: string, today: string): Promise<Product | null> {
+      const [locked] = await tx
+        .select({ id: products.id })
+        .from(products)
+        .where(eq(products.id, id))
+        .for('update');
+      const product = locked && (await find(id, today, tx));
+      if (!product) return null;
+      await tx.delete(products).where(eq(products.id, id));
+      return product;
+    },
+  };
+}

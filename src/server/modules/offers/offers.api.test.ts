@@ -265,7 +265,13 @@ describe('validation', () => {
     expect(oneDay.json()).toMatchObject({ startDate: d.day(10), endDate: d.day(10) });
     const moved = await patch(offer.id, { startDate: d.day(1), endDate: d.day(2) });
     expect(moved.statusCode).toBe(200);
-    expect(moved.json()).toEqual({ ...offer, startDate: d.day(1), endDate: d.day(2), active: false, status: 'upcoming' });
+    expect(moved.json()).toEqual({
+      ...offer,
+      startDate: d.day(1),
+      endDate: d.day(2),
+      active: false,
+      status: 'upcoming',
+    });
   });
 
   it('refuses other bad edits with the form message, leaving the row as it was', async () => {

@@ -1,0 +1,130 @@
+// The cache contract (read-cache.ts, docs/decisions/013): every cacheable route declares what its answer
+// varies with, and the cache keys on exactly that. Checked from the route table: each cacheable route is
+// asked by different people and on two mall dates, through the cached app and through an app without a
+// cache on the same database; the answers must agree. A route that varied by person or by date but
+// declared less would hand out a stale or someone else's answer here and fail.
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { mallToday } from './lib/mall-time';
+import { assertCacheable, registerReadCache } from './read-cache';
+import { type Directory, openDirectory } from './test/catalog-fixtures';
+import { createTestApp, registerAs, type SignedIn, TEST_TIME_ZONE, type TestApp } from './test/harness';
+
+let t: TestApp;
+let d: Directory;
+let uncached: Awaited<ReturnType<typeof buildApp>>;
+let people: SignedIn[];
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  d = await openDirectory(t);
+  // The same database and clock, no read cache: what every answer should be.
+  uncached = await buildApp({ database: t.database, timeZone: TEST_TIME_ZONE, now: t.now, readCache: false });
+  await uncached.ready();
+  people = [d.user, d.admin, await registerAs(t.app, 'user')];
+  const shop = await d.shop();
+  // An offer that ends today: tomorrow it is expired, and its product loses the discounted price.
+  const offer = await d.offer({ shopId: shop.id, startDate: d.day(-3), endDate: d.today() });
+  const upcoming = await d.offer({ shopId: shop.id, startDate: d.day(1), endDate: d.day(5) });
+  const product = await d.product({ shopId: shop.id, offerId: offer.id, price: 100 });
+  Object.assign(ids, {
+    shops: shop.id,
+    offers: upcoming.id,
+    products: product.id,
+    categories: (await d.category()).id,
+    floors: (await d.floor()).id,
+  });
+});
+afterAll(async () => {
+  await uncached?.close();
+  await t?.close();
+});
+
+/** A concrete URL for a route pattern: `:id` filled with a record of its kind; lists with a filter too. */
+function urlsFor(pattern: string): string[] {
+  const resource = pattern.split('/')[2] ?? '';
+  if (pattern.endsWith('/:id')) return [pattern.replace(':id', ids[resource] ?? '')];
+  const filtered = resource === 'offers' ? `${pattern}?active=true` : `${pattern}?page=1`;
+  return [pattern, filtered];
+}
+
+describe('the cache contract', () => {
+  it('gives every cacheable route the same answer as no cache, for every person and on the next mall day', async () => {
+    const cacheable = t.app.routeTable.filter((route) => route.cache);
+    expect(cacheable.map((route) => route.url).sort()).toEqual(
+      [
+        '/api/categories',
+        '/api/categories/:id',
+        '/api/floors',
+        '/api/floors/:id',
+        '/api/offers',
+        '/api/offers/:id',
+        '/api/products',
+        '/api/products/:id',
+        '/api/shops',
+        '/api/shops/:id',
+      ].sort(),
+    );
+    const compare = async (moment: string) => {
+      for (const route of cacheable)
+        for (const url of urlsFor(route.url))
+          for (const person of people) {
+            const cached = await t.app.inject({ url, headers: person.headers });
+            const fresh = await uncached.inject({ url, headers: person.headers });
+            expect(cached.statusCode, `${url} ${moment}`).toBe(200);
+            expect(cached.json(), `${url} as ${person.user.email} ${moment}`).toEqual(fresh.json());
+          }
+    };
+    await compare('today');
+    const today = mallToday(TEST_TIME_ZONE, t.now());
+    t.advanceClock(24 * 60 * 60 * 1000);
+    try {
+      expect(mallToday(TEST_TIME_ZONE, t.now())).not.toBe(today);
+      await compare('the next day');
+      // And the decision really changed overnight (so the comparison above could have failed).
+      const product = (
+        await t.app.inject({ url: `/api/products/${ids.products}`, headers: d.user.headers })
+      ).json();
+      expect(product.offerPrice).toBeNull();
+      const offer = (
+        await t.app.inject({ url: `/api/offers/${ids.offers}`, headers: d.user.headers })
+      ).json();
+      expect(offer.status).toBe('active');
+    } finally {
+      t.advanceClock(-24 * 60 * 60 * 1000);
+    }
+  });
+
+  it('refuses at start-up a route that declares a variance the cache cannot key on', async () => {
+    for (const varies of [['catalog', 'user'], ['catalog', 'clock'], ['mallDate']] as const) {
+      expect(() => assertCacheable('GET /x', { varies })).toThrow();
+      const app = Fastify();
+      app.decorateRequest('catalogVersion', null);
+      registerReadCache(app, { today: () => '2026-01-01' });
+      await expect(
+        app.register(async (scope) => {
+          scope.get('/x', { config: { cache: { varies } } }, async () => ({ ok: true }));
+        }),
+      ).rejects.toThrow(/cache/);
+      await app.close().catch(() => {});
+    }
+    expect(() => assertCacheable('GET /x', { varies: ['catalog', 'mallDate'] })).not.toThrow();
+  });
+});
+
+describe('GET /api/settings', () => {
+  it("tells anyone the mall's time zone and today's mall date, never cached", async () => {
+    const response = await t.app.inject({ url: '/api/settings' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.json()).toEqual({ timeZone: TEST_TIME_ZONE, today: mallToday(TEST_TIME_ZONE, t.now()) });
+    t.advanceClock(24 * 60 * 60 * 1000);
+    try {
+      expect(response.json().today).not.toBe((await t.app.inject({ url: '/api/settings' })).json().today);
+    } finally {
+      t.advanceClock(-24 * 60 * 60 * 1000);
+    }
+  });
+});

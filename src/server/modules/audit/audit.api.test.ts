@@ -1,0 +1,475 @@
+// The audit log and the one write path: every write route leaves exactly its expected entries (a table
+// generated from the app's own route table, so a new write route without an expectation fails), in the
+// same transaction as the change; the table is append-only on the database; secrets never reach it; the
+// Activity screen's reads filter, page and say whether a record still exists.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry, AuditPage } from '../../../shared/audit';
+import { sha256 } from '../../auth/tokens';
+import { mallToday } from '../../lib/mall-time';
+import { pruneAuditLog } from '../../ops/audit-prune';
+import { addDays, type Directory, openDirectory, uniqueName, unknownId } from '../../test/catalog-fixtures';
+import { createTestApp, registerAs, TEST_TIME_ZONE, type TestApp, uniqueEmail } from '../../test/harness';
+import { performWrite } from '../../write-path';
+import { createOrPromoteAdmin } from '../accounts/admin-accounts';
+
+let t: TestApp;
+let d: Directory;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  d = await openDirectory(t);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface Row {
+  id: number;
+  actor_id: string | null;
+  actor_email: string;
+  entity_type: string;
+  entity_id: string | null;
+  entity_name: string;
+  action: string;
+  changes: Record<string, { before: unknown; after: unknown }>;
+  detail: Record<string, unknown> | null;
+}
+
+const lastId = async (): Promise<number> =>
+  Number((await t.database.pool.query('select coalesce(max(id), 0) as n from audit_log')).rows[0].n);
+
+const rowsAfter = async (id: number): Promise<Row[]> =>
+  (await t.database.pool.query('select * from audit_log where id > $1 order by id', [id])).rows.map(
+    (row) => ({
+      ...row,
+      id: Number(row.id),
+    }),
+  );
+
+const listAudit = async (query: string): Promise<AuditPage> => {
+  const response = await t.app.inject({ url: `/api/audit?${query}`, headers: d.admin.headers });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as AuditPage;
+};
+
+/** What a write route should leave in the log: [entity type, action] per entry, in order. */
+interface Expectation {
+  request: () => Promise<{ url: string; payload?: unknown; headers?: Record<string, string> }>;
+  status: number;
+  entries: [string, string][];
+}
+
+describe('every write route, performed, leaves exactly its expected audit entries', () => {
+  const shopFields = async () => ({
+    name: uniqueName('Shop'),
+    categoryId: (await d.category()).id,
+    floorId: (await d.floor()).id,
+  });
+  const EXPECTED: Record<string, Expectation> = {
+    'POST /api/auth/register': {
+      // A shopper's sign-up is not a change to the mall.
+      request: async () => ({
+        url: '/api/auth/register',
+        payload: { email: uniqueEmail(), password: 'secret1', role: 'user' },
+        // No cookie: a sign-up ends the session the browser had.
+        headers: {},
+      }),
+      status: 201,
+      entries: [],
+    },
+    'POST /api/auth/login': {
+      request: async () => {
+        const email = uniqueEmail();
+        await registerAs(t.app, 'user', { email, password: 'secret-password' });
+        return { url: '/api/auth/login', payload: { email, password: 'secret-password' }, headers: {} };
+      },
+      status: 200,
+      entries: [],
+    },
+    'POST /api/auth/logout': {
+      request: async () => ({ url: '/api/auth/logout', headers: (await registerAs(t.app, 'user')).headers }),
+      status: 204,
+      entries: [],
+    },
+    'POST /api/admin/invites': {
+      request: async () => ({ url: '/api/admin/invites' }),
+      status: 201,
+      entries: [['invite', 'create']],
+    },
+    'DELETE /api/admin/invites/:id': {
+      request: async () => {
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/invites',
+          headers: d.admin.headers,
+        });
+        return { url: `/api/admin/invites/${created.json().invite.id}` };
+      },
+      status: 204,
+      entries: [['invite', 'delete']],
+    },
+    'POST /api/categories': {
+      request: async () => ({ url: '/api/categories', payload: { name: uniqueName('Category') } }),
+      status: 201,
+      entries: [['category', 'create']],
+    },
+    'PATCH /api/categories/:id': {
+      request: async () => ({
+        url: `/api/categories/${(await d.category()).id}`,
+        payload: { name: uniqueName('C') },
+      }),
+      status: 200,
+      entries: [['category', 'update']],
+    },
+    'DELETE /api/categories/:id': {
+      request: async () => ({ url: `/api/categories/${(await d.category()).id}` }),
+      status: 204,
+      entries: [['category', 'delete']],
+    },
+    'POST /api/floors': {
+      request: async () => ({ url: '/api/floors', payload: { name: uniqueName('Floor') } }),
+      status: 201,
+      entries: [['floor', 'create']],
+    },
+    'PATCH /api/floors/:id': {
+      request: async () => ({
+        url: `/api/floors/${(await d.floor()).id}`,
+        payload: { name: uniqueName('F') },
+      }),
+      status: 200,
+      entries: [['floor', 'update']],
+    },
+    'DELETE /api/floors/:id': {
+      request: async () => ({ url: `/api/floors/${(await d.floor()).id}` }),
+      status: 204,
+      entries: [['floor', 'delete']],
+    },
+    'POST /api/shops': {
+      request: async () => ({ url: '/api/shops', payload: await shopFields() }),
+      status: 201,
+      entries: [['shop', 'create']],
+    },
+    'PATCH /api/shops/:id': {
+      request: async () => ({ url: `/api/shops/${(await d.shop()).id}`, payload: { contact: 'Call 555' } }),
+      status: 200,
+      entries: [['shop', 'update']],
+    },
+    'DELETE /api/shops/:id': {
+      request: async () => ({ url: `/api/shops/${(await d.shop()).id}` }),
+      status: 204,
+      entries: [['shop', 'delete']],
+    },
+    'POST /api/products': {
+      request: async () => ({
+        url: '/api/products',
+        payload: { name: uniqueName('Product'), price: 12.5, shopId: (await d.shop()).id },
+      }),
+      status: 201,
+      entries: [['product', 'create']],
+    },
+    'PATCH /api/products/:id': {
+      request: async () => ({ url: `/api/products/${(await d.product()).id}`, payload: { price: 99.99 } }),
+      status: 200,
+      entries: [['product', 'update']],
+    },
+    'DELETE /api/products/:id': {
+      request: async () => ({ url: `/api/products/${(await d.product()).id}` }),
+      status: 204,
+      entries: [['product', 'delete']],
+    },
+    'POST /api/offers': {
+      request: async () => ({
+        url: '/api/offers',
+        payload: {
+          title: uniqueName('Offer'),
+          discount: 10,
+          startDate: d.today(),
+          endDate: d.today(),
+          shopId: (await d.shop()).id,
+        },
+      }),
+      status: 201,
+      entries: [['offer', 'create']],
+    },
+    'PATCH /api/offers/:id': {
+      request: async () => ({ url: `/api/offers/${(await d.offer()).id}`, payload: { discount: 55 } }),
+      status: 200,
+      entries: [['offer', 'update']],
+    },
+    'DELETE /api/offers/:id': {
+      request: async () => ({ url: `/api/offers/${(await d.offer()).id}` }),
+      status: 204,
+      entries: [['offer', 'delete']],
+    },
+  };
+
+  it('has an expectation for every write route the app has, and none for a route it does not have', () => {
+    const writes = t.app.routeTable
+      .filter(
+        (route) =>
+          route.method !== 'GET' && route.url.startsWith('/api/') && !route.url.startsWith('/api/bench'),
+      )
+      .map((route) => `${route.method} ${route.url}`)
+      .sort();
+    expect(writes).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  for (const [route, expectation] of Object.entries(EXPECTED)) {
+    it(`${route}: ${expectation.entries.map((entry) => entry.join(' ')).join(', ') || 'no entry'}`, async () => {
+      const { url, payload, headers } = await expectation.request();
+      const before = await lastId();
+      const response = await t.app.inject({
+        method: route.split(' ')[0] as 'POST',
+        url,
+        headers: headers ?? d.admin.headers,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
+      expect(response.statusCode, response.body).toBe(expectation.status);
+      const rows = await rowsAfter(before);
+      expect(rows.map((row) => [row.entity_type, row.action])).toEqual(expectation.entries);
+      for (const row of rows) {
+        expect(row.actor_id).toBe(d.admin.user.id);
+        expect(row.actor_email).toBe(d.admin.user.email);
+      }
+    });
+  }
+});
+
+describe('what an entry says', () => {
+  it('records only the fields that changed, with their values before and after, by name', async () => {
+    const shop = await d.shop({ contact: 'old contact', location: 'Near gate 1' });
+    const otherFloor = await d.floor();
+    const before = await lastId();
+    const response = await d.call(d.admin, 'PATCH', `/api/shops/${shop.id}`, {
+      contact: 'new contact',
+      location: 'Near gate 1',
+      floorId: otherFloor.id,
+    });
+    expect(response.statusCode).toBe(200);
+    const [row, ...more] = await rowsAfter(before);
+    expect(more).toEqual([]);
+    expect(row).toMatchObject({
+      entity_type: 'shop',
+      entity_id: shop.id,
+      entity_name: shop.name,
+      action: 'update',
+    });
+    expect(row?.changes).toEqual({
+      contact: { before: 'old contact', after: 'new contact' },
+      floor: { before: shop.floor, after: otherFloor.name },
+    });
+  });
+
+  it('records nothing for an edit that changes nothing, or for a refused one', async () => {
+    const product = await d.product();
+    const before = await lastId();
+    expect(
+      (await d.call(d.admin, 'PATCH', `/api/products/${product.id}`, { name: product.name })).statusCode,
+    ).toBe(200);
+    expect((await d.call(d.admin, 'PATCH', `/api/products/${product.id}`, { price: -1 })).statusCode).toBe(
+      400,
+    );
+    expect((await d.call(d.admin, 'PATCH', `/api/products/${unknownId()}`, { price: 1 })).statusCode).toBe(
+      404,
+    );
+    expect((await d.call(d.user, 'DELETE', `/api/products/${product.id}`)).statusCode).toBe(403);
+    expect(await rowsAfter(before)).toEqual([]);
+  });
+
+  it('records what a shop delete took with it: its products and offers', async () => {
+    const shop = await d.shop();
+    const product = await d.product({ shopId: shop.id });
+    const offer = await d.offer({ shopId: shop.id });
+    const before = await lastId();
+    expect((await d.call(d.admin, 'DELETE', `/api/shops/${shop.id}`)).statusCode).toBe(204);
+    const [row] = await rowsAfter(before);
+    expect(row?.changes.name).toEqual({ before: shop.name, after: null });
+    expect(row?.detail).toEqual({
+      products: [{ id: product.id, name: product.name }],
+      offers: [{ id: offer.id, title: offer.title }],
+    });
+  });
+
+  it('records a new admin account, the invite it used, and never a code, a password or its hash', async () => {
+    const created = await d.call(d.admin, 'POST', '/api/admin/invites');
+    const { code, codeHint, id: inviteId } = created.json().invite;
+    const email = uniqueEmail('newadmin');
+    const before = await lastId();
+    const admin = await registerAs(t.app, 'admin', {
+      email,
+      password: 'a-secret-password',
+      inviteCode: code,
+    });
+    const rows = await rowsAfter(before);
+    expect(rows.map((row) => [row.entity_type, row.action, row.entity_id])).toEqual([
+      ['account', 'create', admin.user.id],
+      ['invite', 'use', inviteId],
+    ]);
+    for (const row of rows) expect(row.actor_id).toBe(admin.user.id);
+    expect(rows[0]?.changes).toEqual({
+      email: { before: null, after: email },
+      role: { before: null, after: 'admin' },
+    });
+    expect(rows[1]?.entity_name).toContain(codeHint);
+
+    const everything = JSON.stringify(
+      (await t.database.pool.query('select * from audit_log')).rows,
+    ).toLowerCase();
+    const [{ password_hash: hash }] = (
+      await t.database.pool.query('select password_hash from users where id = $1', [admin.user.id])
+    ).rows;
+    for (const secret of [code, code.replace(/-/g, ''), sha256(code), 'a-secret-password', hash])
+      expect(everything).not.toContain(String(secret).toLowerCase());
+  });
+
+  it('records admin:create from the command line, named as the command', async () => {
+    const shopper = await registerAs(t.app, 'user');
+    const before = await lastId();
+    expect(await createOrPromoteAdmin(t.database.db, shopper.user.email, 'hash-not-logged')).toBe('promoted');
+    expect(await createOrPromoteAdmin(t.database.db, uniqueEmail('cli'), 'hash-not-logged')).toBe('created');
+    const rows = await rowsAfter(before);
+    expect(rows.map((row) => [row.entity_type, row.action, row.actor_id, row.actor_email])).toEqual([
+      ['account', 'update', null, 'npm run admin:create'],
+      ['account', 'create', null, 'npm run admin:create'],
+    ]);
+    expect(rows[0]?.changes).toEqual({ role: { before: 'user', after: 'admin' } });
+    expect(JSON.stringify(rows)).not.toContain('hash-not-logged');
+  });
+});
+
+describe('the same transaction', () => {
+  it('leaves no entry when the change rolls back, and no change without its entry', async () => {
+    const name = uniqueName('Rolled back');
+    const before = await lastId();
+    const categories = await d.count('categories');
+    await expect(
+      performWrite(
+        t.database.db,
+        { id: d.admin.user.id, email: d.admin.user.email },
+        async ({ tx, record }) => {
+          await tx.execute(sql`insert into categories (name) values (${name})`);
+          record({
+            entityType: 'category',
+            entityId: null,
+            entityName: name,
+            action: 'create',
+            after: { name },
+          });
+          throw new Error('the change fails after it was recorded');
+        },
+      ),
+    ).rejects.toThrow('the change fails after it was recorded');
+    expect(await rowsAfter(before)).toEqual([]);
+    expect(await d.count('categories')).toBe(categories);
+  });
+
+  it('rolls the change back when its entry cannot be written', async () => {
+    const name = uniqueName('No entry');
+    const categories = await d.count('categories');
+    await expect(
+      performWrite(t.database.db, { id: 'not-a-uuid', email: 'x' }, async ({ tx, record }) => {
+        await tx.execute(sql`insert into categories (name) values (${name})`);
+        record({
+          entityType: 'category',
+          entityId: null,
+          entityName: name,
+          action: 'create',
+          after: { name },
+        });
+      }),
+    ).rejects.toThrow();
+    expect(await d.count('categories')).toBe(categories);
+  });
+});
+
+describe('append-only, on the database', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE from anyone connected', async () => {
+    await d.category();
+    const count = await lastId();
+    const pool = t.database.pool;
+    await expect(pool.query(`update audit_log set entity_name = 'forged'`)).rejects.toThrow(/append-only/);
+    await expect(pool.query('delete from audit_log')).rejects.toThrow(/append-only/);
+    await expect(pool.query('truncate audit_log')).rejects.toThrow(/append-only/);
+    expect(await lastId()).toBe(count);
+    const forged = await pool.query(`select count(*)::int as n from audit_log where entity_name = 'forged'`);
+    expect(forged.rows[0].n).toBe(0);
+  });
+
+  it('is shortened only by audit:prune, which removes entries before a mall date and records that it ran', async () => {
+    const today = mallToday(TEST_TIME_ZONE, t.now());
+    // An entry from ten days ago (written with the app's clock moved back, through the write path).
+    const old = uniqueName('Ten days ago');
+    const past = new Date(t.now().getTime() - 10 * 24 * 3600 * 1000);
+    await performWrite(
+      t.database.db,
+      { id: d.admin.user.id, email: d.admin.user.email },
+      async ({ record }) =>
+        record({ entityType: 'category', entityId: null, entityName: old, action: 'create' }),
+      { now: () => past },
+    );
+    await d.category();
+    const total = Number((await t.database.pool.query('select count(*) from audit_log')).rows[0].count);
+    const removed = await pruneAuditLog(t.database.db, addDays(today, -5), TEST_TIME_ZONE, t.now);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    const names = (await t.database.pool.query('select entity_name, action, detail from audit_log')).rows;
+    expect(names.some((row) => row.entity_name === old)).toBe(false);
+    expect(names.length).toBe(total - removed + 1);
+    expect(names.at(-1)).toBeDefined();
+    const prune = names.find((row) => row.action === 'prune');
+    expect(prune?.detail).toMatchObject({ before: addDays(today, -5), removed });
+    // The permission to delete lasted only for the prune's transaction.
+    await expect(t.database.pool.query('delete from audit_log')).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('GET /api/audit (the Activity screen)', () => {
+  it('lists newest first with paging, filters by kind, record, person and mall dates, and says what still exists', async () => {
+    const other = await registerAs(t.app, 'admin');
+    const kept = await d.product();
+    const gone = await d.product();
+    await d.call(d.admin, 'DELETE', `/api/products/${gone.id}`);
+    await d.call(other, 'PATCH', `/api/products/${kept.id}`, { price: 77 });
+
+    const newest = await listAudit('pageSize=2');
+    expect(newest.items.map((entry) => [entry.entityId, entry.action])).toEqual([
+      [kept.id, 'update'],
+      [gone.id, 'delete'],
+    ]);
+    expect(newest.total).toBeGreaterThan(2);
+    const second = await listAudit('pageSize=2&page=2');
+    expect(second.items[0]?.id).not.toBe(newest.items[1]?.id);
+
+    const ofKept = await listAudit(`entityType=product&entityId=${kept.id}`);
+    expect(ofKept.items.map((entry) => entry.action)).toEqual(['update', 'create']);
+    expect(ofKept.items.every((entry) => entry.entityExists)).toBe(true);
+    expect(ofKept.items[0]).toMatchObject<Partial<AuditEntry>>({
+      actorId: other.user.id,
+      actorEmail: other.user.email,
+      changes: { price: { before: '10.00', after: '77.00' } },
+    });
+    const ofGone = await listAudit(`entityId=${gone.id}`);
+    expect(ofGone.items.every((entry) => !entry.entityExists)).toBe(true);
+
+    const byOther = await listAudit(`actorId=${other.user.id}`);
+    expect(byOther.items.every((entry) => entry.actorId === other.user.id)).toBe(true);
+    expect(byOther.items.some((entry) => entry.entityId === kept.id)).toBe(true);
+    const actors = (await t.app.inject({ url: '/api/audit/actors', headers: d.admin.headers })).json();
+    expect(actors.items).toContainEqual({ id: other.user.id, email: other.user.email });
+
+    const today = mallToday(TEST_TIME_ZONE, t.now());
+    expect((await listAudit(`from=${today}&to=${today}&entityId=${kept.id}`)).total).toBe(2);
+    expect((await listAudit(`from=${addDays(today, 1)}&entityId=${kept.id}`)).total).toBe(0);
+    expect((await listAudit(`to=${addDays(today, -1)}&entityId=${kept.id}`)).total).toBe(0);
+  });
+
+  it('refuses bad filters with a clear message, and shoppers and visitors altogether', async () => {
+    for (const query of ['entityType=spaceship', 'actorId=nope', 'from=yesterday', 'page=0', 'extra=1']) {
+      const response = await t.app.inject({ url: `/api/audit?${query}`, headers: d.admin.headers });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().error.message).toBeTruthy();
+    }
+    expect((await t.app.inject({ url: '/api/audit', headers: d.user.headers })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/audit' })).statusCode).toBe(401);
+  });
+});

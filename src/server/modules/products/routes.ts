@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Product, ProductInput, ProductListQuery, ProductPage, ProductPatch } from '../../../shared/product';
+import type { Db } from '../../db/client';
+import { mallToday } from '../../lib/mall-time';
+import { routeWriter } from '../../write-path';
+import { productNotFound, productRepository, productSnapshot, productWriteError } from './repository';
+
+const IdParams = z.strictObject({ id: z.uuid('Product not found') });
+
+export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
+  app,
+  { db, now, timeZone },
+) => {
+  const products = productRepository(db);
+  const write = routeWriter(db, now, productWriteError);
+  const today = () => mallToday(timeZone, now());
+  // A product shows its offer's discounted price only while the offer is active: the mall's date counts.
+  const cache = { varies: ['catalog', 'mallDate'] } as const;
+
+  app.get(
+    '/',
+    {
+      config: { permission: { action: 'read', resource: 'product' }, cache },
+      schema: { querystring: ProductListQuery, response: { 200: ProductPage } },
+    },
+    (request) => products.list(request.query, today()),
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: { permission: { action: 'read', resource: 'product' }, cache },
+      schema: { params: IdParams, response: { 200: Product } },
+    },
+    (request) => products.get(request.params.id, today()),
+  );
+
+  app.post(
+    '/',
+    {
+      config: { permission: { action: 'create', resource: 'product' } },
+      schema: { body: ProductInput, response: { 201: Product } },
+    },
+    async (request, reply) => {
+      const id = await write(request, async ({ tx, record }) => {
+        const product = await products.insert(tx, request.body, today());
+        record({
+          entityType: 'product',
+          entityId: product.id,
+          entityName: product.name,
+          action: 'create',
+          after: productSnapshot(product),
+        });
+        return product.id;
+      });
+      return reply.status(201).send(await products.get(id, today()));
+    },
+  );
+
+  app.patch(
+    '/:id',
+    {
+      config: { permission: { action: 'update', resource: 'product' } },
+      schema: { params: IdParams, body: ProductPatch, response: { 200: Product } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await write(request, async ({ tx, record }) => {
+        const changed = await products.update(tx, id, request.body, today());
+        if (!changed) throw productNotFound();
+        record({
+          entityType: 'product',
+          entityId: id,
+          entityName: changed.after.name,
+          action: 'update',
+          before: productSnapshot(changed.before),
+          after: productSnapshot(changed.after),
+        });
+      });
+      return products.get(id, today());
+    },
+  );
+
+  app.delete(
+    '/:id',
+    { config: { permission: { action: 'delete', resource: 'product' } }, schema: { params: IdParams } },
+    async (request, reply) => {
+      await write(request, async ({ tx, record }) => {
+        const product = await products.delete(tx, request.params.id, today());
+        if (!product) throw productNotFound();
+        record({
+          entityType: 'product',
+          entityId: product.id,
+          entityName: product.name,
+          action: 'delete',
+          before: productSnapshot(product),
+        });
+      });
+      return reply.status(204).send();
+    },
+  );
+};

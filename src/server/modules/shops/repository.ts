@@ -1,0 +1,142 @@
+import { and, asc, count, eq, ilike, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Shop, ShopDetail, ShopInput, ShopListQuery, ShopPage, ShopPatch } from '../../../shared/shop';
+import type { Db } from '../../db/client';
+import { categories, floors, offers, products, shops } from '../../db/schema';
+import { HttpError } from '../../errors';
+import { containsPattern, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
+import type { Executor, Snapshot, WriteTx } from '../../write-path';
+
+export const shopNotFound = () => new HttpError(404, 'NOT_FOUND', 'Shop not found');
+
+/** A category or floor id that does not exist is a field error, like an empty one. */
+export function shopWriteError(error: unknown): HttpError | null {
+  const cause = pgError(error);
+  if (cause?.code !== FOREIGN_KEY_VIOLATION) return null;
+  if (cause.constraint?.includes('category')) {
+    return new HttpError(400, 'VALIDATION', 'Category is required', { categoryId: 'Category is required' });
+  }
+  if (cause.constraint?.includes('floor')) {
+    return new HttpError(400, 'VALIDATION', 'Floor is required', { floorId: 'Floor is required' });
+  }
+  return null;
+}
+
+const shopColumns = {
+  id: shops.id,
+  name: shops.name,
+  description: shops.description,
+  categoryId: shops.categoryId,
+  category: categories.name,
+  floorId: shops.floorId,
+  floor: floors.name,
+  location: shops.location,
+  contact: shops.contact,
+  openingHours: shops.openingHours,
+  createdAt: shops.createdAt,
+};
+
+function selectShops(db: Executor) {
+  return db
+    .select(shopColumns)
+    .from(shops)
+    .innerJoin(categories, eq(categories.id, shops.categoryId))
+    .innerJoin(floors, eq(floors.id, shops.floorId));
+}
+
+type ShopRow = Omit<Shop, 'createdAt'> & { createdAt: Date };
+const toShop = (row: ShopRow): Shop => ({ ...row, createdAt: row.createdAt.toISOString() });
+
+/** A shop as the audit log shows it: what an admin sees in the form, places by name. */
+export function shopSnapshot(shop: Shop): Snapshot {
+  const { name, description, category, floor, location, contact, openingHours } = shop;
+  return { name, description, category, floor, location, contact, openingHours };
+}
+
+/** The shops' queries: used by the routes, scripts and tests alike. Reads take an optional transaction. */
+export function shopRepository(db: Db) {
+  async function find(id: string, tx: Executor = db): Promise<Shop | null> {
+    const [row] = await selectShops(tx).where(eq(shops.id, id));
+    return row ? toShop(row) : null;
+  }
+
+  return {
+    find,
+
+    async detail(id: string, tx: Executor = db): Promise<ShopDetail> {
+      const [shop, [productCount], [offerCount]] = await Promise.all([
+        find(id, tx),
+        tx.select({ n: count() }).from(products).where(eq(products.shopId, id)),
+        tx.select({ n: count() }).from(offers).where(eq(offers.shopId, id)),
+      ]);
+      if (!shop) throw shopNotFound();
+      return { ...shop, productCount: productCount?.n ?? 0, offerCount: offerCount?.n ?? 0 };
+    },
+
+    /** A page of shops and the total (npm run bench runs it without HTTP too). */
+    async list(query: z.output<typeof ShopListQuery>, tx: Executor = db): Promise<z.output<typeof ShopPage>> {
+      const { q, categoryId, floorId, page, pageSize } = query;
+      const filters: SQL[] = [];
+      if (q) filters.push(ilike(shops.name, containsPattern(q)));
+      if (categoryId) filters.push(eq(shops.categoryId, categoryId));
+      if (floorId) filters.push(eq(shops.floorId, floorId));
+      const where = filters.length > 0 ? and(...filters) : undefined;
+      const [rows, [total]] = await Promise.all([
+        selectShops(tx)
+          .where(where)
+          .orderBy(asc(sql`lower(${shops.name})`), asc(shops.name), asc(shops.id))
+          .limit(pageSize)
+          .offset((page - 1) * pageSize),
+        tx.select({ n: count() }).from(shops).where(where),
+      ]);
+      return { items: rows.map(toShop), total: total?.n ?? 0, page, pageSize };
+    },
+
+    async insert(tx: WriteTx, values: z.output<typeof ShopInput>): Promise<Shop> {
+      const [row] = await tx.insert(shops).values(values).returning({ id: shops.id });
+      const shop = row && (await find(row.id, tx));
+      if (!shop) throw new Error('insert returned no row');
+      return shop;
+    },
+
+    /** The shop before and after; null when there is no such shop. */
+    async update(
+      tx: WriteTx,
+      id: string,
+      patch: z.output<typeof ShopPatch>,
+    ): Promise<{ before: Shop; after: Shop } | null> {
+      const [locked] = await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, id)).for('update');
+      const before = locked && (await find(id, tx));
+      if (!before) return null;
+      if (Object.keys(patch).length > 0) await tx.update(shops).set(patch).where(eq(shops.id, id));
+      const after = await find(id, tx);
+      if (!after) throw shopNotFound();
+      return { before, after };
+    },
+
+    /**
+     * Deletes the shop; its products and offers go with it (the foreign keys cascade in the same
+     * statement). Returns what was deleted, for the log; null when there is no such shop.
+     */
+    async delete(
+      tx: WriteTx,
+      id: string,
+    ): Promise<{
+      shop: Shop;
+      products: { id: string; name: string }[];
+      offers: { id: string; title: string }[];
+    } | null> {
+      const [locked] = await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, id)).for('update');
+      const shop = locked && (await find(id, tx));
+      if (!shop) return null;
+      const [gone, goneOffers] = await Promise.all([
+        tx.select({ id: products.id, name: products.name }).from(products).where(eq(products.shopId, id)),
+        tx.select({ id: offers.id, title: offers.title }).from(offers).where(eq(offers.shopId, id)),
+      ]);
+      await tx.delete(shops).where(eq(shops.id, id));
+      return { shop, products: gone, offers: goneOffers };
+    },
+  };
+}
+
+export type ShopRepository = ReturnType<typeof shopRepository>;

@@ -1,0 +1,99 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ShopDetail, ShopInput, ShopListQuery, ShopPage, ShopPatch } from '../../../shared/shop';
+import type { Db } from '../../db/client';
+import { routeWriter } from '../../write-path';
+import { shopNotFound, shopRepository, shopSnapshot, shopWriteError } from './repository';
+
+const IdParams = z.strictObject({ id: z.uuid('Shop not found') });
+
+/** /api/shops: thin routes — parse, authorise (config.permission), call the repository, reply. */
+export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = async (app, { db, now }) => {
+  const shops = shopRepository(db);
+  const write = routeWriter(db, now, shopWriteError);
+
+  app.get(
+    '/',
+    {
+      config: { permission: { action: 'read', resource: 'shop' }, cache: { varies: ['catalog'] } },
+      schema: { querystring: ShopListQuery, response: { 200: ShopPage } },
+    },
+    (request) => shops.list(request.query),
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: { permission: { action: 'read', resource: 'shop' }, cache: { varies: ['catalog'] } },
+      schema: { params: IdParams, response: { 200: ShopDetail } },
+    },
+    (request) => shops.detail(request.params.id),
+  );
+
+  app.post(
+    '/',
+    {
+      config: { permission: { action: 'create', resource: 'shop' } },
+      schema: { body: ShopInput, response: { 201: ShopDetail } },
+    },
+    async (request, reply) => {
+      const id = await write(request, async ({ tx, record }) => {
+        const shop = await shops.insert(tx, request.body);
+        record({
+          entityType: 'shop',
+          entityId: shop.id,
+          entityName: shop.name,
+          action: 'create',
+          after: shopSnapshot(shop),
+        });
+        return shop.id;
+      });
+      return reply.status(201).send(await shops.detail(id));
+    },
+  );
+
+  app.patch(
+    '/:id',
+    {
+      config: { permission: { action: 'update', resource: 'shop' } },
+      schema: { params: IdParams, body: ShopPatch, response: { 200: ShopDetail } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await write(request, async ({ tx, record }) => {
+        const changed = await shops.update(tx, id, request.body);
+        if (!changed) throw shopNotFound();
+        record({
+          entityType: 'shop',
+          entityId: id,
+          entityName: changed.after.name,
+          action: 'update',
+          before: shopSnapshot(changed.before),
+          after: shopSnapshot(changed.after),
+        });
+      });
+      return shops.detail(id);
+    },
+  );
+
+  app.delete(
+    '/:id',
+    { config: { permission: { action: 'delete', resource: 'shop' } }, schema: { params: IdParams } },
+    async (request, reply) => {
+      await write(request, async ({ tx, record }) => {
+        const deleted = await shops.delete(tx, request.params.id);
+        if (!deleted) throw shopNotFound();
+        record({
+          entityType: 'shop',
+          entityId: deleted.shop.id,
+          entityName: deleted.shop.name,
+          action: 'delete',
+          before: shopSnapshot(deleted.shop),
+          // What went with it (the cascade), so the log tells what a shop delete removed.
+          detail: { products: deleted.products, offers: deleted.offers },
+        });
+      });
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,0 +1,66 @@
+import './zod-config';
+import { z } from 'zod';
+import { PageQuery, pageSchema } from './text';
+
+/**
+ * The audit log: who changed the mall, when, and what. Written by the server's one write path in the same
+ * transaction as the change (server/write-path.ts); read by admins on the Activity screen.
+ */
+export const AUDIT_ENTITY_TYPES = [
+  'shop',
+  'product',
+  'offer',
+  'category',
+  'floor',
+  'account',
+  'invite',
+  'audit',
+] as const;
+export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
+
+/** create / update / delete a record; `use`: an invite redeemed; `prune`: old entries removed. */
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'use', 'prune'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** A field's value before and after (null where it did not exist: a create's before, a delete's after). */
+export const AuditChange = z.object({ before: z.unknown(), after: z.unknown() });
+
+export const AuditEntry = z.object({
+  id: z.string(),
+  at: z.string(),
+  /** The account that acted; null for the command line (`npm run admin:create`, `audit:prune`). */
+  actorId: z.string().nullable(),
+  /** The account's email when it acted; the command's name for the command line. */
+  actorEmail: z.string(),
+  entityType: z.enum(AUDIT_ENTITY_TYPES),
+  entityId: z.string().nullable(),
+  entityName: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  /** Only the fields that changed. */
+  changes: z.record(z.string(), AuditChange),
+  /** What else went with it: a shop delete's products and offers, a prune's cut-off, an invite's hint. */
+  detail: z.record(z.string(), z.unknown()).nullable(),
+  /** Whether the record still exists (the Activity screen links to it then). */
+  entityExists: z.boolean(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AuditPage = pageSchema(AuditEntry);
+export type AuditPage = z.infer<typeof AuditPage>;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date as YYYY-MM-DD');
+
+export const AuditListQuery = z.strictObject({
+  ...PageQuery.shape,
+  entityType: z.enum(AUDIT_ENTITY_TYPES, { error: 'Unknown kind of record' }).optional(),
+  entityId: z.uuid('Unknown record').optional(),
+  actorId: z.uuid('Unknown person').optional(),
+  /** From the start of this mall date… */
+  from: day.optional(),
+  /** …to the end of this one, in the mall's time zone. */
+  to: day.optional(),
+});
+export type AuditListQuery = z.input<typeof AuditListQuery>;
+
+/** The people who appear in the log, for the Activity screen's person filter. */
+export const AuditActor = z.object({ id: z.string(), email: z.string() });
+export const AuditActors = z.object({ items: z.array(AuditActor) });
