@@ -10,7 +10,6 @@ import {
   hasItem,
   lowestPriceIds,
   parseCompare,
-  priceInCents,
   removeItem,
   serializeCompare,
   toCompareItem,
@@ -111,12 +110,6 @@ describe('prices', () => {
   it('the effective price is the offer price when there is one', () => {
     expect(effectivePrice({ price: '1299.00', offerPrice: '1104.15' })).toBe('1104.15');
     expect(effectivePrice({ price: '1299.00', offerPrice: null })).toBe('1299.00');
-  });
-
-  it('compares in whole cents', () => {
-    expect(priceInCents('1299.05')).toBe(129905);
-    expect(priceInCents('0.10')).toBe(10);
-    expect(priceInCents('7')).toBe(700);
   });
 
   it('marks the lowest effective price, ties included, and nothing for fewer than two products', () => {

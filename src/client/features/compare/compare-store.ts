@@ -1,6 +1,7 @@
 // The shopper's comparison list: product snapshots kept for the browser tab's session
 // (sessionStorage), never sent to the server. Pure logic here; the React provider is in
 // compare-context.tsx.
+import { comparePrices, isPriceString, lowestPrice } from '../../../shared/money';
 import type { Product } from '../../../shared/product';
 
 export const COMPARE_STORAGE_KEY = 'super-mall:compare';
@@ -57,8 +58,6 @@ export function hasItem(items: readonly CompareItem[], id: string): boolean {
   return items.some((item) => item.id === id);
 }
 
-const PRICE = /^\d{1,12}\.\d{2}$/;
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -84,8 +83,8 @@ function readItem(value: unknown): CompareItem | null {
     typeof name !== 'string' ||
     typeof description !== 'string' ||
     typeof price !== 'string' ||
-    !PRICE.test(price) ||
-    !(offerPrice === null || (typeof offerPrice === 'string' && PRICE.test(offerPrice))) ||
+    !isPriceString(price) ||
+    !(offerPrice === null || (typeof offerPrice === 'string' && isPriceString(offerPrice))) ||
     typeof shopId !== 'string' ||
     typeof shopName !== 'string' ||
     !(offer === null || isOffer(offer))
@@ -134,21 +133,17 @@ export function effectivePrice(item: Pick<CompareItem, 'price' | 'offerPrice'>):
   return item.offerPrice ?? item.price;
 }
 
-/** "1299.05" → 129905: whole cents, so prices compare exactly. */
-export function priceInCents(price: string): number {
-  const [whole = '0', fraction = ''] = price.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
-}
-
 /**
  * The ids of the products with the lowest effective price (all of them on a tie). Empty with fewer
  * than two products: there is nothing to compare against.
  */
 export function lowestPriceIds(items: readonly CompareItem[]): Set<string> {
   if (items.length < 2) return new Set();
-  const cents = items.map((item) => priceInCents(effectivePrice(item)));
-  const lowest = Math.min(...cents);
-  return new Set(items.filter((_, index) => cents[index] === lowest).map((item) => item.id));
+  const lowest = lowestPrice(items.map(effectivePrice));
+  if (lowest === null) return new Set();
+  return new Set(
+    items.filter((item) => comparePrices(effectivePrice(item), lowest) === 0).map((item) => item.id),
+  );
 }
 
 export interface CompareStore {
