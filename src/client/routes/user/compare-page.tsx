@@ -109,9 +109,10 @@ export function ComparePage() {
           <p className="mt-0.5 text-xs text-slate-500">{product.offer.discount}% off</p>
         ) : null}
         {row.lowest ? (
-          <Badge tone="green" className="mt-1.5">
-            Lowest price
-          </Badge>
+          // A block of its own: beside a price without an offer it would run into the figure.
+          <div className="mt-1.5">
+            <Badge tone="green">Lowest price</Badge>
+          </div>
         ) : null}
       </>
     );
@@ -168,10 +169,10 @@ export function ComparePage() {
         return messageRow(
           row,
           index,
-          row.name ?? 'Product',
-          <div role="alert" className="flex flex-wrap items-center gap-x-4 gap-y-2 text-red-700">
+          row.name ?? 'Could not load this product',
+          <div role="alert" className="text-red-700">
             <p className="font-medium">{row.message}</p>
-            {retryButton(index)}
+            <div className="mt-2">{retryButton(index)}</div>
           </div>,
         );
       case 'product': {
@@ -217,8 +218,15 @@ export function ComparePage() {
       case 'gone':
       case 'error':
         return (
-          <article aria-label={row.name ?? (row.kind === 'gone' ? GONE_TEXT : 'Product')} className={frame}>
-            {row.name ? <h2 className="font-semibold break-words text-slate-500">{row.name}</h2> : null}
+          <article
+            aria-label={row.name ?? (row.kind === 'gone' ? GONE_TEXT : 'Could not load this product')}
+            className={frame}
+          >
+            {row.name || row.kind === 'error' ? (
+              <h2 className="font-semibold break-words text-slate-500">
+                {row.name ?? 'Could not load this product'}
+              </h2>
+            ) : null}
             {row.kind === 'gone' ? (
               <>
                 <Badge tone="amber" className={row.name ? 'mt-1.5' : undefined}>
