@@ -1,3 +1,6 @@
+// Every piece of price arithmetic of the mall, in one place. Prices travel as exact decimal strings
+// ("1299.00"); arithmetic happens in whole cents (safe integers), never on binary fractions.
+
 /** Prices travel as JSON numbers with at most 2 decimals and are stored as numeric(12,2). */
 export const PRICE_MAX = 99_999_999.99;
 
@@ -11,21 +14,68 @@ export function toPriceString(value: number): string {
   return value.toFixed(2);
 }
 
+// numeric(12,2) holds at most 10 whole digits; their cents times 100 (a discount) stay safe integers.
+const PRICE_TEXT = /^(\d{1,10})(?:\.(\d{1,2}))?$/;
+
+/** True for an exact price string: "1299.00", "7", "0.5". No sign, no exponent, no separators. */
+export function isPriceString(price: string): boolean {
+  return PRICE_TEXT.test(price);
+}
+
+/** "1299.05" → 129905. Throws a RangeError for anything that is not an exact price string. */
+export function toCents(price: string): number {
+  const match = PRICE_TEXT.exec(price);
+  if (!match) throw new RangeError(`Not a price: ${JSON.stringify(price)}`);
+  const [, whole = '0', fraction = ''] = match;
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/** 129905 → "1299.05". Whole, non-negative cents only. */
+export function fromCents(cents: number): string {
+  if (!Number.isSafeInteger(cents) || cents < 0) throw new RangeError(`Not a number of cents: ${cents}`);
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
 /**
- * The price after a whole-percent discount, rounded half up to the cent, computed in integer cents
- * so no binary fraction creeps in. "100.00", 15 → "85.00".
+ * The price after a whole-percent discount, rounded half up to the cent. "100.00", 15 → "85.00";
+ * "0.05", 50 → "0.03".
  */
 export function discountedPrice(price: string, discountPercent: number): string {
-  const [whole = '0', fraction = ''] = price.split('.');
-  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
-  const discounted = Math.floor((cents * (100 - discountPercent) + 50) / 100);
-  return `${Math.floor(discounted / 100)}.${String(discounted % 100).padStart(2, '0')}`;
+  const cents = toCents(price);
+  return fromCents(Math.floor((cents * (100 - discountPercent) + 50) / 100));
 }
 
+/** Negative when `a` is cheaper than `b`, 0 when equal to the cent ("7" and "7.00"), else positive. */
+export function comparePrices(a: string, b: string): number {
+  return Math.sign(toCents(a) - toCents(b));
+}
+
+/** The lowest of `prices` as given (the first of equal ones); null for none. */
+export function lowestPrice(prices: readonly string[]): string | null {
+  let lowest: string | null = null;
+  for (const price of prices) {
+    if (lowest === null || comparePrices(price, lowest) < 0) lowest = price;
+  }
+  return lowest;
+}
+
+/** "42990.00" → "42,990.00": groups of three whole digits, always two decimals. */
+function grouped(price: string): string {
+  const [whole = '0', fraction = '00'] = fromCents(toCents(price)).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+$)/g, ',')}.${fraction}`;
+}
+
+/** A price as people read it, or the text as it came when it is not a price (never throws in a render). */
+function format(symbol: string, price: string): string {
+  return isPriceString(price) ? `${symbol}${grouped(price)}` : `${symbol}${price}`;
+}
+
+/** The admin area's price: "8499" → "$8,499.00". */
 export function formatDollars(price: string): string {
-  return `$${price}`;
+  return format('$', price);
 }
 
+/** The shopper area's price: "42990.00" → "₹42,990.00". */
 export function formatRupees(price: string): string {
-  return `₹${price}`;
+  return format('₹', price);
 }

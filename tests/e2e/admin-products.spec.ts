@@ -109,7 +109,7 @@ test.describe('Admin: Manage Products', () => {
     await applyOffer(page).selectOption({ label: 'No Offer' });
     await page.getByRole('button', { name: 'Update Product' }).click();
     await expect(toast(page, 'Product updated')).toBeVisible();
-    await expect(rowWith(page, name).getByRole('cell', { name: '$1299.00', exact: true })).toBeVisible();
+    await expect(rowWith(page, name).getByRole('cell', { name: '$1,299.00', exact: true })).toBeVisible();
     const [product] = (
       (await (await page.request.get(`/api/products?shopId=${withOffers.id}`)).json()) as {
         items: Array<{ offerId: string | null }>;

@@ -204,13 +204,13 @@ test.describe('Shopper: dashboard and shops', () => {
     const linen = card(products, 'Linen Shirt');
     await expect(linen.getByText('On Offer', { exact: true })).toBeVisible();
     await expect(linen.getByText('Breathable linen shirt in a relaxed fit.')).toBeVisible();
-    // 25% off ₹1499.00, beside the struck-through original.
-    await expect(linen.getByText('₹1124.25')).toBeVisible();
-    await expect(linen.locator('s')).toHaveText(/₹1499\.00/);
+    // 25% off ₹1,499.00, beside the struck-through original.
+    await expect(linen.getByText('₹1,124.25')).toBeVisible();
+    await expect(linen.locator('s')).toHaveText(/₹1,499\.00/);
     await expect(linen.getByRole('button', { name: 'Compare' })).toBeEnabled();
 
     const chinos = card(products, 'Chino Trousers');
-    await expect(chinos.getByText('₹1799.00')).toBeVisible();
+    await expect(chinos.getByText('₹1,799.00')).toBeVisible();
     await expect(chinos.getByText('On Offer')).toHaveCount(0);
     await expect(chinos.locator('s')).toHaveCount(0);
     await expect(products.getByRole('article')).toHaveCount(7);

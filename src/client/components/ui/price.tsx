@@ -11,7 +11,7 @@ interface PriceProps {
 
 /**
  * A price, or a discounted price beside the struck-through original. Screen readers hear
- * "now ₹1104.15, was ₹1299.00".
+ * "now ₹1,104.15, was ₹1,299.00".
  */
 export function Price({ price, discountedPrice, format, className }: PriceProps) {
   if (!discountedPrice) {

@@ -1,10 +1,5 @@
 import { createContext, type ReactNode, use, useState, useSyncExternalStore } from 'react';
-import {
-  type CompareItem,
-  type CompareStorage,
-  type CompareStore,
-  createCompareStore,
-} from './compare-store';
+import { type CompareStorage, type CompareStore, createCompareStore } from './compare-store';
 
 const CompareContext = createContext<CompareStore | null>(null);
 
@@ -24,8 +19,9 @@ export function CompareProvider({ children }: { children: ReactNode }) {
 }
 
 export interface CompareList {
-  items: readonly CompareItem[];
-  add(item: CompareItem): void;
+  /** The ids of the compared products, in the order they were added. */
+  items: readonly string[];
+  add(id: string): void;
   remove(id: string): void;
   clear(): void;
 }

@@ -1,114 +1,51 @@
-// The shopper's comparison list: product snapshots kept for the browser tab's session
-// (sessionStorage), never sent to the server. Pure logic here; the React provider is in
-// compare-context.tsx.
+// The shopper's comparison list: the ids of the products, kept for the browser tab's session
+// (sessionStorage) and never sent to the server. The products themselves are read from the server
+// each time the list is shown (compare-products.ts), so a changed price, an ended offer or a deleted
+// product shows as it is now. Pure logic here; the React provider is in compare-context.tsx.
 import type { Product } from '../../../shared/product';
 
 export const COMPARE_STORAGE_KEY = 'super-mall:compare';
 
-/** What the comparison table needs of a product, copied when it is added. */
-export interface CompareItem {
-  id: string;
-  name: string;
-  description: string;
-  /** Exact, two decimals: "1299.00". */
-  price: string;
-  /** The discounted price while the product's offer was active when it was added; null otherwise. */
-  offerPrice: string | null;
-  shopId: string;
-  shopName: string;
-  offer: { id: string; title: string; discount: number; endDate: string; active: boolean } | null;
-}
-
 /** The part of the Storage interface the store uses (sessionStorage, or a fake in tests). */
 export type CompareStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
-export function toCompareItem(product: Product): CompareItem {
-  return {
-    id: product.id,
-    name: product.name,
-    description: product.description,
-    price: product.price,
-    offerPrice: product.offerPrice,
-    shopId: product.shopId,
-    shopName: product.shopName,
-    offer: product.offer
-      ? {
-          id: product.offer.id,
-          title: product.offer.title,
-          discount: product.offer.discount,
-          endDate: product.offer.endDate,
-          active: product.offer.active,
-        }
-      : null,
-  };
+/** What the list keeps of a product: its id. (The shop page adds `toCompareItem(product)`.) */
+export function toCompareItem(product: Pick<Product, 'id'>): string {
+  return product.id;
 }
 
-/** Adds `item` at the end; a product already in the list (same id) leaves the list as it is. */
-export function addItem(items: readonly CompareItem[], item: CompareItem): readonly CompareItem[] {
-  return items.some((existing) => existing.id === item.id) ? items : [...items, item];
+/** Adds `id` at the end; an id already in the list leaves the list as it is (the same array). */
+export function addItem(ids: readonly string[], id: string): readonly string[] {
+  return ids.includes(id) ? ids : [...ids, id];
 }
 
-/** Takes the product with `id` out; the same list when it was not there. */
-export function removeItem(items: readonly CompareItem[], id: string): readonly CompareItem[] {
-  return items.some((item) => item.id === id) ? items.filter((item) => item.id !== id) : items;
+/** Takes `id` out; the same array when it was not there. */
+export function removeItem(ids: readonly string[], id: string): readonly string[] {
+  return ids.includes(id) ? ids.filter((existing) => existing !== id) : ids;
 }
 
-export function hasItem(items: readonly CompareItem[], id: string): boolean {
-  return items.some((item) => item.id === id);
+export function hasItem(ids: readonly string[], id: string): boolean {
+  return ids.includes(id);
 }
 
-const PRICE = /^\d{1,12}\.\d{2}$/;
+/** Longer than any id the server makes (UUIDs): an edited entry is dropped, not sent in a URL. */
+const MAX_ID_LENGTH = 64;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isOffer(value: unknown): value is NonNullable<CompareItem['offer']> {
-  return (
-    isRecord(value) &&
-    typeof value.id === 'string' &&
-    typeof value.title === 'string' &&
-    typeof value.discount === 'number' &&
-    typeof value.endDate === 'string' &&
-    typeof value.active === 'boolean'
-  );
-}
-
-/** Reads one stored item, keeping only the known fields; null when it is not a valid snapshot. */
-function readItem(value: unknown): CompareItem | null {
-  if (!isRecord(value)) return null;
-  const { id, name, description, price, offerPrice, shopId, shopName, offer } = value;
-  if (
-    typeof id !== 'string' ||
-    id === '' ||
-    typeof name !== 'string' ||
-    typeof description !== 'string' ||
-    typeof price !== 'string' ||
-    !PRICE.test(price) ||
-    !(offerPrice === null || (typeof offerPrice === 'string' && PRICE.test(offerPrice))) ||
-    typeof shopId !== 'string' ||
-    typeof shopName !== 'string' ||
-    !(offer === null || isOffer(offer))
-  ) {
-    return null;
-  }
-  return {
-    id,
-    name,
-    description,
-    price,
-    offerPrice,
-    shopId,
-    shopName,
-    offer: offer ? { ...offer } : null,
-  };
+/**
+ * One stored entry's id: an id string, or — lists written before the list kept ids only — a product
+ * snapshot object, of which only the id is kept. Null when it is neither.
+ */
+function readId(value: unknown): string | null {
+  const id =
+    typeof value === 'object' && value !== null && !Array.isArray(value) && 'id' in value ? value.id : value;
+  return typeof id === 'string' && id !== '' && id.length <= MAX_ID_LENGTH ? id : null;
 }
 
 /**
  * The list from its stored text. Anything unreadable (no value, broken JSON, an edited entry) is
  * dropped rather than failing the page; duplicates keep their first occurrence.
  */
-export function parseCompare(text: string | null): readonly CompareItem[] {
+export function parseCompare(text: string | null): readonly string[] {
   if (!text) return [];
   let parsed: unknown;
   try {
@@ -117,47 +54,33 @@ export function parseCompare(text: string | null): readonly CompareItem[] {
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  let items: readonly CompareItem[] = [];
+  let ids: readonly string[] = [];
   for (const value of parsed) {
-    const item = readItem(value);
-    if (item) items = addItem(items, item);
+    const id = readId(value);
+    if (id !== null) ids = addItem(ids, id);
   }
-  return items;
+  return ids;
 }
 
-export function serializeCompare(items: readonly CompareItem[]): string {
-  return JSON.stringify(items);
-}
-
-/** The price the shopper pays today: the offer price while the offer is active, else the price. */
-export function effectivePrice(item: Pick<CompareItem, 'price' | 'offerPrice'>): string {
-  return item.offerPrice ?? item.price;
-}
-
-/** "1299.05" → 129905: whole cents, so prices compare exactly. */
-export function priceInCents(price: string): number {
-  const [whole = '0', fraction = ''] = price.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
-}
-
-/**
- * The ids of the products with the lowest effective price (all of them on a tie). Empty with fewer
- * than two products: there is nothing to compare against.
- */
-export function lowestPriceIds(items: readonly CompareItem[]): Set<string> {
-  if (items.length < 2) return new Set();
-  const cents = items.map((item) => priceInCents(effectivePrice(item)));
-  const lowest = Math.min(...cents);
-  return new Set(items.filter((_, index) => cents[index] === lowest).map((item) => item.id));
+export function serializeCompare(ids: readonly string[]): string {
+  return JSON.stringify(ids);
 }
 
 export interface CompareStore {
   subscribe(listener: () => void): () => void;
   /** The same array until the list changes (what useSyncExternalStore needs). */
-  getSnapshot(): readonly CompareItem[];
-  add(item: CompareItem): void;
+  getSnapshot(): readonly string[];
+  add(id: string): void;
   remove(id: string): void;
   clear(): void;
+}
+
+function write(storage: CompareStorage | null, ids: readonly string[]) {
+  try {
+    storage?.setItem(COMPARE_STORAGE_KEY, serializeCompare(ids));
+  } catch {
+    // the list is a convenience; an unwritable storage must not break the page.
+  }
 }
 
 /**
@@ -165,22 +88,22 @@ export interface CompareStore {
  * this page and only the reload loses it.
  */
 export function createCompareStore(storage: CompareStorage | null): CompareStore {
-  let items: readonly CompareItem[] = [];
+  let ids: readonly string[] = [];
   try {
-    items = parseCompare(storage?.getItem(COMPARE_STORAGE_KEY) ?? null);
+    const stored = storage?.getItem(COMPARE_STORAGE_KEY) ?? null;
+    ids = parseCompare(stored);
+    // A list in the old format (snapshots with names and prices) is rewritten as ids at once, so no
+    // copy of a product's old price stays behind in the tab.
+    if (stored !== null && stored !== serializeCompare(ids)) write(storage, ids);
   } catch {
-    items = [];
+    ids = [];
   }
   const listeners = new Set<() => void>();
 
-  function set(next: readonly CompareItem[]) {
-    if (next === items) return;
-    items = next;
-    try {
-      storage?.setItem(COMPARE_STORAGE_KEY, serializeCompare(items));
-    } catch {
-      // the list is a convenience; an unwritable storage must not break the page.
-    }
+  function set(next: readonly string[]) {
+    if (next === ids) return;
+    ids = next;
+    write(storage, ids);
     for (const listener of listeners) listener();
   }
 
@@ -191,9 +114,9 @@ export function createCompareStore(storage: CompareStorage | null): CompareStore
         listeners.delete(listener);
       };
     },
-    getSnapshot: () => items,
-    add: (item) => set(addItem(items, item)),
-    remove: (id) => set(removeItem(items, id)),
-    clear: () => set(items.length === 0 ? items : []),
+    getSnapshot: () => ids,
+    add: (id) => set(addItem(ids, id)),
+    remove: (id) => set(removeItem(ids, id)),
+    clear: () => set(ids.length === 0 ? ids : []),
   };
 }

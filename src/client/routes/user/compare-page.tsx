@@ -1,21 +1,46 @@
-import { GitCompareArrows, Store, Trash2 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useQueries } from '@tanstack/react-query';
+import { GitCompareArrows, RefreshCw, Store, Trash2 } from 'lucide-react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { formatRupees } from '../../../shared/money';
 import { Badge } from '../../components/ui/badge';
 import { Button, buttonClass } from '../../components/ui/button';
+import { LoadingStatus } from '../../components/ui/loading-status';
 import { Price } from '../../components/ui/price';
 import { EmptyState } from '../../components/ui/query-states';
+import { Skeleton } from '../../components/ui/skeleton';
+import { productQuery } from '../../features/catalog/catalog-api';
 import { useCompare } from '../../features/compare/compare-context';
-import { type CompareItem, lowestPriceIds } from '../../features/compare/compare-store';
+import { type CompareRow, compareRows } from '../../features/compare/compare-rows';
 import { cn } from '../../lib/cn';
 
 const shopLinkClass =
   '-mx-1 inline-flex min-h-10 items-center rounded-md px-1 font-medium break-words text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600';
 
+const GONE_TEXT = 'No longer available';
+const GONE_HELP = 'The mall no longer sells this product, so it is left out of the comparison.';
+
+/** The row's product name when known (a deleted product is known only if read earlier on this page). */
+function rowName(row: CompareRow): string | null {
+  if (row.kind === 'product') return row.product.name;
+  if (row.kind === 'loading') return null;
+  return row.name;
+}
+
+function removeLabel(row: CompareRow): string {
+  const name = rowName(row);
+  if (name) return `Remove ${name}`;
+  return row.kind === 'gone' ? 'Remove unavailable product' : 'Remove product';
+}
+
 export function ComparePage() {
-  const { items, remove } = useCompare();
-  const lowest = lowestPriceIds(items);
+  const { items: ids, remove } = useCompare();
+  // One read per product, each time the screen opens (staleTime 0): the list keeps only ids, so
+  // prices, offers and deletions show as the server has them now. The server caches these reads.
+  const answers = useQueries({ queries: ids.map((id) => ({ ...productQuery(id), staleTime: 0 })) });
+  const rows = compareRows(ids, answers);
+  const loading = rows.some((row) => row.kind === 'loading');
+
   const listRef = useRef<HTMLDivElement>(null);
   const browseLink = useRef<HTMLAnchorElement>(null);
   // the focused Remove button disappears with its row; focus moves to the next row's button (or
@@ -26,7 +51,7 @@ export function ComparePage() {
   useEffect(() => {
     if (focusIndex === null) return;
     setFocusIndex(null);
-    const next = items[Math.min(focusIndex, items.length - 1)];
+    const next = ids[Math.min(focusIndex, ids.length - 1)];
     if (!next) {
       browseLink.current?.focus();
       return;
@@ -34,24 +59,24 @@ export function ComparePage() {
     // The table (wide screens) and the cards (phones) both have the button; focus the one shown.
     const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>('button[data-remove]') ?? [];
     for (const button of buttons) {
-      if (button.dataset.remove === next.id && button.offsetParent !== null) button.focus();
+      if (button.dataset.remove === next && button.offsetParent !== null) button.focus();
     }
-  }, [focusIndex, items]);
+  }, [focusIndex, ids]);
 
-  function handleRemove(index: number, item: CompareItem) {
-    remove(item.id);
-    setAnnouncement(`${item.name} removed from comparison.`);
+  function handleRemove(index: number, row: CompareRow) {
+    remove(row.id);
+    setAnnouncement(`${rowName(row) ?? 'Product'} removed from comparison.`);
     setFocusIndex(index);
   }
 
-  function removeButton(item: CompareItem, index: number, className?: string) {
+  function removeButton(row: CompareRow, index: number, className?: string) {
     return (
       <Button
-        data-remove={item.id}
+        data-remove={row.id}
         variant="secondary"
         className={cn('min-h-10', className)}
-        aria-label={`Remove ${item.name}`}
-        onClick={() => handleRemove(index, item)}
+        aria-label={removeLabel(row)}
+        onClick={() => handleRemove(index, row)}
       >
         <Trash2 aria-hidden="true" className="size-4" />
         Remove
@@ -59,26 +84,197 @@ export function ComparePage() {
     );
   }
 
-  function price(item: CompareItem) {
+  function retryButton(index: number) {
+    const answer = answers[index];
+    const retrying = answer?.isFetching ?? false;
+    return (
+      <Button
+        variant="secondary"
+        className="min-h-10"
+        disabled={retrying}
+        onClick={() => void answer?.refetch()}
+      >
+        <RefreshCw aria-hidden="true" className={cn('size-4', retrying && 'animate-spin')} />
+        Try again
+      </Button>
+    );
+  }
+
+  function price(row: Extract<CompareRow, { kind: 'product' }>) {
+    const { product } = row;
     return (
       <>
-        <Price price={item.price} discountedPrice={item.offerPrice} format={formatRupees} />
-        {item.offerPrice && item.offer ? (
-          <p className="mt-0.5 text-xs text-slate-500">{item.offer.discount}% off</p>
+        <Price price={product.price} discountedPrice={product.offerPrice} format={formatRupees} />
+        {product.offerPrice && product.offer ? (
+          <p className="mt-0.5 text-xs text-slate-500">{product.offer.discount}% off</p>
         ) : null}
-        {lowest.has(item.id) ? (
-          <Badge tone="green" className="mt-1.5">
-            Lowest price
-          </Badge>
+        {row.lowest ? (
+          // A block of its own: beside a price without an offer it would run into the figure.
+          <div className="mt-1.5">
+            <Badge tone="green">Lowest price</Badge>
+          </div>
         ) : null}
       </>
     );
   }
 
+  /** The table row of a product that could not be shown: one message across the middle columns. */
+  function messageRow(row: CompareRow, index: number, title: ReactNode, message: ReactNode) {
+    return (
+      <tr key={row.id} className="align-top">
+        <th scope="row" className="w-48 px-4 py-4 font-semibold break-words text-slate-500">
+          {title}
+        </th>
+        <td colSpan={3} className="px-4 py-4 text-slate-600">
+          {message}
+        </td>
+        <td className="px-4 py-3">{removeButton(row, index)}</td>
+      </tr>
+    );
+  }
+
+  function tableRow(row: CompareRow, index: number) {
+    switch (row.kind) {
+      case 'loading':
+        return (
+          <tr key={row.id} className="align-top">
+            <th scope="row" className="w-48 px-4 py-4">
+              <Skeleton className="h-5 w-32" />
+            </th>
+            <td className="px-4 py-4">
+              <Skeleton className="h-4 w-48" />
+            </td>
+            <td className="px-4 py-4">
+              <Skeleton className="h-5 w-24" />
+            </td>
+            <td className="px-4 py-4">
+              <Skeleton className="h-5 w-28" />
+            </td>
+            <td className="px-4 py-3">{removeButton(row, index)}</td>
+          </tr>
+        );
+      case 'gone':
+        return messageRow(
+          row,
+          index,
+          <>
+            {row.name ? <span className="block">{row.name}</span> : null}
+            <Badge tone="amber" className={row.name ? 'mt-1.5' : undefined}>
+              {GONE_TEXT}
+            </Badge>
+          </>,
+          GONE_HELP,
+        );
+      case 'error':
+        return messageRow(
+          row,
+          index,
+          row.name ?? 'Could not load this product',
+          <div role="alert" className="text-red-700">
+            <p className="font-medium">{row.message}</p>
+            <div className="mt-2">{retryButton(index)}</div>
+          </div>,
+        );
+      case 'product': {
+        const { product } = row;
+        return (
+          <tr key={row.id} className="align-top">
+            <th scope="row" className="w-48 px-4 py-4 font-semibold break-words text-slate-900">
+              {product.name}
+            </th>
+            <td className="min-w-48 px-4 py-4 break-words text-slate-600">
+              {product.description || <span className="text-slate-400">—</span>}
+            </td>
+            <td className="px-4 py-4 whitespace-nowrap">{price(row)}</td>
+            <td className="px-4 py-2">
+              <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>
+                {product.shopName}
+              </Link>
+            </td>
+            <td className="px-4 py-3">{removeButton(row, index)}</td>
+          </tr>
+        );
+      }
+    }
+  }
+
+  function card(row: CompareRow, index: number) {
+    const frame = 'rounded-2xl border border-slate-200 bg-white p-4 shadow-sm';
+    switch (row.kind) {
+      case 'loading':
+        return (
+          <article aria-label="Loading product" className={frame}>
+            <div className="flex items-start justify-between gap-3">
+              <Skeleton className="h-5 w-40" />
+              <Skeleton className="h-5 w-20" />
+            </div>
+            <Skeleton className="mt-2 h-4 w-full" />
+            <div className="mt-2 flex items-center justify-between gap-3">
+              <Skeleton className="h-5 w-28" />
+              {removeButton(row, index, 'shrink-0')}
+            </div>
+          </article>
+        );
+      case 'gone':
+      case 'error':
+        return (
+          <article
+            aria-label={row.name ?? (row.kind === 'gone' ? GONE_TEXT : 'Could not load this product')}
+            className={frame}
+          >
+            {row.name || row.kind === 'error' ? (
+              <h2 className="font-semibold break-words text-slate-500">
+                {row.name ?? 'Could not load this product'}
+              </h2>
+            ) : null}
+            {row.kind === 'gone' ? (
+              <>
+                <Badge tone="amber" className={row.name ? 'mt-1.5' : undefined}>
+                  {GONE_TEXT}
+                </Badge>
+                <p className="mt-1.5 text-sm text-slate-600">{GONE_HELP}</p>
+              </>
+            ) : (
+              <div role="alert" className="mt-1 text-sm text-red-700">
+                <p className="font-medium">{row.message}</p>
+              </div>
+            )}
+            <div className="mt-3 flex flex-wrap items-center justify-end gap-3">
+              {row.kind === 'error' ? retryButton(index) : null}
+              {removeButton(row, index, 'shrink-0')}
+            </div>
+          </article>
+        );
+      case 'product': {
+        const { product } = row;
+        return (
+          <article aria-label={product.name} className={frame}>
+            <div className="flex items-start justify-between gap-3">
+              <h2 className="min-w-0 font-semibold break-words text-slate-900">{product.name}</h2>
+              <div className="shrink-0 text-right">{price(row)}</div>
+            </div>
+            {product.description ? (
+              <p className="mt-1 text-sm break-words text-slate-600">{product.description}</p>
+            ) : null}
+            <div className="mt-2 flex items-center justify-between gap-3 text-sm">
+              <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>
+                {product.shopName}
+              </Link>
+              {removeButton(row, index, 'shrink-0')}
+            </div>
+          </article>
+        );
+      }
+    }
+  }
+
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Compare Products</h1>
+        <div className="flex items-center gap-3">
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Compare Products</h1>
+          {loading ? <LoadingStatus label="Loading products" /> : null}
+        </div>
         <p className="mt-1 text-sm text-slate-600">
           Products you add from a shop's page stay here while this tab is open.
         </p>
@@ -87,7 +283,7 @@ export function ComparePage() {
         {announcement}
       </p>
 
-      {items.length === 0 ? (
+      {rows.length === 0 ? (
         <EmptyState
           title="No products selected for comparison"
           icon={<GitCompareArrows aria-hidden="true" className="size-6" />}
@@ -123,51 +319,14 @@ export function ComparePage() {
                   </th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-slate-100">
-                {items.map((item, index) => (
-                  <tr key={item.id} className="align-top">
-                    <th scope="row" className="w-48 px-4 py-4 font-semibold break-words text-slate-900">
-                      {item.name}
-                    </th>
-                    <td className="min-w-48 px-4 py-4 break-words text-slate-600">
-                      {item.description || <span className="text-slate-400">—</span>}
-                    </td>
-                    <td className="px-4 py-4 whitespace-nowrap">{price(item)}</td>
-                    <td className="px-4 py-2">
-                      <Link to={`/user/shops/${item.shopId}`} className={shopLinkClass}>
-                        {item.shopName}
-                      </Link>
-                    </td>
-                    <td className="px-4 py-3">{removeButton(item, index)}</td>
-                  </tr>
-                ))}
-              </tbody>
+              <tbody className="divide-y divide-slate-100">{rows.map(tableRow)}</tbody>
             </table>
           </div>
 
           {/* Phones: the same facts as cards, so nothing scrolls sideways. */}
           <ul aria-label="Products selected for comparison" className="space-y-3 sm:hidden">
-            {items.map((item, index) => (
-              <li key={item.id}>
-                <article
-                  aria-label={item.name}
-                  className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm"
-                >
-                  <div className="flex items-start justify-between gap-3">
-                    <h2 className="min-w-0 font-semibold break-words text-slate-900">{item.name}</h2>
-                    <div className="shrink-0 text-right">{price(item)}</div>
-                  </div>
-                  {item.description ? (
-                    <p className="mt-1 text-sm break-words text-slate-600">{item.description}</p>
-                  ) : null}
-                  <div className="mt-2 flex items-center justify-between gap-3 text-sm">
-                    <Link to={`/user/shops/${item.shopId}`} className={shopLinkClass}>
-                      {item.shopName}
-                    </Link>
-                    {removeButton(item, index, 'shrink-0')}
-                  </div>
-                </article>
-              </li>
+            {rows.map((row, index) => (
+              <li key={row.id}>{card(row, index)}</li>
             ))}
           </ul>
         </div>
