@@ -64,3 +64,4 @@ export type AuditListQuery = z.input<typeof AuditListQuery>;
 /** The people who appear in the log, for the Activity screen's person filter. */
 export const AuditActor = z.object({ id: z.string(), email: z.string() });
 export const AuditActors = z.object({ items: z.array(AuditActor) });
+export type AuditActors = z.infer<typeof AuditActors>;

@@ -1,4 +1,14 @@
-import { Layers, LayoutDashboard, type LucideIcon, Menu, Package, Percent, Store, X } from 'lucide-react';
+import {
+  History,
+  Layers,
+  LayoutDashboard,
+  type LucideIcon,
+  Menu,
+  Package,
+  Percent,
+  Store,
+  X,
+} from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { displayName, useAuth } from '../lib/auth';
@@ -12,6 +22,8 @@ const links: Array<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/admin/products', label: 'Manage Products', icon: Package },
   { to: '/admin/offers', label: 'Manage Offers', icon: Percent },
   { to: '/admin/categories', label: 'Categories & Floors', icon: Layers },
+  // Beyond the spec's links: who changed what (docs/decisions/012).
+  { to: '/admin/activity', label: 'Activity', icon: History },
 ];
 
 export function AdminLayout() {

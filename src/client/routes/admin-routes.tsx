@@ -25,4 +25,5 @@ export const adminRoutes: RouteObject[] = [
   lazyRoute(() => import('./admin/categories-page'), 'CategoriesPage', {
     path: 'admin/categories',
   }),
+  lazyRoute(() => import('./admin/activity-page'), 'ActivityPage', { path: 'admin/activity' }),
 ];

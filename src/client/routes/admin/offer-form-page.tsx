@@ -17,6 +17,7 @@ import {
 import { FormAlert } from '../../components/ui/form-alert';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { ErrorState } from '../../components/ui/query-states';
+import { LastChanged } from '../../features/audit';
 import { allShopsQuery, offerQuery } from '../../features/catalog/catalog-api';
 import { useCreateOffer, useUpdateOffer } from '../../features/catalog/catalog-mutations';
 import { localToday } from '../../features/catalog/format';
@@ -40,6 +41,7 @@ export function OfferFormPage() {
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader title={id ? 'Edit Offer' : 'Add New Offer'} />
+      {id ? <LastChanged entityType="offer" entityId={id} /> : null}
       {failed ? (
         <ErrorState
           message={errorMessage(failed.error)}

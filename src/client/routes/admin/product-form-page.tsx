@@ -17,6 +17,7 @@ import {
 import { FormAlert } from '../../components/ui/form-alert';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { ErrorState } from '../../components/ui/query-states';
+import { LastChanged } from '../../features/audit';
 import { allShopsQuery, productQuery, shopOffersQuery } from '../../features/catalog/catalog-api';
 import { useCreateProduct, useUpdateProduct } from '../../features/catalog/catalog-mutations';
 import { errorMessage } from '../../lib/api';
@@ -43,6 +44,7 @@ export function ProductFormPage() {
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader title={id ? 'Edit Product' : 'Add New Product'} />
+      {id ? <LastChanged entityType="product" entityId={id} /> : null}
       {failed ? (
         <ErrorState
           message={errorMessage(failed.error)}

@@ -17,6 +17,7 @@ import {
 import { FormAlert } from '../../components/ui/form-alert';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { ErrorState } from '../../components/ui/query-states';
+import { LastChanged } from '../../features/audit';
 import { categoriesQuery, floorsQuery, shopQuery } from '../../features/catalog/catalog-api';
 import { useCreateShop, useUpdateShop } from '../../features/catalog/catalog-mutations';
 import { errorMessage } from '../../lib/api';
@@ -49,6 +50,7 @@ export function ShopFormPage() {
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader title={title} />
+      {id ? <LastChanged entityType="shop" entityId={id} /> : null}
       {failed ? (
         <ErrorState
           message={errorMessage(failed.error)}

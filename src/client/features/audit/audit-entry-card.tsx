@@ -1,0 +1,127 @@
+import { Link } from 'react-router';
+import type { AuditEntry } from '../../../shared/audit';
+import { Badge, type BadgeTone } from '../../components/ui/badge';
+import { describeAction, entityPath, fieldLabel, formatValue, formatWhen } from './format';
+
+const TONES: Record<AuditEntry['action'], BadgeTone> = {
+  create: 'green',
+  update: 'indigo',
+  delete: 'rose',
+  use: 'amber',
+  prune: 'neutral',
+};
+
+/** Lists of records that went with a change (a shop delete's products and offers), by name. */
+function DetailList({ label, items }: { label: string; items: unknown }) {
+  if (!Array.isArray(items) || items.length === 0) return null;
+  const names = items.map((item) =>
+    typeof item === 'object' && item !== null
+      ? String(
+          (item as { name?: unknown; title?: unknown }).name ?? (item as { title?: unknown }).title ?? '',
+        )
+      : String(item),
+  );
+  return (
+    <div>
+      <p className="font-medium text-slate-700">
+        {label} ({names.length})
+      </p>
+      <p className="mt-0.5 break-words text-slate-600">{names.join(', ')}</p>
+    </div>
+  );
+}
+
+/** What opening an entry shows: the changes of an edit, the values of what was made or deleted. */
+function summaryText(action: AuditEntry['action'], fieldCount: number): string {
+  if (action === 'create' && fieldCount > 0) return 'Show what was set';
+  if (action === 'delete' && fieldCount > 0) return 'Show what was deleted';
+  if (fieldCount === 0) return 'Show details';
+  return `Show ${fieldCount === 1 ? 'the change' : `${fieldCount} changes`}`;
+}
+
+/** One change: when, who, what; opens to show each changed field before and after. */
+export function AuditEntryCard({ entry, timeZone }: { entry: AuditEntry; timeZone?: string }) {
+  const path = entityPath(entry);
+  const fields = Object.entries(entry.changes);
+  const detail = entry.detail ?? {};
+  const plainDetail = Object.entries(detail).filter(([, value]) => !Array.isArray(value));
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <Badge tone={TONES[entry.action]}>{describeAction(entry)}</Badge>
+        {path ? (
+          <Link
+            to={path}
+            className="min-w-0 break-words font-semibold text-indigo-700 underline-offset-2 hover:underline focus-visible:rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
+            {entry.entityName}
+          </Link>
+        ) : (
+          <span className="min-w-0 break-words font-semibold text-slate-900">{entry.entityName}</span>
+        )}
+        {!entry.entityExists && entry.entityId && entry.action !== 'delete' ? (
+          <span className="text-xs text-slate-600">(no longer exists)</span>
+        ) : null}
+      </div>
+      <p className="mt-1 text-sm text-slate-600">
+        <time dateTime={entry.at}>{formatWhen(entry.at, timeZone)}</time> · by{' '}
+        <span className="break-words text-slate-800">{entry.actorEmail}</span>
+      </p>
+      {fields.length > 0 || Object.keys(detail).length > 0 ? (
+        <details className="group mt-3 text-sm">
+          <summary className="cursor-pointer rounded font-medium text-indigo-700 hover:text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600">
+            {summaryText(entry.action, fields.length)}
+          </summary>
+          <div className="mt-3 space-y-3">
+            {fields.length > 0 ? (
+              <div className="overflow-x-auto">
+                <table className="w-full min-w-72 text-left text-sm">
+                  <caption className="sr-only">Values before and after</caption>
+                  <thead className="text-xs uppercase tracking-wide text-slate-600">
+                    <tr>
+                      <th scope="col" className="py-1 pr-3 font-medium">
+                        Field
+                      </th>
+                      <th scope="col" className="py-1 pr-3 font-medium">
+                        Before
+                      </th>
+                      <th scope="col" className="py-1 font-medium">
+                        After
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100 align-top">
+                    {fields.map(([field, change]) => (
+                      <tr key={field}>
+                        <th scope="row" className="py-1.5 pr-3 font-medium text-slate-700">
+                          {fieldLabel(field)}
+                        </th>
+                        <td className="py-1.5 pr-3 break-words text-slate-600">
+                          {formatValue(change.before)}
+                        </td>
+                        <td className="py-1.5 break-words text-slate-900">{formatValue(change.after)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : null}
+            <DetailList label="Products deleted with it" items={detail.products} />
+            <DetailList label="Offers deleted with it" items={detail.offers} />
+            <DetailList label="Products no longer on this offer" items={detail.productsNoLongerOnOffer} />
+            {plainDetail.length > 0 ? (
+              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+                {plainDetail.map(([key, value]) => (
+                  <div key={key} className="contents">
+                    <dt className="font-medium text-slate-700">{fieldLabel(key)}</dt>
+                    <dd className="break-words text-slate-600">{formatValue(value)}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : null}
+          </div>
+        </details>
+      ) : null}
+    </li>
+  );
+}

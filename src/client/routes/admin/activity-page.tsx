@@ -1,0 +1,176 @@
+import { useQuery } from '@tanstack/react-query';
+import { History } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { AUDIT_ENTITY_TYPES, type AuditEntityType } from '../../../shared/audit';
+import { AdminPageHeader } from '../../components/admin-page';
+import { Button } from '../../components/ui/button';
+import { SelectField, TextField } from '../../components/ui/form-field';
+import { LoadingStatus } from '../../components/ui/loading-status';
+import { Pagination } from '../../components/ui/pagination';
+import { EmptyState, ErrorState } from '../../components/ui/query-states';
+import { Skeleton } from '../../components/ui/skeleton';
+import {
+  AuditEntryCard,
+  type AuditFilters,
+  auditActorsQuery,
+  auditQuery,
+  ENTITY_LABELS,
+  mallSettingsQuery,
+} from '../../features/audit';
+import { errorMessage } from '../../lib/api';
+import { queryClient } from '../../lib/query-client';
+
+const PAGE_SIZE = 20;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The filters in the URL (shareable, kept on reload); anything malformed is left out, not sent. */
+function readFilters(params: URLSearchParams): AuditFilters & { page: number } {
+  const entityType = params.get('entityType') ?? '';
+  const actorId = params.get('actorId') ?? '';
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  const page = Number(params.get('page'));
+  return {
+    entityType: (AUDIT_ENTITY_TYPES as readonly string[]).includes(entityType)
+      ? (entityType as AuditEntityType)
+      : undefined,
+    actorId: UUID.test(actorId) ? actorId : undefined,
+    from: DAY.test(from) ? from : undefined,
+    to: DAY.test(to) ? to : undefined,
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+    pageSize: PAGE_SIZE,
+  };
+}
+
+/** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
+export function prefetch(search: URLSearchParams): void {
+  void queryClient.prefetchQuery(auditQuery(readFilters(search)));
+}
+
+/** Activity: every change to the mall, newest first, with who made it and what it changed. */
+export function ActivityPage() {
+  const [params, setParams] = useSearchParams();
+  const filters = readFilters(params);
+  const entries = useQuery(auditQuery(filters));
+  const actors = useQuery(auditActorsQuery);
+  const settings = useQuery(mallSettingsQuery);
+  const filtered = Boolean(filters.entityType || filters.actorId || filters.from || filters.to);
+
+  /** A filter changed: back to page 1; replace, so choosing does not fill the history. */
+  function setFilter(name: 'entityType' | 'actorId' | 'from' | 'to', value: string) {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    next.delete('page');
+    setParams(next, { replace: true });
+  }
+
+  function setPage(page: number) {
+    const next = new URLSearchParams(params);
+    if (page > 1) next.set('page', String(page));
+    else next.delete('page');
+    setParams(next);
+  }
+
+  const pageCount = Math.ceil((entries.data?.total ?? 0) / PAGE_SIZE);
+
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Activity"
+        description="Every change to the mall, newest first: who made it, when, and what it changed."
+      />
+
+      <fieldset className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-4">
+        <legend className="sr-only">Filter the activity</legend>
+        <SelectField
+          label="Kind"
+          value={filters.entityType ?? ''}
+          onChange={(event) => setFilter('entityType', event.target.value)}
+        >
+          <option value="">All kinds</option>
+          {AUDIT_ENTITY_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {ENTITY_LABELS[type]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Person"
+          value={filters.actorId ?? ''}
+          onChange={(event) => setFilter('actorId', event.target.value)}
+          disabled={!actors.isSuccess}
+        >
+          <option value="">Everyone</option>
+          {actors.data?.map((actor) => (
+            <option key={actor.id} value={actor.id}>
+              {actor.email}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="From"
+          type="date"
+          value={filters.from ?? ''}
+          max={filters.to}
+          onChange={(event) => setFilter('from', event.target.value)}
+        />
+        <TextField
+          label="To"
+          type="date"
+          value={filters.to ?? ''}
+          min={filters.from}
+          onChange={(event) => setFilter('to', event.target.value)}
+        />
+      </fieldset>
+
+      {entries.isPending ? (
+        <div className="space-y-3">
+          <LoadingStatus label="Loading activity" />
+          {[0, 1, 2].map((row) => (
+            <Skeleton key={row} className="h-20 w-full rounded-xl" />
+          ))}
+        </div>
+      ) : entries.isError ? (
+        <ErrorState
+          message={errorMessage(entries.error)}
+          onRetry={() => void entries.refetch()}
+          retrying={entries.isFetching}
+        />
+      ) : entries.data.items.length === 0 ? (
+        <EmptyState
+          title={filtered ? 'No activity matches these filters.' : 'No activity yet.'}
+          icon={<History aria-hidden="true" className="size-6" />}
+        >
+          {filtered ? (
+            <Button variant="secondary" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+              Clear filters
+            </Button>
+          ) : (
+            <p>Changes to shops, products, offers, categories and floors will appear here.</p>
+          )}
+        </EmptyState>
+      ) : (
+        <>
+          <p className="text-sm text-slate-600" aria-live="polite">
+            {entries.data.total} {entries.data.total === 1 ? 'change' : 'changes'}
+            {settings.data ? ` · times in the mall's time zone (${settings.data.timeZone})` : ''}
+          </p>
+          <ol aria-label="Changes, newest first" aria-busy={entries.isFetching} className="space-y-3">
+            {entries.data.items.map((entry) => (
+              <AuditEntryCard key={entry.id} entry={entry} timeZone={settings.data?.timeZone} />
+            ))}
+          </ol>
+          <Pagination
+            label="Activity pages"
+            page={filters.page}
+            pageCount={pageCount}
+            onPageChange={setPage}
+            busy={entries.isFetching}
+          />
+        </>
+      )}
+    </div>
+  );
+}
