@@ -45,6 +45,25 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Chunks that import each other evaluate in an order that depends on which loads first: a schema in one
+ * read a constant of the other before it was set (every product price "too large"). The groups below
+ * must form no cycle; the build fails naming it.
+ */
+function assertNoChunkCycle(
+  chunks: { fileName: string; imports: string[] }[],
+  byFile: Map<string, { imports: string[] }>,
+): void {
+  const done = new Set<string>();
+  const visit = (file: string, path: string[]) => {
+    if (path.includes(file)) throw new Error(`chunk import cycle: ${[...path, file].join(' -> ')}`);
+    if (done.has(file)) return;
+    for (const next of byFile.get(file)?.imports ?? []) visit(next, [...path, file]);
+    done.add(file);
+  };
+  for (const chunk of chunks) visit(chunk.fileName, []);
+}
+
 /** Which page paths open which area's chunk (see the chunk groups below and router.tsx). */
 const AREA_CHUNKS: Record<string, string> = {
   '/admin/': 'admin',
@@ -74,6 +93,7 @@ function areaPreloads(): Plugin {
         }
         return seen;
       };
+      assertNoChunkCycle(chunks, byFile);
       const initial = withImports(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
       const preloads: Record<string, string[]> = {};
       for (const [prefix, name] of Object.entries(AREA_CHUNKS)) {
@@ -112,7 +132,7 @@ export default defineConfig({
             // zod and the form schemas: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](auth|offer|place|product|shop|text|zod-config)\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](audit|auth|offer|place|product|settings|shop|text|zod-config)\.ts$/,
               priority: 80,
             },
             {

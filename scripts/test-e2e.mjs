@@ -21,7 +21,10 @@ const serverLogPath = path.join(repoRoot, '.tmp', 'e2e-server.log');
 const ADMIN_INVITE_CODE = 'e2e-admin-code';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
-const extraArgs = process.argv.slice(2);
+// --postgres: the server runs on a throwaway PostgreSQL cluster (pg-cluster.mjs) instead of the embedded
+// database, with the demo mall loaded (npm run test:e2e runs the audit and compare specs this way too).
+const onPostgres = process.argv.includes('--postgres');
+const extraArgs = process.argv.slice(2).filter((arg) => arg !== '--postgres');
 
 const seconds = (start) => `${((performance.now() - start) / 1000).toFixed(1)} s`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,6 +36,8 @@ let server;
 /** @type {import('node:child_process').ChildProcess | undefined} */
 let playwright;
 let dataDir;
+/** The throwaway PostgreSQL cluster, with --postgres. */
+let cluster;
 /** Set when a signal stops the run: the exit code to end with. */
 let interruptedCode;
 
@@ -173,8 +178,14 @@ try {
     MALL_ADMIN_INVITE_CODE: ADMIN_INVITE_CODE,
     MALL_RATE_LIMIT: 'off',
   };
-  // The e2e server always uses a fresh embedded database with demo data, whatever the caller's env says.
+  // The e2e server always uses a fresh database with demo data, whatever the caller's env says: embedded,
+  // or with --postgres a throwaway PostgreSQL cluster.
   delete serverEnv.DATABASE_URL;
+  if (onPostgres) {
+    const { startThrowawayCluster } = await import('./pg-cluster.mjs');
+    cluster = await startThrowawayCluster();
+    serverEnv.DATABASE_URL = cluster.url;
+  }
 
   const startedAt = performance.now();
   const log = fs.openSync(serverLogPath, 'w');
@@ -187,7 +198,7 @@ try {
   fs.closeSync(log);
   await waitForHealth(baseUrl);
   console.log(
-    `Test server ready at ${baseUrl} in ${seconds(startedAt)} (Chromium: ${chromium}; log: .tmp/e2e-server.log)`,
+    `Test server ready at ${baseUrl} in ${seconds(startedAt)} on ${onPostgres ? `PostgreSQL ${cluster.version}` : 'the embedded database'} (Chromium: ${chromium}; log: .tmp/e2e-server.log)`,
   );
 
   const testsStart = performance.now();
@@ -210,5 +221,6 @@ try {
   exitCode = 1;
 } finally {
   await stopServer();
+  await cluster?.stop();
 }
 process.exit(interruptedCode ?? exitCode);
