@@ -13,7 +13,7 @@ await runCli(async () => {
   const before = calendarDate('Give the first day to keep: --before YYYY-MM-DD').safeParse(
     values.before ?? '',
   );
-  if (!before.success) throw new CliError(before.error.issues.map((issue) => issue.message).join('\n'));
+  if (!before.success) throw new CliError(before.error.issues[0]?.message ?? 'Give a date as YYYY-MM-DD');
 
   const env = parseEnv();
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
