@@ -6,9 +6,3 @@ export function formatDate(isoDate: string): string {
   if (!year || !month || !day) return isoDate;
   return new Date(year, month - 1, day).toLocaleDateString();
 }
-
-/** Today as YYYY-MM-DD in the browser's time zone (the default start date of a new offer). */
-export function localToday(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}

@@ -19,7 +19,7 @@ import { SelectField, TextAreaField, TextField } from '../../components/ui/form-
 import { ErrorState } from '../../components/ui/query-states';
 import { allShopsQuery, offerQuery } from '../../features/catalog/catalog-api';
 import { useCreateOffer, useUpdateOffer } from '../../features/catalog/catalog-mutations';
-import { localToday } from '../../features/catalog/format';
+import { settingsQuery } from '../../features/settings/api';
 import { errorMessage } from '../../lib/api';
 import { useSaveAndReturn } from '../../lib/use-save-and-return';
 
@@ -31,11 +31,13 @@ export function OfferFormPage() {
   const listPath = useListPath('/admin/offers');
   const shops = useQuery(allShopsQuery);
   const offer = useQuery({ ...offerQuery(id ?? ''), enabled: id !== undefined });
+  // a new offer starts on the mall's today, which the server knows (not the browser's calendar).
+  const settings = useQuery({ ...settingsQuery, enabled: id === undefined });
 
   if (id && offer.isError && isNotFound(offer.error)) {
     return <RecordNotFound message="Offer not found" to="/admin/offers" linkText="Back to offers" />;
   }
-  const failed = [shops, ...(id ? [offer] : [])].find((query) => query.isError);
+  const failed = [shops, ...(id ? [offer] : [settings])].find((query) => query.isError);
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -46,12 +48,13 @@ export function OfferFormPage() {
           onRetry={() => failed.refetch()}
           retrying={failed.isFetching}
         />
-      ) : !shops.data || (id && !offer.data) ? (
+      ) : !shops.data || (id ? !offer.data : !settings.data) ? (
         <FormSkeleton fields={6} />
       ) : (
         <OfferForm
           key={id ?? 'new'}
           offer={id ? offer.data : undefined}
+          today={settings.data?.today ?? ''}
           shops={shops.data}
           listPath={listPath}
         />
@@ -62,11 +65,13 @@ export function OfferFormPage() {
 
 interface OfferFormProps {
   offer: Offer | undefined;
+  /** The mall's date: a new offer's start date. */
+  today: string;
   shops: Shop[];
   listPath: string;
 }
 
-function OfferForm({ offer, shops, listPath }: OfferFormProps) {
+function OfferForm({ offer, today, shops, listPath }: OfferFormProps) {
   const create = useCreateOffer();
   const update = useUpdateOffer();
   const {
@@ -81,7 +86,7 @@ function OfferForm({ offer, shops, listPath }: OfferFormProps) {
       title: offer?.title ?? '',
       description: offer?.description ?? '',
       discount: offer?.discount,
-      startDate: offer?.startDate ?? localToday(),
+      startDate: offer?.startDate ?? today,
       endDate: offer?.endDate ?? '',
       shopId: offer?.shopId ?? '',
     },

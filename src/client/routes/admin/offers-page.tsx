@@ -15,7 +15,7 @@ import type { Column } from '../../components/ui/data-table';
 import { SearchField } from '../../components/ui/search-field';
 import { offersQuery } from '../../features/catalog/catalog-api';
 import { useDeleteOffer } from '../../features/catalog/catalog-mutations';
-import { formatDate, localToday } from '../../features/catalog/format';
+import { formatDate } from '../../features/catalog/format';
 import { errorMessage } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { readListParams, useListParams } from '../../lib/use-list-params';
@@ -23,10 +23,10 @@ import { ShopFilter } from './shop-filter';
 
 const PAGE_SIZE = 20;
 
-/** Active as the server decided; otherwise upcoming or expired by the browser's calendar. */
+/** The label the server decided on the mall's date: the browser's calendar decides nothing. */
 function OfferStatus({ offer }: { offer: Offer }) {
-  if (offer.active) return <Badge tone="green">Active</Badge>;
-  if (offer.startDate > localToday()) return <Badge tone="indigo">Upcoming</Badge>;
+  if (offer.status === 'active') return <Badge tone="green">Active</Badge>;
+  if (offer.status === 'upcoming') return <Badge tone="indigo">Upcoming</Badge>;
   return <Badge>Expired</Badge>;
 }
 
