@@ -122,23 +122,24 @@ export default defineConfig({
             },
             {
               name: 'admin-forms',
-              test: /src[\\/]client[\\/]routes[\\/]admin[\\/](.*-form-page|categories-page)/,
+              test: /src[\\/]client[\\/](routes[\\/]admin[\\/](.*-form-page|categories-page)|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
               priority: 70,
             },
             {
               name: 'admin',
-              test: /src[\\/]client[\\/](routes[\\/]admin|components[\\/]admin-|features[\\/]invites[\\/])/,
+              test: /src[\\/]client[\\/](routes[\\/]admin|components[\\/]admin-|features[\\/](invites[\\/]|shops[\\/]shop-filter|offers[\\/]offer-status-badge))/,
               priority: 60,
             },
+            // the shopper's screens, and the features' pieces only they show (cards, a shop's header)
             {
               name: 'user',
-              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/]user-layout|features[\\/]compare[\\/])/,
+              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/]user-layout|features[\\/](compare[\\/]|[^\\/]+[\\/][^\\/]+-(card|header|badges)\.tsx$))/,
               priority: 60,
             },
-            // what both areas read: the catalog's and the stats' queries, the query client
+            // what both areas read: each feature's queries and writes, the query client
             {
               name: 'data',
-              test: /src[\\/]client[\\/](features[\\/](catalog|stats)[\\/]|lib[\\/](query-client|refresh-queries)|components[\\/]query-boundary)/,
+              test: /src[\\/]client[\\/](features[\\/][^\\/]+[\\/](api|index)\.ts$|lib[\\/](query-client|query-keys|list-query|record-writes|refresh-queries)|components[\\/]query-boundary)/,
               priority: 55,
             },
             // what every lazy screen uses: components, icons, helpers

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { type LucideIcon, Package, Percent, RefreshCw, Store } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../components/ui/button';
-import { InvitesPanel } from '../features/invites/invites-panel';
-import { statsQuery } from '../features/stats/stats-api';
+import { InvitesPanel } from '../features/invites';
+import { statsQuery } from '../features/stats';
 import { errorMessage } from '../lib/api';
 import { queryClient } from '../lib/query-client';
 

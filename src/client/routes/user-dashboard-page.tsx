@@ -4,10 +4,10 @@ import { Link } from 'react-router';
 import { buttonClass } from '../components/ui/button';
 import { EmptyState, ErrorState } from '../components/ui/query-states';
 import { Skeleton } from '../components/ui/skeleton';
-import { categoriesQuery, offersQuery } from '../features/catalog/catalog-api';
+import { OfferCard, OfferCardSkeleton, offersQuery } from '../features/offers';
+import { categoriesQuery } from '../features/places';
 import { errorMessage } from '../lib/api';
 import { queryClient } from '../lib/query-client';
-import { OfferCard, OfferCardSkeleton } from './user/offer-card';
 
 /** Spec §9: the dashboard shows at most 3 featured offers. */
 const FEATURED_OFFERS = 3;

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormAlert } from '../../components/ui/form-alert';
 import { ErrorState } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
-import { formatDateTime, inviteHint, invitesQuery, useCreateInvite, useRevokeInvite } from './invites-api';
+import { formatDateTime, inviteHint, invitesQuery, useCreateInvite, useRevokeInvite } from './api';
 
 /** The dashboard's admin invites: make a one-time code, see the open ones, revoke one. */
 export function InvitesPanel() {

@@ -17,9 +17,9 @@ import {
 import { FormAlert } from '../../components/ui/form-alert';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { ErrorState } from '../../components/ui/query-states';
-import { allShopsQuery, offerQuery } from '../../features/catalog/catalog-api';
-import { useCreateOffer, useUpdateOffer } from '../../features/catalog/catalog-mutations';
-import { settingsQuery } from '../../features/settings/api';
+import { offerQuery, useCreateOffer, useUpdateOffer } from '../../features/offers';
+import { settingsQuery } from '../../features/settings';
+import { allShopsQuery } from '../../features/shops';
 import { errorMessage } from '../../lib/api';
 import { useSaveAndReturn } from '../../lib/use-save-and-return';
 

@@ -9,26 +9,17 @@ import {
   RowActions,
   usePageInRange,
 } from '../../components/admin-page';
-import { Badge } from '../../components/ui/badge';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import type { Column } from '../../components/ui/data-table';
 import { SearchField } from '../../components/ui/search-field';
-import { offersQuery } from '../../features/catalog/catalog-api';
-import { useDeleteOffer } from '../../features/catalog/catalog-mutations';
-import { formatDate } from '../../features/catalog/format';
+import { OfferStatusBadge, offersQuery, useDeleteOffer } from '../../features/offers';
+import { ShopFilter } from '../../features/shops';
 import { errorMessage } from '../../lib/api';
+import { formatDate } from '../../lib/format-date';
 import { queryClient } from '../../lib/query-client';
 import { readListParams, useListParams } from '../../lib/use-list-params';
-import { ShopFilter } from './shop-filter';
 
 const PAGE_SIZE = 20;
-
-/** The label the server decided on the mall's date: the browser's calendar decides nothing. */
-function OfferStatus({ offer }: { offer: Offer }) {
-  if (offer.status === 'active') return <Badge tone="green">Active</Badge>;
-  if (offer.status === 'upcoming') return <Badge tone="indigo">Upcoming</Badge>;
-  return <Badge>Expired</Badge>;
-}
 
 function listQuery(q: string, shopId: string, page: number) {
   return offersQuery({ q: q || undefined, shopId: shopId || undefined, page, pageSize: PAGE_SIZE });
@@ -89,7 +80,7 @@ export function OffersPage() {
       header: 'Status',
       className: 'hidden sm:table-cell',
       width: 'w-32',
-      cell: (offer) => <OfferStatus offer={offer} />,
+      cell: (offer) => <OfferStatusBadge offer={offer} />,
     },
     {
       header: 'Actions',

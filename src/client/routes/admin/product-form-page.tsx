@@ -17,8 +17,9 @@ import {
 import { FormAlert } from '../../components/ui/form-alert';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { ErrorState } from '../../components/ui/query-states';
-import { allShopsQuery, productQuery, shopOffersQuery } from '../../features/catalog/catalog-api';
-import { useCreateProduct, useUpdateProduct } from '../../features/catalog/catalog-mutations';
+import { shopOffersQuery } from '../../features/offers';
+import { productQuery, useCreateProduct, useUpdateProduct } from '../../features/products';
+import { allShopsQuery } from '../../features/shops';
 import { errorMessage } from '../../lib/api';
 import { useSaveAndReturn } from '../../lib/use-save-and-return';
 

@@ -14,12 +14,11 @@ import { Badge } from '../../components/ui/badge';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import type { Column } from '../../components/ui/data-table';
 import { SearchField } from '../../components/ui/search-field';
-import { productsQuery } from '../../features/catalog/catalog-api';
-import { useDeleteProduct } from '../../features/catalog/catalog-mutations';
+import { productsQuery, useDeleteProduct } from '../../features/products';
+import { ShopFilter } from '../../features/shops';
 import { errorMessage } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { readListParams, useListParams } from '../../lib/use-list-params';
-import { ShopFilter } from './shop-filter';
 
 const PAGE_SIZE = 20;
 

@@ -17,8 +17,8 @@ import {
 import { FormAlert } from '../../components/ui/form-alert';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { ErrorState } from '../../components/ui/query-states';
-import { categoriesQuery, floorsQuery, shopQuery } from '../../features/catalog/catalog-api';
-import { useCreateShop, useUpdateShop } from '../../features/catalog/catalog-mutations';
+import { categoriesQuery, floorsQuery } from '../../features/places';
+import { shopQuery, useCreateShop, useUpdateShop } from '../../features/shops';
 import { errorMessage } from '../../lib/api';
 import { useSaveAndReturn } from '../../lib/use-save-and-return';
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import type { Shop, ShopDetail } from '../../../shared/shop';
+import type { Shop } from '../../../shared/shop';
 import {
   AddLink,
   AdminListTable,
@@ -13,24 +13,12 @@ import {
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import type { Column } from '../../components/ui/data-table';
 import { SearchField } from '../../components/ui/search-field';
-import { shopQuery, shopsQuery } from '../../features/catalog/catalog-api';
-import { useDeleteShop } from '../../features/catalog/catalog-mutations';
+import { shopDeleteConsequence, shopQuery, shopsQuery, useDeleteShop } from '../../features/shops';
 import { errorMessage } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { readListParams, useListParams } from '../../lib/use-list-params';
 
 const PAGE_SIZE = 20;
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/** 'Its 12 products and 2 offers will be deleted too.' — nothing when the shop has neither. */
-export function shopDeleteConsequence({ productCount, offerCount }: ShopDetail): string {
-  const parts: string[] = [];
-  if (productCount > 0) parts.push(plural(productCount, 'product', 'products'));
-  if (offerCount > 0) parts.push(plural(offerCount, 'offer', 'offers'));
-  if (parts.length === 0) return '';
-  return `Its ${parts.join(' and ')} will be deleted too.`;
-}
 
 function listQuery(q: string, page: number) {
   return shopsQuery({ q: q || undefined, page, pageSize: PAGE_SIZE });

@@ -4,12 +4,11 @@ import { useRef } from 'react';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, ErrorState } from '../../components/ui/query-states';
-import { offersQuery } from '../../features/catalog/catalog-api';
+import { OfferCard, OfferCardSkeleton, offersQuery } from '../../features/offers';
 import { errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { queryClient } from '../../lib/query-client';
 import { pageFrom, usePageParam } from '../../lib/use-list-params';
-import { OfferCard, OfferCardSkeleton } from './offer-card';
 
 const PAGE_SIZE = 12;
 

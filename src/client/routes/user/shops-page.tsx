@@ -1,17 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { GitCompareArrows, MapPin, Store, Tag } from 'lucide-react';
-import { type ChangeEvent, useEffect, useId, useRef } from 'react';
+import { GitCompareArrows, Store } from 'lucide-react';
+import { type ChangeEvent, useEffect, useRef } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import type { Place } from '../../../shared/place';
-import type { Shop } from '../../../shared/shop';
-import { Badge } from '../../components/ui/badge';
 import { Button, buttonClass } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/form-field';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, ErrorState } from '../../components/ui/query-states';
-import { Skeleton } from '../../components/ui/skeleton';
-import { categoriesQuery, floorsQuery, shopsQuery } from '../../features/catalog/catalog-api';
+import { categoriesQuery, floorsQuery } from '../../features/places';
+import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
 import { errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { queryClient } from '../../lib/query-client';
@@ -218,54 +216,6 @@ export function ShopsPage() {
           </>
         )}
       </section>
-    </div>
-  );
-}
-
-function ShopCard({ shop, from }: { shop: Shop; from: string }) {
-  const nameId = useId();
-  return (
-    <article
-      aria-labelledby={nameId}
-      className="relative flex h-full min-h-44 flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-indigo-600"
-    >
-      <h3 id={nameId} className="text-lg font-semibold text-slate-900">
-        {/* why: the whole card is the link's target area, while its name stays just the shop's name */}
-        <Link
-          to={`/user/shops/${shop.id}`}
-          state={{ from }}
-          className="break-words outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
-        >
-          {shop.name}
-        </Link>
-      </h3>
-      <p className="mt-1 line-clamp-2 text-sm text-slate-600">{shop.description}</p>
-      <div className="mt-auto flex flex-wrap gap-2 pt-4">
-        <Badge tone="indigo">
-          <Tag aria-hidden="true" className="size-3 shrink-0" />
-          <span className="sr-only">Category: </span>
-          <span className="truncate">{shop.category}</span>
-        </Badge>
-        <Badge>
-          <MapPin aria-hidden="true" className="size-3 shrink-0" />
-          <span className="sr-only">Floor: </span>
-          <span className="truncate">{shop.floor}</span>
-        </Badge>
-      </div>
-    </article>
-  );
-}
-
-function ShopCardSkeleton() {
-  return (
-    <div className="flex h-full min-h-44 flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <Skeleton className="h-7 w-2/3" />
-      <Skeleton className="mt-2 h-4 w-full" />
-      <Skeleton className="mt-1.5 h-4 w-3/4" />
-      <div className="mt-auto flex gap-2 pt-4">
-        <Skeleton className="h-5 w-20 rounded-full" />
-        <Skeleton className="h-5 w-24 rounded-full" />
-      </div>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { SelectField } from '../../components/ui/form-field';
-import { allShopsQuery } from '../../features/catalog/catalog-api';
+import { allShopsQuery } from './api';
 
 /** The lists' shop filter: 'All Shops' or one shop (every shop of the mall, however many). */
 export function ShopFilter({ value, onChange }: { value: string; onChange(shopId: string): void }) {

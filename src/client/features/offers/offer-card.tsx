@@ -1,11 +1,11 @@
-// An offer as the shopper sees it, shared by the dashboard, the offers page and a shop's page.
+// An offer as the shopper sees it: on the dashboard, the offers page and a shop's page.
 import { CalendarDays, Store } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Offer } from '../../../shared/offer';
 import { Skeleton } from '../../components/ui/skeleton';
-import { formatDate } from '../../features/catalog/format';
 import { cn } from '../../lib/cn';
+import { formatDate } from '../../lib/format-date';
 
 interface OfferCardProps {
   offer: Offer;

@@ -1,4 +1,4 @@
-/** Dates and prices as people read them. Prices arrive as exact strings ("1299.00"). */
+/** Dates as people read them. */
 
 /** "2026-12-31" → the local date format ("31/12/2026", "12/31/2026"…), without time-zone drift. */
 export function formatDate(isoDate: string): string {
