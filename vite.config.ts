@@ -96,6 +96,11 @@ export default defineConfig({
     outDir,
     emptyOutDir: true,
     rolldownOptions: {
+      // A feature's index.ts only re-exports: imports through it go straight to the module that holds
+      // the export, so a screen loads the chunks of what it uses, not of all the feature exports.
+      treeshake: {
+        moduleSideEffects: (id) => !/src[\\/]client[\\/]features[\\/][^\\/]+[\\/](index|forms)\.ts$/.test(id),
+      },
       output: {
         // a few chunks per area instead of one per screen and per shared component: on a phone
         // each request costs a round trip, and HTTP/1.1 runs only six at a time.
@@ -139,7 +144,7 @@ export default defineConfig({
             // what both areas read: each feature's queries and writes, the query client
             {
               name: 'data',
-              test: /src[\\/]client[\\/](features[\\/][^\\/]+[\\/](api|index)\.ts$|lib[\\/](query-client|query-keys|list-query|record-writes|refresh-queries)|components[\\/]query-boundary)/,
+              test: /src[\\/]client[\\/](features[\\/][^\\/]+[\\/]api\.ts$|lib[\\/](query-client|query-keys|list-query|record-writes|refresh-queries)|components[\\/]query-boundary)/,
               priority: 55,
             },
             // what every lazy screen uses: components, icons, helpers

@@ -3,7 +3,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { ArrowLeft, LoaderCircle, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ApiError, errorMessage } from '../lib/api';
+import { errorMessage } from '../lib/api';
 import { buttonClass } from './ui/button';
 import { type Column, DataTable } from './ui/data-table';
 import { Pagination } from './ui/pagination';
@@ -46,11 +46,6 @@ export function useListPath(listPath: string): string {
   const search =
     typeof state === 'object' && state !== null && 'listSearch' in state ? state.listSearch : undefined;
   return typeof search === 'string' && search.startsWith('?') ? `${listPath}${search}` : listPath;
-}
-
-/** True when a detail load failed because the record does not exist (404, or an id that is no id). */
-export function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 404 || error.status === 400);
 }
 
 /** An edit page for a record that does not exist: 'Shop not found' and a link back to the list. */

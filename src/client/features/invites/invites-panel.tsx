@@ -6,7 +6,7 @@ import type { AdminInvite, CreatedAdminInvite } from '../../../shared/auth';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormAlert } from '../../components/ui/form-alert';
-import { ErrorState } from '../../components/ui/query-states';
+import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
 import { formatDateTime, inviteHint, invitesQuery, useCreateInvite, useRevokeInvite } from './api';
 
@@ -74,50 +74,46 @@ export function InvitesPanel() {
 
         <div>
           <h3 className="text-sm font-semibold text-slate-900">Open invites</h3>
-          {invites.isError ? (
-            <div className="mt-2">
-              <ErrorState
-                message={errorMessage(invites.error)}
-                onRetry={() => invites.refetch()}
-                retrying={invites.isFetching}
-              />
-            </div>
-          ) : invites.isPending ? (
-            <ul aria-busy="true" className="mt-2 space-y-2">
-              {[0, 1].map((key) => (
-                <li key={key} className="h-14 animate-pulse rounded-lg bg-slate-100" />
-              ))}
-            </ul>
-          ) : invites.data.length === 0 ? (
-            <p className="mt-2 text-sm text-slate-500">No open invites.</p>
-          ) : (
-            <ul
-              aria-label="Open invites"
-              className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200"
-            >
-              {invites.data.map((invite) => (
-                <li
-                  key={invite.id}
-                  className="flex min-h-14 flex-wrap items-center justify-between gap-3 px-4 py-2"
-                >
-                  <div className="min-w-0">
-                    <p className="font-mono text-sm font-semibold text-slate-900">
-                      {inviteHint(invite.codeHint)}
-                    </p>
-                    <p className="text-xs text-slate-500">Expires {formatDateTime(invite.expiresAt)}</p>
-                  </div>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    onClick={() => setTarget(invite)}
-                    disabled={revoke.isPending && revoke.variables === invite.id}
+          <QueryView
+            query={invites}
+            errorClassName="mt-2"
+            loading={
+              <SkeletonList count={2} className="mt-2 space-y-2">
+                <div className="h-14 animate-pulse rounded-lg bg-slate-100" />
+              </SkeletonList>
+            }
+            isEmpty={(data) => data.length === 0}
+            empty={<p className="mt-2 text-sm text-slate-500">No open invites.</p>}
+          >
+            {(data) => (
+              <ul
+                aria-label="Open invites"
+                className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200"
+              >
+                {data.map((invite) => (
+                  <li
+                    key={invite.id}
+                    className="flex min-h-14 flex-wrap items-center justify-between gap-3 px-4 py-2"
                   >
-                    Revoke<span className="sr-only"> invite {inviteHint(invite.codeHint)}</span>
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          )}
+                    <div className="min-w-0">
+                      <p className="font-mono text-sm font-semibold text-slate-900">
+                        {inviteHint(invite.codeHint)}
+                      </p>
+                      <p className="text-xs text-slate-500">Expires {formatDateTime(invite.expiresAt)}</p>
+                    </div>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => setTarget(invite)}
+                      disabled={revoke.isPending && revoke.variables === invite.id}
+                    >
+                      Revoke<span className="sr-only"> invite {inviteHint(invite.codeHint)}</span>
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </QueryView>
         </div>
       </div>
 

@@ -7,5 +7,5 @@ export {
   useDeleteOffer,
   useUpdateOffer,
 } from './api';
-export { OfferCard, OfferCardSkeleton } from './offer-card';
+export { NoActiveOffers, OfferCard, OfferCardSkeleton } from './offer-card';
 export { OfferStatusBadge } from './offer-status-badge';

@@ -7,7 +7,7 @@ import { type Place, PlaceInput } from '../../../shared/place';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/form-field';
-import { ErrorState } from '../../components/ui/query-states';
+import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
 import {
   categoriesQuery,
@@ -118,72 +118,64 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
         </form>
       </div>
 
-      {places.isError ? (
-        <div className="p-5">
-          <ErrorState
-            message={errorMessage(places.error)}
-            onRetry={() => places.refetch()}
-            retrying={places.isFetching}
-          />
-        </div>
-      ) : places.isPending ? (
-        <ul
-          aria-busy="true"
-          aria-label={title}
-          className="max-h-[400px] divide-y divide-slate-100 overflow-hidden"
-        >
-          {/* why: as many rows as fill the list's 400 px, the height of a list of 7 or more */}
-          {[0, 1, 2, 3, 4, 5, 6].map((key) => (
-            <li key={key} className="flex h-16 items-center px-5">
+      <QueryView
+        query={places}
+        errorClassName="p-5"
+        loading={
+          // why: as many rows as fill the list's 400 px, the height of a list of 7 or more
+          <SkeletonList count={7} className="max-h-[400px] divide-y divide-slate-100 overflow-hidden">
+            <div className="flex h-16 items-center px-5">
               <span className="block h-4 w-40 animate-pulse rounded bg-slate-200" />
-            </li>
-          ))}
-        </ul>
-      ) : places.data.length === 0 ? (
-        <p className="p-5 text-sm text-slate-500">No {title.toLowerCase()} yet.</p>
-      ) : (
-        <ul aria-label={title} className="max-h-[400px] divide-y divide-slate-100 overflow-y-auto">
-          {places.data.map((place) => (
-            <li key={place.id} className="min-h-16 px-5 py-3">
-              {editingId === place.id ? (
-                <PlaceEditor kind={kind} label={label} place={place} onDone={() => stopEditing(place.id)} />
-              ) : (
-                <div className="flex items-center gap-3">
-                  <div className="min-w-0 flex-1">
-                    <p className="truncate font-medium text-slate-900">{place.name}</p>
-                    <p className="text-xs text-slate-500">{shopCount(place.shopCount)}</p>
+            </div>
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.length === 0}
+        empty={<p className="p-5 text-sm text-slate-500">No {title.toLowerCase()} yet.</p>}
+      >
+        {(data) => (
+          <ul aria-label={title} className="max-h-[400px] divide-y divide-slate-100 overflow-y-auto">
+            {data.map((place) => (
+              <li key={place.id} className="min-h-16 px-5 py-3">
+                {editingId === place.id ? (
+                  <PlaceEditor kind={kind} label={label} place={place} onDone={() => stopEditing(place.id)} />
+                ) : (
+                  <div className="flex items-center gap-3">
+                    <div className="min-w-0 flex-1">
+                      <p className="truncate font-medium text-slate-900">{place.name}</p>
+                      <p className="text-xs text-slate-500">{shopCount(place.shopCount)}</p>
+                    </div>
+                    <Button
+                      ref={(button) => {
+                        if (button) editButtons.current.set(place.id, button);
+                        else editButtons.current.delete(place.id);
+                      }}
+                      variant="secondary"
+                      size="sm"
+                      className="max-sm:p-2.5"
+                      onClick={() => setEditingId(place.id)}
+                    >
+                      <Pencil aria-hidden="true" className="size-4" />
+                      <span className="max-sm:sr-only">Edit</span>
+                      <span className="sr-only"> {place.name}</span>
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      className="text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5"
+                      onClick={() => setTarget(place)}
+                      disabled={remove.isPending && remove.variables === place.id}
+                    >
+                      <Trash2 aria-hidden="true" className="size-4" />
+                      <span className="max-sm:sr-only">Delete</span>
+                      <span className="sr-only"> {place.name}</span>
+                    </Button>
                   </div>
-                  <Button
-                    ref={(button) => {
-                      if (button) editButtons.current.set(place.id, button);
-                      else editButtons.current.delete(place.id);
-                    }}
-                    variant="secondary"
-                    size="sm"
-                    className="max-sm:p-2.5"
-                    onClick={() => setEditingId(place.id)}
-                  >
-                    <Pencil aria-hidden="true" className="size-4" />
-                    <span className="max-sm:sr-only">Edit</span>
-                    <span className="sr-only"> {place.name}</span>
-                  </Button>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    className="text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5"
-                    onClick={() => setTarget(place)}
-                    disabled={remove.isPending && remove.variables === place.id}
-                  >
-                    <Trash2 aria-hidden="true" className="size-4" />
-                    <span className="max-sm:sr-only">Delete</span>
-                    <span className="sr-only"> {place.name}</span>
-                  </Button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
 
       <ConfirmDialog
         open={target !== null}

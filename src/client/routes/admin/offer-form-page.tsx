@@ -10,7 +10,6 @@ import {
   FormButtons,
   FormSkeleton,
   formCardClass,
-  isNotFound,
   RecordNotFound,
   useListPath,
 } from '../../components/admin-page';
@@ -20,7 +19,7 @@ import { ErrorState } from '../../components/ui/query-states';
 import { offerQuery, useCreateOffer, useUpdateOffer } from '../../features/offers';
 import { settingsQuery } from '../../features/settings';
 import { allShopsQuery } from '../../features/shops';
-import { errorMessage } from '../../lib/api';
+import { errorMessage, isNotFound } from '../../lib/api';
 import { useSaveAndReturn } from '../../lib/use-save-and-return';
 
 const FIELDS = ['title', 'description', 'discount', 'startDate', 'endDate', 'shopId'] as const;

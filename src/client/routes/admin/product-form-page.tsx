@@ -10,7 +10,6 @@ import {
   FormButtons,
   FormSkeleton,
   formCardClass,
-  isNotFound,
   RecordNotFound,
   useListPath,
 } from '../../components/admin-page';
@@ -20,7 +19,7 @@ import { ErrorState } from '../../components/ui/query-states';
 import { shopOffersQuery } from '../../features/offers';
 import { productQuery, useCreateProduct, useUpdateProduct } from '../../features/products';
 import { allShopsQuery } from '../../features/shops';
-import { errorMessage } from '../../lib/api';
+import { errorMessage, isNotFound } from '../../lib/api';
 import { useSaveAndReturn } from '../../lib/use-save-and-return';
 
 const FIELDS = ['name', 'description', 'price', 'category', 'shopId', 'offerId'] as const;

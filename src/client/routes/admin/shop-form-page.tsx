@@ -10,7 +10,6 @@ import {
   FormButtons,
   FormSkeleton,
   formCardClass,
-  isNotFound,
   RecordNotFound,
   useListPath,
 } from '../../components/admin-page';
@@ -19,7 +18,7 @@ import { SelectField, TextAreaField, TextField } from '../../components/ui/form-
 import { ErrorState } from '../../components/ui/query-states';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { shopQuery, useCreateShop, useUpdateShop } from '../../features/shops';
-import { errorMessage } from '../../lib/api';
+import { errorMessage, isNotFound } from '../../lib/api';
 import { useSaveAndReturn } from '../../lib/use-save-and-return';
 
 const FIELDS = [

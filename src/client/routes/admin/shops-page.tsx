@@ -6,7 +6,6 @@ import {
   AddLink,
   AdminListTable,
   AdminPageHeader,
-  isNotFound,
   RowActions,
   usePageInRange,
 } from '../../components/admin-page';
@@ -14,7 +13,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import type { Column } from '../../components/ui/data-table';
 import { SearchField } from '../../components/ui/search-field';
 import { shopDeleteConsequence, shopQuery, shopsQuery, useDeleteShop } from '../../features/shops';
-import { errorMessage } from '../../lib/api';
+import { errorMessage, isNotFound } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import { readListParams, useListParams } from '../../lib/use-list-params';
 

@@ -4,18 +4,19 @@ import { useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { LoadingStatus } from '../../components/ui/loading-status';
-import { Pagination } from '../../components/ui/pagination';
-import { EmptyState, ErrorState } from '../../components/ui/query-states';
+import { PagedList } from '../../components/ui/paged-list';
+import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { OfferCard, OfferCardSkeleton, offersQuery } from '../../features/offers';
 import { ProductCard, ProductCardSkeleton, productsQuery } from '../../features/products';
 import { ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
-import { ApiError, errorMessage } from '../../lib/api';
-import { cn } from '../../lib/cn';
+import { isNotFound } from '../../lib/api';
 import { usePageParam } from '../../lib/use-list-params';
 
 const PRODUCTS_PAGE_SIZE = 12;
 /** A shop runs a handful of offers at once; one request shows them all. */
 const OFFERS_PAGE_SIZE = 50;
+const OFFERS_GRID = 'grid gap-4 md:grid-cols-2 lg:grid-cols-3';
+const PRODUCTS_GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Where "Back to shops" goes: the filtered list the shopper came from, else all shops. */
@@ -43,27 +44,14 @@ export function ShopDetailPage() {
   const validId = UUID.test(id);
   const shop = useQuery({ ...shopQuery(id), enabled: validId });
 
-  const notFound =
-    !validId ||
-    (shop.isError &&
-      shop.error instanceof ApiError &&
-      (shop.error.status === 404 || shop.error.status === 400));
-  if (notFound) return <ShopNotFound />;
+  if (!validId || (shop.isError && isNotFound(shop.error))) return <ShopNotFound />;
 
   return (
     <div className="space-y-8">
       <BackToShops />
-      {shop.isError ? (
-        <ErrorState
-          message={errorMessage(shop.error)}
-          onRetry={() => shop.refetch()}
-          retrying={shop.isFetching}
-        />
-      ) : shop.isPending ? (
-        <ShopHeaderSkeleton />
-      ) : (
-        <ShopHeader shop={shop.data} />
-      )}
+      <QueryView query={shop} loading={<ShopHeaderSkeleton />}>
+        {(data) => <ShopHeader shop={data} />}
+      </QueryView>
       {shop.isSuccess ? (
         <>
           <ShopOffers shopId={id} />
@@ -97,34 +85,32 @@ function ShopOffers({ shopId }: { shopId: string }) {
       <h2 id="shop-offers" className="text-xl font-bold tracking-tight text-slate-900">
         Current Offers
       </h2>
-      {offers.isError ? (
-        <ErrorState
-          message={errorMessage(offers.error)}
-          onRetry={() => offers.refetch()}
-          retrying={offers.isFetching}
-        />
-      ) : offers.isPending ? (
-        <div aria-busy="true" className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
-          <span className="sr-only" role="status">
-            Loading offers
-          </span>
-          <OfferCardSkeleton showShop={false} />
-        </div>
-      ) : offers.data.items.length === 0 ? (
-        <EmptyState
-          title="No current offers at this shop."
-          icon={<Percent aria-hidden="true" className="size-6" />}
-          className="py-6"
-        />
-      ) : (
-        <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
-          {offers.data.items.map((offer) => (
-            <li key={offer.id}>
-              <OfferCard offer={offer} showShop={false} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={offers}
+        loading={
+          <SkeletonList count={1} className={OFFERS_GRID} label="Loading offers">
+            <OfferCardSkeleton showShop={false} />
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.items.length === 0}
+        empty={
+          <EmptyState
+            title="No current offers at this shop."
+            icon={<Percent aria-hidden="true" className="size-6" />}
+            className="py-6"
+          />
+        }
+      >
+        {(data) => (
+          <ul className={OFFERS_GRID}>
+            {data.items.map((offer) => (
+              <li key={offer.id}>
+                <OfferCard offer={offer} showShop={false} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </section>
   );
 }
@@ -147,55 +133,36 @@ function ShopProducts({ shopId }: { shopId: string }) {
       <p className="sr-only" aria-live="polite">
         {announcement}
       </p>
-      {products.isError ? (
-        <ErrorState
-          message={errorMessage(products.error)}
-          onRetry={() => products.refetch()}
-          retrying={products.isFetching}
-        />
-      ) : products.isPending ? (
-        <ul aria-busy="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          <li className="sr-only" role="status">
-            Loading products
-          </li>
-          {[0, 1, 2].map((key) => (
-            <li key={key}>
-              <ProductCardSkeleton />
-            </li>
-          ))}
-        </ul>
-      ) : products.data.items.length === 0 && page === 1 ? (
-        <EmptyState
-          title="No products available in this shop."
-          icon={<Package aria-hidden="true" className="size-6" />}
-        />
-      ) : (
-        <>
-          <ul
-            className={cn(
-              'grid gap-4 transition-opacity sm:grid-cols-2 lg:grid-cols-3',
-              products.isPlaceholderData && 'opacity-60',
-            )}
-          >
-            {products.data.items.map((product) => (
-              <li key={product.id}>
-                <ProductCard
-                  product={product}
-                  onAdded={() => setAnnouncement(`${product.name} added to compare.`)}
-                />
-              </li>
-            ))}
-          </ul>
-          <Pagination
-            label="Product pages"
-            page={page}
-            pageCount={pageCount}
-            onPageChange={goToPage}
-            busy={products.isPlaceholderData}
-            hideSinglePage
+      <QueryView
+        query={products}
+        loading={
+          <SkeletonList count={3} className={PRODUCTS_GRID} label="Loading products">
+            <ProductCardSkeleton />
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.items.length === 0 && page === 1}
+        empty={
+          <EmptyState
+            title="No products available in this shop."
+            icon={<Package aria-hidden="true" className="size-6" />}
           />
-        </>
-      )}
+        }
+      >
+        {(data) => (
+          <PagedList
+            className={PRODUCTS_GRID}
+            items={data.items}
+            render={(product) => (
+              <ProductCard
+                product={product}
+                onAdded={() => setAnnouncement(`${product.name} added to compare.`)}
+              />
+            )}
+            stale={products.isPlaceholderData}
+            pagination={{ label: 'Product pages', page, pageCount, onPageChange: goToPage }}
+          />
+        )}
+      </QueryView>
     </section>
   );
 }

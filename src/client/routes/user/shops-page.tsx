@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { GitCompareArrows, Store } from 'lucide-react';
 import { type ChangeEvent, useEffect, useRef } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
@@ -6,16 +6,15 @@ import type { Place } from '../../../shared/place';
 import { Button, buttonClass } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/form-field';
 import { LoadingStatus } from '../../components/ui/loading-status';
-import { Pagination } from '../../components/ui/pagination';
-import { EmptyState, ErrorState } from '../../components/ui/query-states';
+import { PagedList } from '../../components/ui/paged-list';
+import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
-import { errorMessage } from '../../lib/api';
-import { cn } from '../../lib/cn';
 import { queryClient } from '../../lib/query-client';
 import { pageFrom, usePageParam } from '../../lib/use-list-params';
 
 const PAGE_SIZE = 12;
+const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
 /** The place called `name` (names are unique in any case); undefined while loading or when unknown. */
 function findByName(places: Place[] | undefined, name: string): Place | undefined {
@@ -99,8 +98,8 @@ export function ShopsPage() {
   }
 
   const filtered = Boolean(category || floor);
-  const placesError = categories.isError ? categories : floors.isError ? floors : null;
-  const loading = !placesError && !shops.isError && (!ready || shops.isFetching);
+  const failed = categories.isError || floors.isError || shops.isError;
+  const loading = !failed && (!ready || shops.isFetching);
 
   return (
     <div className="space-y-6">
@@ -116,36 +115,22 @@ export function ShopsPage() {
       </div>
 
       <search className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-5">
-        <SelectField
+        <PlaceSelect
           label="Category"
-          value={category?.name ?? (categories.isSuccess ? '' : categoryName)}
-          onChange={(event: ChangeEvent<HTMLSelectElement>) => setFilter('category', event.target.value)}
-          disabled={!categories.isSuccess}
-        >
-          <option value="">All Categories</option>
-          {categories.data
-            ? categories.data.map((place) => (
-                <option key={place.id} value={place.name}>
-                  {place.name}
-                </option>
-              ))
-            : categoryName && <option value={categoryName}>{categoryName}</option>}
-        </SelectField>
-        <SelectField
+          all="All Categories"
+          places={categories}
+          chosen={category}
+          named={categoryName}
+          onChange={(name) => setFilter('category', name)}
+        />
+        <PlaceSelect
           label="Floor"
-          value={floor?.name ?? (floors.isSuccess ? '' : floorName)}
-          onChange={(event: ChangeEvent<HTMLSelectElement>) => setFilter('floor', event.target.value)}
-          disabled={!floors.isSuccess}
-        >
-          <option value="">All Floors</option>
-          {floors.data
-            ? floors.data.map((place) => (
-                <option key={place.id} value={place.name}>
-                  {place.name}
-                </option>
-              ))
-            : floorName && <option value={floorName}>{floorName}</option>}
-        </SelectField>
+          all="All Floors"
+          places={floors}
+          chosen={floor}
+          named={floorName}
+          onChange={(name) => setFilter('floor', name)}
+        />
       </search>
 
       <section ref={resultsRef} aria-labelledby="shop-results" className="scroll-mt-36 space-y-4">
@@ -159,63 +144,72 @@ export function ShopsPage() {
           {loading ? <LoadingStatus label="Loading shops" /> : null}
         </div>
 
-        {placesError ? (
-          <ErrorState
-            message={errorMessage(placesError.error)}
-            onRetry={() => placesError.refetch()}
-            retrying={placesError.isFetching}
-          />
-        ) : shops.isError ? (
-          <ErrorState
-            message={errorMessage(shops.error)}
-            onRetry={() => shops.refetch()}
-            retrying={shops.isFetching}
-          />
-        ) : !shops.data ? (
-          <ul aria-hidden="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {Array.from({ length: 6 }, (_, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
-              <li key={index}>
-                <ShopCardSkeleton />
-              </li>
-            ))}
-          </ul>
-        ) : shops.data.items.length === 0 ? (
-          <EmptyState title="No shops found" icon={<Store aria-hidden="true" className="size-6" />}>
-            {filtered ? (
-              <>
-                <p>No shop matches these filters.</p>
-                <Button variant="secondary" className="min-h-10" onClick={clearFilters}>
-                  Clear filters
-                </Button>
-              </>
-            ) : null}
-          </EmptyState>
-        ) : (
-          <>
-            <ul
-              className={cn(
-                'grid gap-4 transition-opacity sm:grid-cols-2 lg:grid-cols-3',
-                shops.isPlaceholderData && 'opacity-60',
-              )}
-            >
-              {shops.data.items.map((shop) => (
-                <li key={shop.id}>
-                  <ShopCard shop={shop} from={`/user/shops${search}`} />
-                </li>
-              ))}
-            </ul>
-            <Pagination
-              label="Shop pages"
-              page={page}
-              pageCount={pageCount}
-              onPageChange={goToPage}
-              busy={shops.isPlaceholderData}
-              hideSinglePage
+        <QueryView
+          query={shops}
+          needs={[categories, floors]}
+          loading={
+            <SkeletonList count={6} className={GRID}>
+              <ShopCardSkeleton />
+            </SkeletonList>
+          }
+          isEmpty={(data) => data.items.length === 0}
+          empty={
+            <EmptyState title="No shops found" icon={<Store aria-hidden="true" className="size-6" />}>
+              {filtered ? (
+                <>
+                  <p>No shop matches these filters.</p>
+                  <Button variant="secondary" className="min-h-10" onClick={clearFilters}>
+                    Clear filters
+                  </Button>
+                </>
+              ) : null}
+            </EmptyState>
+          }
+        >
+          {(data) => (
+            <PagedList
+              className={GRID}
+              items={data.items}
+              render={(shop) => <ShopCard shop={shop} from={`/user/shops${search}`} />}
+              stale={shops.isPlaceholderData}
+              pagination={{ label: 'Shop pages', page, pageCount, onPageChange: goToPage }}
             />
-          </>
-        )}
+          )}
+        </QueryView>
       </section>
     </div>
+  );
+}
+
+interface PlaceSelectProps {
+  label: string;
+  /** The no-filter option, 'All Categories'. */
+  all: string;
+  places: UseQueryResult<Place[]>;
+  /** The place the URL's name matched, once the list is known. */
+  chosen: Place | undefined;
+  /** The name in the URL: shown as chosen while the list loads. */
+  named: string;
+  onChange(name: string): void;
+}
+
+/** A category or floor filter, by name (the URL keeps names, which people can read and share). */
+function PlaceSelect({ label, all, places, chosen, named, onChange }: PlaceSelectProps) {
+  return (
+    <SelectField
+      label={label}
+      value={chosen?.name ?? (places.isSuccess ? '' : named)}
+      onChange={(event: ChangeEvent<HTMLSelectElement>) => onChange(event.target.value)}
+      disabled={!places.isSuccess}
+    >
+      <option value="">{all}</option>
+      {places.data
+        ? places.data.map((place) => (
+            <option key={place.id} value={place.name}>
+              {place.name}
+            </option>
+          ))
+        : named && <option value={named}>{named}</option>}
+    </SelectField>
   );
 }
