@@ -114,10 +114,10 @@ export default defineConfig({
             { name: 'app', tags: ['$initial'], priority: 100 },
             { name: 'react-query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 90 },
             { name: 'toast', test: /node_modules[\\/]sonner[\\/]/, priority: 90 },
-            // zod and the form schemas: only the screens with a form load them
+            // zod, the form schemas and what reads them: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](auth|offer|place|product|shop|text|zod-config)\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](auth|offer|place|product|shop|text|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
               priority: 80,
             },
             {
@@ -127,7 +127,7 @@ export default defineConfig({
             },
             {
               name: 'admin-forms',
-              test: /src[\\/]client[\\/](routes[\\/]admin[\\/](.*-form-page|categories-page)|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
+              test: /src[\\/]client[\\/](routes[\\/]admin[\\/](.*-form-page|categories-page)|components[\\/]entity-form|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
               priority: 70,
             },
             {

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/form-field';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
+import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
 import {
   categoriesQuery,
   floorsQuery,
@@ -26,11 +27,15 @@ interface PlaceListProps {
   label: string;
 }
 
+/** The name's limit and messages, from the shared schema. */
+const NAME = fieldConstraints(PlaceInput, 'name');
+const nameAttributes = constraintAttributes({ ...NAME, required: false });
+
 /** Validates a typed name with the shared schema: the trimmed name, or the message to show. */
 function parseName(name: string): { name: string } | { error: string } {
   const parsed = PlaceInput.safeParse({ name });
   if (parsed.success) return { name: parsed.data.name };
-  return { error: parsed.error.issues[0]?.message ?? 'Name is required' };
+  return { error: parsed.error.issues[0]?.message ?? NAME.messages.required ?? '' };
 }
 
 const shopCount = (n: number) => `${n} ${n === 1 ? 'shop' : 'shops'}`;
@@ -108,6 +113,7 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
               }}
               error={addError ?? undefined}
               autoComplete="off"
+              {...nameAttributes}
             />
           </div>
           {/* why: lines the button up with the input, under the label */}
@@ -245,6 +251,7 @@ function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
         error={error ?? undefined}
         autoComplete="off"
         autoFocus
+        {...nameAttributes}
       />
       <div className="flex gap-2">
         <Button type="submit" size="sm" disabled={update.isPending}>
