@@ -23,7 +23,7 @@ export const recordPath = (base: string, id: string) => `${base}/${encodeURIComp
 export function pageQuery<T, F extends { [K in keyof F]: Query[string] }>(root: QueryKey, path: string) {
   return (filters: F = {} as F) =>
     queryOptions({
-      queryKey: [...root, 'list', filters] as const,
+      queryKey: [...root, 'list', filters] as QueryKey,
       queryFn: ({ signal }) => api<Page<T>>(`${path}${toSearch({ ...filters })}`, { signal }),
       // Keeps the current page on screen while the next filter or page loads (no flash, no layout shift).
       placeholderData: keepPreviousData,
@@ -34,7 +34,7 @@ export function pageQuery<T, F extends { [K in keyof F]: Query[string] }>(root: 
 export function recordQuery<T>(root: QueryKey, path: string) {
   return (id: string) =>
     queryOptions({
-      queryKey: [...root, 'detail', id] as const,
+      queryKey: [...root, 'detail', id] as QueryKey,
       queryFn: ({ signal }) => api<T>(recordPath(path, id), { signal }),
     });
 }

@@ -1,57 +1,34 @@
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { toast } from 'sonner';
 import type { Offer } from '../../../shared/offer';
 import {
-  AddLink,
-  AdminListTable,
-  AdminPageHeader,
-  RowActions,
-  usePageInRange,
-} from '../../components/admin-page';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import type { Column } from '../../components/ui/data-table';
-import { SearchField } from '../../components/ui/search-field';
+  ADMIN_PAGE_SIZE,
+  type AdminListConfig,
+  AdminListPage,
+  prefetchAdminList,
+} from '../../components/admin-list-page';
 import { OfferStatusBadge, offersQuery, useDeleteOffer } from '../../features/offers';
 import { ShopFilter } from '../../features/shops';
-import { errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format-date';
-import { queryClient } from '../../lib/query-client';
-import { readListParams, useListParams } from '../../lib/use-list-params';
 
-const PAGE_SIZE = 20;
-
-function listQuery(q: string, shopId: string, page: number) {
-  return offersQuery({ q: q || undefined, shopId: shopId || undefined, page, pageSize: PAGE_SIZE });
-}
-
-/** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
-export function prefetch(search: URLSearchParams): void {
-  const { q, page } = readListParams(search);
-  void queryClient.prefetchQuery(listQuery(q, search.get('shopId') ?? '', page));
-}
-
-export function OffersPage() {
-  const list = useListParams();
-  const shopId = list.filter('shopId');
-  const offers = useQuery(listQuery(list.q, shopId, list.page));
-  usePageInRange(offers.data, list.page, list.setPage);
-  const remove = useDeleteOffer();
-  const [target, setTarget] = useState<Offer | null>(null);
-
-  async function confirmDelete() {
-    if (!target) return;
-    try {
-      await remove.mutateAsync(target.id);
-      toast.success('Offer deleted');
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setTarget(null);
-    }
-  }
-
-  const columns: Column<Offer>[] = [
+const offers: AdminListConfig<Offer> = {
+  title: 'Manage Offers',
+  description: 'Active offers first, then by end date.',
+  resource: 'offer',
+  path: '/admin/offers',
+  addLabel: 'Add New Offer',
+  search: { label: 'Search offers', placeholder: 'Search by offer title' },
+  singular: 'offer',
+  plural: 'offers',
+  query: ({ q, page, filter }) =>
+    offersQuery({
+      q: q || undefined,
+      shopId: filter('shopId') || undefined,
+      page,
+      pageSize: ADMIN_PAGE_SIZE,
+    }),
+  filters: (list) => (
+    <ShopFilter value={list.filter('shopId')} onChange={(value) => list.setFilter('shopId', value)} />
+  ),
+  columns: [
     {
       header: 'Title',
       cell: (offer) => (
@@ -82,58 +59,19 @@ export function OffersPage() {
       width: 'w-32',
       cell: (offer) => <OfferStatusBadge offer={offer} />,
     },
-    {
-      header: 'Actions',
-      srOnlyHeader: true,
-      className: 'text-right',
-      // the Edit and Delete buttons; icons only below sm
-      width: 'w-30 sm:w-54',
-      cell: (offer) => (
-        <RowActions
-          name={offer.title}
-          editTo={`/admin/offers/${offer.id}`}
-          onDelete={() => setTarget(offer)}
-          deleting={remove.isPending && remove.variables === offer.id}
-        />
-      ),
-    },
-  ];
+  ],
+  name: (offer) => offer.title,
+  owner: (offer) => ({ shopId: offer.shopId }),
+  useDelete: useDeleteOffer,
+  deleted: 'Offer deleted',
+  useConfirmation: (target) => ({
+    title: target ? `Delete "${target.title}"?` : '',
+    description: <p>Products using it will no longer be on offer.</p>,
+  }),
+};
 
-  return (
-    <div className="space-y-6">
-      <AdminPageHeader
-        title="Manage Offers"
-        description="Active offers first, then by end date."
-        action={<AddLink to="/admin/offers/new">Add New Offer</AddLink>}
-      />
-      <div className="grid gap-4 sm:grid-cols-2 lg:max-w-3xl">
-        <SearchField
-          label="Search offers"
-          placeholder="Search by offer title"
-          value={list.text}
-          onChange={(event) => list.setText(event.target.value)}
-        />
-        <ShopFilter value={shopId} onChange={(value) => list.setFilter('shopId', value)} />
-      </div>
+export const prefetch = (search: URLSearchParams) => prefetchAdminList(offers, search);
 
-      <AdminListTable
-        query={offers}
-        columns={columns}
-        page={list.page}
-        pageSize={PAGE_SIZE}
-        singular="offer"
-        plural="offers"
-        onPageChange={list.setPage}
-      />
-
-      <ConfirmDialog
-        open={target !== null}
-        title={target ? `Delete "${target.title}"?` : ''}
-        description={<p>Products using it will no longer be on offer.</p>}
-        pending={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setTarget(null)}
-      />
-    </div>
-  );
+export function OffersPage() {
+  return <AdminListPage config={offers} />;
 }
