@@ -6,6 +6,7 @@ import { QueryView } from '../components/ui/query-states';
 import { InvitesPanel } from '../features/invites';
 import { statsQuery } from '../features/stats';
 import { queryClient } from '../lib/query-client';
+import { useCan } from '../lib/use-can';
 
 /** Starts this screen's reads before it renders (lib/lazy-route.tsx). */
 export function prefetch(): void {
@@ -13,7 +14,8 @@ export function prefetch(): void {
 }
 
 export function AdminDashboardPage() {
-  const stats = useQuery(statsQuery);
+  const can = useCan();
+  const stats = useQuery({ ...statsQuery, enabled: can('read', 'stats') });
 
   return (
     <div className="space-y-6">
@@ -22,11 +24,13 @@ export function AdminDashboardPage() {
         <p className="mt-1 text-sm text-slate-600">An overview of your mall.</p>
       </div>
 
-      <QueryView query={stats} loading={<StatCards stats={undefined} />}>
-        {(data) => <StatCards stats={data} />}
-      </QueryView>
+      {can('read', 'stats') ? (
+        <QueryView query={stats} loading={<StatCards stats={undefined} />}>
+          {(data) => <StatCards stats={data} />}
+        </QueryView>
+      ) : null}
 
-      <InvitesPanel />
+      {can('read', 'invite') ? <InvitesPanel /> : null}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormAlert } from '../../components/ui/form-alert';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
+import { useCan } from '../../lib/use-can';
 import { formatDateTime, inviteHint, invitesQuery, useCreateInvite, useRevokeInvite } from './api';
 
 /** The dashboard's admin invites: make a one-time code, see the open ones, revoke one. */
@@ -19,6 +20,8 @@ export function InvitesPanel() {
   const [createError, setCreateError] = useState<string | null>(null);
   const [target, setTarget] = useState<AdminInvite | null>(null);
   const headingId = useId();
+  const can = useCan();
+  const may = (action: 'create' | 'delete') => can(action, 'invite');
 
   async function handleCreate() {
     setCreateError(null);
@@ -58,14 +61,16 @@ export function InvitesPanel() {
             code works once and expires after 7 days.
           </p>
         </div>
-        <Button onClick={handleCreate} disabled={create.isPending}>
-          {create.isPending ? (
-            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-          ) : (
-            <Plus aria-hidden="true" className="size-4" />
-          )}
-          Create invite code
-        </Button>
+        {may('create') ? (
+          <Button onClick={handleCreate} disabled={create.isPending}>
+            {create.isPending ? (
+              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+            ) : (
+              <Plus aria-hidden="true" className="size-4" />
+            )}
+            Create invite code
+          </Button>
+        ) : null}
       </div>
 
       <div className="mt-4 space-y-4">
@@ -101,14 +106,16 @@ export function InvitesPanel() {
                       </p>
                       <p className="text-xs text-slate-500">Expires {formatDateTime(invite.expiresAt)}</p>
                     </div>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => setTarget(invite)}
-                      disabled={revoke.isPending && revoke.variables === invite.id}
-                    >
-                      Revoke<span className="sr-only"> invite {inviteHint(invite.codeHint)}</span>
-                    </Button>
+                    {may('delete') ? (
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        onClick={() => setTarget(invite)}
+                        disabled={revoke.isPending && revoke.variables === invite.id}
+                      >
+                        Revoke<span className="sr-only"> invite {inviteHint(invite.codeHint)}</span>
+                      </Button>
+                    ) : null}
                   </li>
                 ))}
               </ul>

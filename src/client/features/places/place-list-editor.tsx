@@ -10,6 +10,7 @@ import { TextField } from '../../components/ui/form-field';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
 import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
+import { useCan } from '../../lib/use-can';
 import {
   categoriesQuery,
   floorsQuery,
@@ -47,6 +48,9 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
   const places = kind === 'categories' ? categories : floors;
   const create = useCreatePlace(kind);
   const remove = useDeletePlace(kind);
+  const can = useCan();
+  const may = (action: 'create' | 'update' | 'delete') =>
+    can(action, kind === 'categories' ? 'category' : 'floor');
   const [name, setName] = useState('');
   const [addError, setAddError] = useState<string | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
@@ -101,27 +105,29 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
         <h2 id={headingId} className="text-lg font-semibold text-slate-900">
           {title}
         </h2>
-        <form noValidate onSubmit={add} className="mt-3 flex items-start gap-2">
-          <div className="min-w-0 flex-1">
-            <TextField
-              label={`New ${label.toLowerCase()} name`}
-              placeholder={`Add ${label}`}
-              value={name}
-              onChange={(event) => {
-                setName(event.target.value);
-                setAddError(null);
-              }}
-              error={addError ?? undefined}
-              autoComplete="off"
-              {...nameAttributes}
-            />
-          </div>
-          {/* why: lines the button up with the input, under the label */}
-          <Button type="submit" className="mt-6.5 shrink-0 py-2.5" disabled={create.isPending}>
-            <Plus aria-hidden="true" className="size-4" />
-            Add {label}
-          </Button>
-        </form>
+        {may('create') ? (
+          <form noValidate onSubmit={add} className="mt-3 flex items-start gap-2">
+            <div className="min-w-0 flex-1">
+              <TextField
+                label={`New ${label.toLowerCase()} name`}
+                placeholder={`Add ${label}`}
+                value={name}
+                onChange={(event) => {
+                  setName(event.target.value);
+                  setAddError(null);
+                }}
+                error={addError ?? undefined}
+                autoComplete="off"
+                {...nameAttributes}
+              />
+            </div>
+            {/* why: lines the button up with the input, under the label */}
+            <Button type="submit" className="mt-6.5 shrink-0 py-2.5" disabled={create.isPending}>
+              <Plus aria-hidden="true" className="size-4" />
+              Add {label}
+            </Button>
+          </form>
+        ) : null}
       </div>
 
       <QueryView
@@ -150,31 +156,35 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                       <p className="truncate font-medium text-slate-900">{place.name}</p>
                       <p className="text-xs text-slate-500">{shopCount(place.shopCount)}</p>
                     </div>
-                    <Button
-                      ref={(button) => {
-                        if (button) editButtons.current.set(place.id, button);
-                        else editButtons.current.delete(place.id);
-                      }}
-                      variant="secondary"
-                      size="sm"
-                      className="max-sm:p-2.5"
-                      onClick={() => setEditingId(place.id)}
-                    >
-                      <Pencil aria-hidden="true" className="size-4" />
-                      <span className="max-sm:sr-only">Edit</span>
-                      <span className="sr-only"> {place.name}</span>
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      className="text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5"
-                      onClick={() => setTarget(place)}
-                      disabled={remove.isPending && remove.variables === place.id}
-                    >
-                      <Trash2 aria-hidden="true" className="size-4" />
-                      <span className="max-sm:sr-only">Delete</span>
-                      <span className="sr-only"> {place.name}</span>
-                    </Button>
+                    {may('update') ? (
+                      <Button
+                        ref={(button) => {
+                          if (button) editButtons.current.set(place.id, button);
+                          else editButtons.current.delete(place.id);
+                        }}
+                        variant="secondary"
+                        size="sm"
+                        className="max-sm:p-2.5"
+                        onClick={() => setEditingId(place.id)}
+                      >
+                        <Pencil aria-hidden="true" className="size-4" />
+                        <span className="max-sm:sr-only">Edit</span>
+                        <span className="sr-only"> {place.name}</span>
+                      </Button>
+                    ) : null}
+                    {may('delete') ? (
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        className="text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5"
+                        onClick={() => setTarget(place)}
+                        disabled={remove.isPending && remove.variables === place.id}
+                      >
+                        <Trash2 aria-hidden="true" className="size-4" />
+                        <span className="max-sm:sr-only">Delete</span>
+                        <span className="sr-only"> {place.name}</span>
+                      </Button>
+                    ) : null}
                   </div>
                 )}
               </li>
