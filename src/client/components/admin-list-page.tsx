@@ -1,13 +1,12 @@
 // The one admin list screen (shops, products, offers): header with 'Add New …', search and filters kept
 // in the URL, the table with its pager, Edit and Delete per row, and the delete confirmation.
 import { type QueryKey, type UseMutationResult, type UseQueryOptions, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
-import { toast } from 'sonner';
+import type { ReactNode } from 'react';
 import type { Resource } from '../../shared/permissions';
 import type { Page } from '../../shared/text';
-import { errorMessage } from '../lib/api';
 import { queryClient } from '../lib/query-client';
 import { useCan } from '../lib/use-can';
+import { useConfirmedDelete } from '../lib/use-confirmed-delete';
 import { type ListParams, readListParams, useListParams } from '../lib/use-list-params';
 import { AddLink, AdminListTable, AdminPageHeader, RowActions, usePageInRange } from './admin-page';
 import { ConfirmDialog } from './ui/confirm-dialog';
@@ -53,6 +52,11 @@ export interface AdminListConfig<T extends { id: string }> {
   useConfirmation(target: T | null): { title: string; description: ReactNode; ready?: boolean };
 }
 
+/** The search and page of a list's request, as the API's list queries take them. */
+export function adminPage({ q, page }: AdminListRequest) {
+  return { q: q || undefined, page, pageSize: ADMIN_PAGE_SIZE };
+}
+
 /** Starts a list screen's read from its URL before it renders (lib/lazy-route.tsx). */
 export function prefetchAdminList<T extends { id: string }>(
   config: AdminListConfig<T>,
@@ -67,24 +71,13 @@ export function AdminListPage<T extends { id: string }>({ config }: { config: Ad
   const rows = useQuery(config.query(list));
   usePageInRange(rows.data, list.page, list.setPage);
   const remove = config.useDelete();
-  const [target, setTarget] = useState<T | null>(null);
+  const deleting = useConfirmedDelete<T>(remove, config.deleted);
+  const { target } = deleting;
   const confirmation = config.useConfirmation(target);
   const can = useCan();
   const { resource } = config;
   const mayEdit = (row: T) => can('update', resource, config.owner(row));
   const mayDelete = (row: T) => can('delete', resource, config.owner(row));
-
-  async function confirmDelete() {
-    if (!target) return;
-    try {
-      await remove.mutateAsync(target.id);
-      toast.success(config.deleted);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setTarget(null);
-    }
-  }
 
   const actions: Column<T> = {
     header: 'Actions',
@@ -96,7 +89,7 @@ export function AdminListPage<T extends { id: string }>({ config }: { config: Ad
       <RowActions
         name={config.name(row)}
         editTo={mayEdit(row) ? `${config.path}/${row.id}` : undefined}
-        onDelete={mayDelete(row) ? () => setTarget(row) : undefined}
+        onDelete={mayDelete(row) ? () => deleting.ask(row) : undefined}
         deleting={remove.isPending && remove.variables === row.id}
       />
     ),
@@ -138,8 +131,8 @@ export function AdminListPage<T extends { id: string }>({ config }: { config: Ad
         description={confirmation.description}
         confirmDisabled={confirmation.ready === false}
         pending={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setTarget(null)}
+        onConfirm={deleting.confirm}
+        onCancel={deleting.cancel}
       />
     </div>
   );

@@ -1,6 +1,7 @@
 // The pieces the sign-in and registration screens share.
 import type { ComponentProps, ReactNode } from 'react';
 import { Link } from 'react-router';
+import { AuthHeading } from './auth-heading';
 import { Button } from './ui/button';
 import { FormAlert } from './ui/form-alert';
 import { TextField } from './ui/form-field';
@@ -18,6 +19,11 @@ export function PasswordField(props: FieldProps) {
 }
 
 interface AuthFormProps {
+  /** 'Welcome Back' and the line under it. */
+  title: string;
+  subtitle: string;
+  /** The other screen, under the form: "Don't have an account? Create one". */
+  other: { question: string; to: string; link: string };
   onSubmit(event: React.FormEvent<HTMLFormElement>): void;
   /** The server's answer, in the red box above the fields. */
   serverError: string | null;
@@ -28,7 +34,11 @@ interface AuthFormProps {
   children: ReactNode;
 }
 
+/** A sign-in screen's heading, form (error box, fields, submit button) and link to the other screen. */
 export function AuthForm({
+  title,
+  subtitle,
+  other,
   onSubmit,
   serverError,
   submitting,
@@ -37,18 +47,24 @@ export function AuthForm({
   children,
 }: AuthFormProps) {
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-5">
-      <FormAlert message={serverError} />
-      {children}
-      <Button type="submit" size="lg" className="w-full" disabled={submitting}>
-        {submitting ? busyLabel : submitLabel}
-      </Button>
-    </form>
+    <>
+      <AuthHeading title={title} subtitle={subtitle} />
+      <form noValidate onSubmit={onSubmit} className="space-y-5">
+        <FormAlert message={serverError} />
+        {children}
+        <Button type="submit" size="lg" className="w-full" disabled={submitting}>
+          {submitting ? busyLabel : submitLabel}
+        </Button>
+      </form>
+      <AuthSwitch question={other.question} to={other.to}>
+        {other.link}
+      </AuthSwitch>
+    </>
   );
 }
 
 /** "Don't have an account? Create one": the link to the other screen, under the form. */
-export function AuthSwitch({ question, to, children }: { question: string; to: string; children: string }) {
+function AuthSwitch({ question, to, children }: { question: string; to: string; children: string }) {
   return (
     <p className="mt-6 text-center text-sm text-slate-600">
       {question}{' '}

@@ -77,7 +77,7 @@ interface EntityFormOptions<Input extends FieldValues, Output, Saved> {
   defaultValues: DefaultValues<Input>;
   create: UseMutationResult<Saved, Error, Output>;
   update: UseMutationResult<Saved, Error, { id: string; input: Output }>;
-  /** 'Shop': the toasts 'Shop added' / 'Shop updated'. */
+  /** 'Shop': the toasts 'Shop added' / 'Shop updated', the buttons 'Add Shop' / 'Update Shop'. */
   noun: string;
   listPath: string;
   /** The values as the API takes them (e.g. an empty choice as null). */
@@ -86,7 +86,8 @@ interface EntityFormOptions<Input extends FieldValues, Output, Saved> {
 
 /**
  * A record's form: react-hook-form with the shared schema as resolver, `field(name)` for each control
- * (constraints, error, registration), and the submit that saves and returns to the list.
+ * (constraints, error, registration), and `formProps` for EntityForm: the submit that saves and returns
+ * to the list, its button and the server's error.
  */
 export function useEntityForm<Input extends FieldValues, Output, Saved>({
   schema,
@@ -111,7 +112,14 @@ export function useEntityForm<Input extends FieldValues, Output, Saved>({
       record ? `${noun} updated` : `${noun} added`,
     );
   });
-  return { form, field: schemaFields(schema, form), onSubmit, serverError };
+  const formProps = {
+    onSubmit,
+    serverError,
+    submitting: form.formState.isSubmitting,
+    submitLabel: record ? `Update ${noun}` : `Add ${noun}`,
+    listPath,
+  };
+  return { form, field: schemaFields(schema, form), formProps };
 }
 
 interface EntityFormProps {

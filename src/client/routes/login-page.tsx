@@ -4,8 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { LoginInput } from '../../shared/auth';
-import { AuthForm, AuthSwitch, EmailField, PasswordField } from '../components/auth-form';
-import { AuthHeading } from '../components/auth-heading';
+import { AuthForm, EmailField, PasswordField } from '../components/auth-form';
 import { errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { safeRedirect } from '../lib/redirect';
@@ -34,21 +33,18 @@ export function LoginPage() {
   });
 
   return (
-    <>
-      <AuthHeading title="Welcome Back" subtitle="Sign in to your super mall account" />
-      <AuthForm
-        onSubmit={onSubmit}
-        serverError={serverError}
-        submitting={form.formState.isSubmitting}
-        submitLabel="Sign in"
-        busyLabel="Signing in..."
-      >
-        <EmailField {...field('email')} />
-        <PasswordField autoComplete="current-password" {...field('password')} />
-      </AuthForm>
-      <AuthSwitch question="Don't have an account?" to="/register">
-        Create one
-      </AuthSwitch>
-    </>
+    <AuthForm
+      title="Welcome Back"
+      subtitle="Sign in to your super mall account"
+      other={{ question: "Don't have an account?", to: '/register', link: 'Create one' }}
+      onSubmit={onSubmit}
+      serverError={serverError}
+      submitting={form.formState.isSubmitting}
+      submitLabel="Sign in"
+      busyLabel="Signing in..."
+    >
+      <EmailField {...field('email')} />
+      <PasswordField autoComplete="current-password" {...field('password')} />
+    </AuthForm>
   );
 }

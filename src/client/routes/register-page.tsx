@@ -5,8 +5,7 @@ import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { RegisterInput } from '../../shared/auth';
 import { dashboardPath } from '../../shared/roles';
-import { AuthForm, AuthSwitch, EmailField, PasswordField } from '../components/auth-form';
-import { AuthHeading } from '../components/auth-heading';
+import { AuthForm, EmailField, PasswordField } from '../components/auth-form';
 import { SelectField, TextField } from '../components/ui/form-field';
 import { errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
@@ -37,40 +36,33 @@ export function RegisterPage() {
   });
 
   return (
-    <>
-      <AuthHeading title="Create Account" subtitle="Join our super mall experience" />
-      <AuthForm
-        onSubmit={onSubmit}
-        serverError={serverError}
-        submitting={form.formState.isSubmitting}
-        submitLabel="Create Account"
-        busyLabel="Creating account..."
-      >
-        <EmailField {...field('email')} />
-        <PasswordField
-          autoComplete="new-password"
-          placeholder="At least 6 characters"
-          {...field('password')}
+    <AuthForm
+      title="Create Account"
+      subtitle="Join our super mall experience"
+      other={{ question: 'Already have an account?', to: '/login', link: 'Sign in' }}
+      onSubmit={onSubmit}
+      serverError={serverError}
+      submitting={form.formState.isSubmitting}
+      submitLabel="Create Account"
+      busyLabel="Creating account..."
+    >
+      <EmailField {...field('email')} />
+      <PasswordField autoComplete="new-password" placeholder="At least 6 characters" {...field('password')} />
+      <SelectField label="Account Type" {...field('role')}>
+        <option value="user">User</option>
+        <option value="admin">Admin</option>
+      </SelectField>
+      {role === 'admin' ? (
+        <TextField
+          label="Admin invite code"
+          type="text"
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          hint="Ask an existing admin for a one-time invite code. For the mall's first admin, use the setup code the server printed when it started."
+          {...field('inviteCode', { shouldUnregister: true })}
         />
-        <SelectField label="Account Type" {...field('role')}>
-          <option value="user">User</option>
-          <option value="admin">Admin</option>
-        </SelectField>
-        {role === 'admin' ? (
-          <TextField
-            label="Admin invite code"
-            type="text"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            hint="Ask an existing admin for a one-time invite code. For the mall's first admin, use the setup code the server printed when it started."
-            {...field('inviteCode', { shouldUnregister: true })}
-          />
-        ) : null}
-      </AuthForm>
-      <AuthSwitch question="Already have an account?" to="/login">
-        Sign in
-      </AuthSwitch>
-    </>
+      ) : null}
+    </AuthForm>
   );
 }

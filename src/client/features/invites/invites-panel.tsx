@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Check, Copy, KeyRound, LoaderCircle, Plus } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
-import { toast } from 'sonner';
 import type { AdminInvite, CreatedAdminInvite } from '../../../shared/auth';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -9,6 +8,7 @@ import { FormAlert } from '../../components/ui/form-alert';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
 import { useCan } from '../../lib/use-can';
+import { useConfirmedDelete } from '../../lib/use-confirmed-delete';
 import { formatDateTime, inviteHint, invitesQuery, useCreateInvite, useRevokeInvite } from './api';
 
 /** The dashboard's admin invites: make a one-time code, see the open ones, revoke one. */
@@ -18,8 +18,11 @@ export function InvitesPanel() {
   const revoke = useRevokeInvite();
   const [created, setCreated] = useState<CreatedAdminInvite | null>(null);
   const [createError, setCreateError] = useState<string | null>(null);
-  const [target, setTarget] = useState<AdminInvite | null>(null);
   const headingId = useId();
+  const revoking = useConfirmedDelete<AdminInvite>(revoke, 'Invite revoked', (invite) => {
+    if (created?.id === invite.id) setCreated(null);
+  });
+  const { target } = revoking;
   const can = useCan();
   const may = (action: 'create' | 'delete') => can(action, 'invite');
 
@@ -29,19 +32,6 @@ export function InvitesPanel() {
       setCreated(await create.mutateAsync());
     } catch (error) {
       setCreateError(errorMessage(error));
-    }
-  }
-
-  async function handleRevoke() {
-    if (!target) return;
-    try {
-      await revoke.mutateAsync(target.id);
-      toast.success('Invite revoked');
-      if (created?.id === target.id) setCreated(null);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setTarget(null);
     }
   }
 
@@ -110,7 +100,7 @@ export function InvitesPanel() {
                       <Button
                         variant="secondary"
                         size="sm"
-                        onClick={() => setTarget(invite)}
+                        onClick={() => revoking.ask(invite)}
                         disabled={revoke.isPending && revoke.variables === invite.id}
                       >
                         Revoke<span className="sr-only"> invite {inviteHint(invite.codeHint)}</span>
@@ -130,8 +120,8 @@ export function InvitesPanel() {
         description="The code will stop working at once. This cannot be undone."
         confirmLabel="Revoke"
         pending={revoke.isPending}
-        onConfirm={handleRevoke}
-        onCancel={() => setTarget(null)}
+        onConfirm={revoking.confirm}
+        onCancel={revoking.cancel}
       />
     </section>
   );

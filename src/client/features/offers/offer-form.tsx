@@ -15,7 +15,7 @@ interface OfferFormProps {
 
 /** An offer's fields; limits, the discount's range, required marks and messages from OfferInput. */
 export function OfferForm({ offer, today, shops, listPath }: OfferFormProps) {
-  const { form, field, onSubmit, serverError } = useEntityForm({
+  const { form, field, formProps } = useEntityForm({
     schema: OfferInput,
     record: offer,
     defaultValues: {
@@ -34,13 +34,7 @@ export function OfferForm({ offer, today, shops, listPath }: OfferFormProps) {
   const startDate = useWatch({ control: form.control, name: 'startDate' });
 
   return (
-    <EntityForm
-      onSubmit={onSubmit}
-      serverError={serverError}
-      submitting={form.formState.isSubmitting}
-      submitLabel={offer ? 'Update Offer' : 'Add Offer'}
-      listPath={listPath}
-    >
+    <EntityForm {...formProps}>
       <TextField label="Title" {...field('title')} />
       <TextAreaField label="Description" {...field('description')} />
       <div className="grid gap-5 sm:grid-cols-2">

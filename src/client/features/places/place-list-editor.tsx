@@ -11,6 +11,7 @@ import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
 import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
 import { useCan } from '../../lib/use-can';
+import { useConfirmedDelete } from '../../lib/use-confirmed-delete';
 import {
   categoriesQuery,
   floorsQuery,
@@ -48,13 +49,15 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
   const places = kind === 'categories' ? categories : floors;
   const create = useCreatePlace(kind);
   const remove = useDeletePlace(kind);
+  // a refusal says why: 'Fashion is used by 3 shops. Move them to another category first.'
+  const deleting = useConfirmedDelete<Place>(remove, `${label} deleted`);
+  const { target } = deleting;
   const can = useCan();
   const may = (action: 'create' | 'update' | 'delete') =>
     can(action, kind === 'categories' ? 'category' : 'floor');
   const [name, setName] = useState('');
   const [addError, setAddError] = useState<string | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
-  const [target, setTarget] = useState<Place | null>(null);
   const headingId = useId();
   const editButtons = useRef(new Map<string, HTMLButtonElement>());
 
@@ -80,19 +83,6 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
       setName('');
     } catch (error) {
       setAddError(errorMessage(error));
-    }
-  }
-
-  async function confirmDelete() {
-    if (!target) return;
-    try {
-      await remove.mutateAsync(target.id);
-      toast.success(`${label} deleted`);
-    } catch (error) {
-      // e.g. 409 'Fashion is used by 3 shops. Move them to another category first.'
-      toast.error(errorMessage(error));
-    } finally {
-      setTarget(null);
     }
   }
 
@@ -177,7 +167,7 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                         variant="secondary"
                         size="sm"
                         className="text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5"
-                        onClick={() => setTarget(place)}
+                        onClick={() => deleting.ask(place)}
                         disabled={remove.isPending && remove.variables === place.id}
                       >
                         <Trash2 aria-hidden="true" className="size-4" />
@@ -198,8 +188,8 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
         title={target ? `Delete ${target.name}?` : ''}
         description={<p>This cannot be undone.</p>}
         pending={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setTarget(null)}
+        onConfirm={deleting.confirm}
+        onCancel={deleting.cancel}
       />
     </section>
   );

@@ -15,7 +15,7 @@ interface ProductFormProps {
 
 /** A product's fields; limits, the price's range and step, required marks and messages from ProductInput. */
 export function ProductForm({ product, shops, listPath }: ProductFormProps) {
-  const { form, field, onSubmit, serverError } = useEntityForm({
+  const { form, field, formProps } = useEntityForm({
     schema: ProductInput,
     record: product,
     defaultValues: {
@@ -38,13 +38,7 @@ export function ProductForm({ product, shops, listPath }: ProductFormProps) {
   const shopOffers = shopId ? (offers.data ?? []) : [];
 
   return (
-    <EntityForm
-      onSubmit={onSubmit}
-      serverError={serverError}
-      submitting={form.formState.isSubmitting}
-      submitLabel={product ? 'Update Product' : 'Add Product'}
-      listPath={listPath}
-    >
+    <EntityForm {...formProps}>
       <TextField label="Name" {...field('name')} />
       <TextAreaField label="Description" {...field('description')} />
       <div className="grid gap-5 sm:grid-cols-2">

@@ -9,5 +9,5 @@ export {
   useUpdateShop,
 } from './api';
 export { ShopCard, ShopCardSkeleton } from './shop-card';
-export { ShopFilter } from './shop-filter';
+export { ShopFilter, shopFilter } from './shop-filter';
 export { ShopHeader, ShopHeaderSkeleton } from './shop-header';

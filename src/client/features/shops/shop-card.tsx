@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Shop } from '../../../shared/shop';
 import { Skeleton } from '../../components/ui/skeleton';
-import { ShopBadges } from './shop-badges';
+import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 
 /** The whole card links to the shop's page; `from` is the list to go back to from there. */
 export function ShopCard({ shop, from }: { shop: Shop; from: string }) {
@@ -35,10 +35,7 @@ export function ShopCardSkeleton() {
       <Skeleton className="h-7 w-2/3" />
       <Skeleton className="mt-2 h-4 w-full" />
       <Skeleton className="mt-1.5 h-4 w-3/4" />
-      <div className="mt-auto flex gap-2 pt-4">
-        <Skeleton className="h-5 w-20 rounded-full" />
-        <Skeleton className="h-5 w-24 rounded-full" />
-      </div>
+      <ShopBadgesSkeleton className="mt-auto flex gap-2 pt-4" />
     </div>
   );
 }

@@ -22,3 +22,11 @@ export function ShopFilter({ value, onChange }: { value: string; onChange(shopId
     </SelectField>
   );
 }
+
+/** The admin lists' filter by shop (`?shopId=`): its select, and the value for the list's query. */
+export const shopFilter = {
+  shopId: (request: { filter(name: string): string }) => request.filter('shopId') || undefined,
+  render: (list: { filter(name: string): string; setFilter(name: string, value: string): void }) => (
+    <ShopFilter value={list.filter('shopId')} onChange={(value) => list.setFilter('shopId', value)} />
+  ),
+};

@@ -13,7 +13,7 @@ interface ShopFormProps {
 
 /** A shop's fields; limits, required marks and messages from ShopInput. */
 export function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) {
-  const { form, field, onSubmit, serverError } = useEntityForm({
+  const { field, formProps } = useEntityForm({
     schema: ShopInput,
     record: shop,
     defaultValues: {
@@ -32,13 +32,7 @@ export function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) 
   });
 
   return (
-    <EntityForm
-      onSubmit={onSubmit}
-      serverError={serverError}
-      submitting={form.formState.isSubmitting}
-      submitLabel={shop ? 'Update Shop' : 'Add Shop'}
-      listPath={listPath}
-    >
+    <EntityForm {...formProps}>
       <TextField label="Name" {...field('name')} />
       <TextAreaField label="Description" {...field('description')} />
       <div className="grid gap-5 sm:grid-cols-2">

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import type { ShopDetail } from '../../../shared/shop';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
-import { ShopBadges } from './shop-badges';
+import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 
 export function ShopHeader({ shop }: { shop: ShopDetail }) {
   return (
@@ -59,10 +59,7 @@ export function ShopHeaderSkeleton() {
         Loading shop
       </span>
       <Skeleton className="h-8 w-1/2 sm:h-9" />
-      <div className="mt-3 flex gap-2">
-        <Skeleton className="h-5 w-20 rounded-full" />
-        <Skeleton className="h-5 w-24 rounded-full" />
-      </div>
+      <ShopBadgesSkeleton className="mt-3 flex gap-2" />
       <Skeleton className="mt-4 h-5 w-full max-w-3xl" />
       <div className="mt-6 grid gap-4 border-t border-slate-100 pt-6 sm:grid-cols-3">
         {[0, 1, 2].map((key) => (

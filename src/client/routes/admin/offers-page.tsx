@@ -1,12 +1,12 @@
 import type { Offer } from '../../../shared/offer';
 import {
-  ADMIN_PAGE_SIZE,
   type AdminListConfig,
   AdminListPage,
+  adminPage,
   prefetchAdminList,
 } from '../../components/admin-list-page';
 import { OfferStatusBadge, offersQuery, useDeleteOffer } from '../../features/offers';
-import { ShopFilter } from '../../features/shops';
+import { shopFilter } from '../../features/shops';
 import { formatDate } from '../../lib/format-date';
 
 const offers: AdminListConfig<Offer> = {
@@ -18,16 +18,8 @@ const offers: AdminListConfig<Offer> = {
   search: { label: 'Search offers', placeholder: 'Search by offer title' },
   singular: 'offer',
   plural: 'offers',
-  query: ({ q, page, filter }) =>
-    offersQuery({
-      q: q || undefined,
-      shopId: filter('shopId') || undefined,
-      page,
-      pageSize: ADMIN_PAGE_SIZE,
-    }),
-  filters: (list) => (
-    <ShopFilter value={list.filter('shopId')} onChange={(value) => list.setFilter('shopId', value)} />
-  ),
+  query: (request) => offersQuery({ ...adminPage(request), shopId: shopFilter.shopId(request) }),
+  filters: shopFilter.render,
   columns: [
     {
       header: 'Title',

@@ -1,14 +1,14 @@
 import { formatDollars } from '../../../shared/money';
 import type { Product } from '../../../shared/product';
 import {
-  ADMIN_PAGE_SIZE,
   type AdminListConfig,
   AdminListPage,
+  adminPage,
   prefetchAdminList,
 } from '../../components/admin-list-page';
 import { Badge } from '../../components/ui/badge';
 import { productsQuery, useDeleteProduct } from '../../features/products';
-import { ShopFilter } from '../../features/shops';
+import { shopFilter } from '../../features/shops';
 
 const products: AdminListConfig<Product> = {
   title: 'Manage Products',
@@ -19,16 +19,8 @@ const products: AdminListConfig<Product> = {
   search: { label: 'Search products', placeholder: 'Search by product name' },
   singular: 'product',
   plural: 'products',
-  query: ({ q, page, filter }) =>
-    productsQuery({
-      q: q || undefined,
-      shopId: filter('shopId') || undefined,
-      page,
-      pageSize: ADMIN_PAGE_SIZE,
-    }),
-  filters: (list) => (
-    <ShopFilter value={list.filter('shopId')} onChange={(value) => list.setFilter('shopId', value)} />
-  ),
+  query: (request) => productsQuery({ ...adminPage(request), shopId: shopFilter.shopId(request) }),
+  filters: shopFilter.render,
   columns: [
     {
       header: 'Name',

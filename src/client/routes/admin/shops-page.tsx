@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Shop } from '../../../shared/shop';
 import {
-  ADMIN_PAGE_SIZE,
   type AdminListConfig,
   AdminListPage,
+  adminPage,
   prefetchAdminList,
 } from '../../components/admin-list-page';
 import { shopDeleteConsequence, shopQuery, shopsQuery, useDeleteShop } from '../../features/shops';
@@ -18,7 +18,7 @@ const shops: AdminListConfig<Shop> = {
   search: { label: 'Search shops', placeholder: 'Search by shop name' },
   singular: 'shop',
   plural: 'shops',
-  query: ({ q, page }) => shopsQuery({ q: q || undefined, page, pageSize: ADMIN_PAGE_SIZE }),
+  query: (request) => shopsQuery(adminPage(request)),
   columns: [
     {
       header: 'Name',

@@ -98,6 +98,10 @@ export function ShopsPage() {
   }
 
   const filtered = Boolean(category || floor);
+  const placeFilters = [
+    { name: 'category', places: categories, chosen: category, named: categoryName },
+    { name: 'floor', places: floors, chosen: floor, named: floorName },
+  ] as const;
   const failed = categories.isError || floors.isError || shops.isError;
   const loading = !failed && (!ready || shops.isFetching);
 
@@ -115,22 +119,9 @@ export function ShopsPage() {
       </div>
 
       <search className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-5">
-        <PlaceSelect
-          label="Category"
-          all="All Categories"
-          places={categories}
-          chosen={category}
-          named={categoryName}
-          onChange={(name) => setFilter('category', name)}
-        />
-        <PlaceSelect
-          label="Floor"
-          all="All Floors"
-          places={floors}
-          chosen={floor}
-          named={floorName}
-          onChange={(name) => setFilter('floor', name)}
-        />
+        {placeFilters.map((filter) => (
+          <PlaceSelect key={filter.name} {...filter} onChange={(value) => setFilter(filter.name, value)} />
+        ))}
       </search>
 
       <section ref={resultsRef} aria-labelledby="shop-results" className="scroll-mt-36 space-y-4">
@@ -181,10 +172,15 @@ export function ShopsPage() {
   );
 }
 
+/** Each filter's label and its no-filter option. */
+const PLACE_LABELS = {
+  category: { label: 'Category', all: 'All Categories' },
+  floor: { label: 'Floor', all: 'All Floors' },
+};
+
 interface PlaceSelectProps {
-  label: string;
-  /** The no-filter option, 'All Categories'. */
-  all: string;
+  /** The URL's parameter: ?category= or ?floor=. */
+  name: keyof typeof PLACE_LABELS;
   places: UseQueryResult<Place[]>;
   /** The place the URL's name matched, once the list is known. */
   chosen: Place | undefined;
@@ -194,7 +190,8 @@ interface PlaceSelectProps {
 }
 
 /** A category or floor filter, by name (the URL keeps names, which people can read and share). */
-function PlaceSelect({ label, all, places, chosen, named, onChange }: PlaceSelectProps) {
+function PlaceSelect({ name, places, chosen, named, onChange }: PlaceSelectProps) {
+  const { label, all } = PLACE_LABELS[name];
   return (
     <SelectField
       label={label}
