@@ -116,6 +116,11 @@ export default defineConfig({
     outDir,
     emptyOutDir: true,
     rolldownOptions: {
+      // A feature's index.ts only re-exports: imports through it go straight to the module that holds
+      // the export, so a screen loads the chunks of what it uses, not of all the feature exports.
+      treeshake: {
+        moduleSideEffects: (id) => !/src[\\/]client[\\/]features[\\/][^\\/]+[\\/](index|forms)\.ts$/.test(id),
+      },
       output: {
         // a few chunks per area instead of one per screen and per shared component: on a phone
         // each request costs a round trip, and HTTP/1.1 runs only six at a time.
@@ -129,10 +134,10 @@ export default defineConfig({
             { name: 'app', tags: ['$initial'], priority: 100 },
             { name: 'react-query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 90 },
             { name: 'toast', test: /node_modules[\\/]sonner[\\/]/, priority: 90 },
-            // zod and the form schemas: only the screens with a form load them
+            // zod, the form schemas and what reads them: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](audit|auth|offer|place|product|settings|shop|text|zod-config)\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](audit|auth|offer|place|product|settings|shop|text|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
               priority: 80,
             },
             {
@@ -142,23 +147,24 @@ export default defineConfig({
             },
             {
               name: 'admin-forms',
-              test: /src[\\/]client[\\/]routes[\\/]admin[\\/](.*-form-page|categories-page)/,
+              test: /src[\\/]client[\\/](routes[\\/]admin[\\/](.*-form-page|categories-page)|components[\\/]entity-form|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
               priority: 70,
             },
             {
               name: 'admin',
-              test: /src[\\/]client[\\/](routes[\\/]admin|components[\\/]admin-|features[\\/]invites[\\/])/,
+              test: /src[\\/]client[\\/](routes[\\/]admin|components[\\/]admin-|features[\\/](invites[\\/]|shops[\\/]shop-filter|offers[\\/]offer-status-badge))/,
               priority: 60,
             },
+            // the shopper's screens, and the features' pieces only they show (cards, a shop's header)
             {
               name: 'user',
-              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/]user-layout|features[\\/]compare[\\/])/,
+              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/]user-layout|features[\\/](compare[\\/]|[^\\/]+[\\/][^\\/]+-(card|header|badges)\.tsx$))/,
               priority: 60,
             },
-            // what both areas read: the catalog's and the stats' queries, the query client
+            // what both areas read: each feature's queries and writes, the query client
             {
               name: 'data',
-              test: /src[\\/]client[\\/](features[\\/](catalog|stats)[\\/]|lib[\\/](query-client|refresh-queries)|components[\\/]query-boundary)/,
+              test: /src[\\/]client[\\/](features[\\/][^\\/]+[\\/]api\.ts$|lib[\\/](query-client|query-keys|list-query|record-writes|refresh-queries)|components[\\/]query-boundary)/,
               priority: 55,
             },
             // what every lazy screen uses: components, icons, helpers

@@ -21,7 +21,9 @@ export const ProductInput = z.strictObject({
     .number({ error: PRICE_MESSAGE })
     .min(0, PRICE_MESSAGE)
     .max(PRICE_MAX, 'Price is too large')
-    .refine(hasAtMostTwoDecimals, 'Price can have at most 2 decimal places'),
+    .refine(hasAtMostTwoDecimals, 'Price can have at most 2 decimal places')
+    // the price input steps in cents, as the refine above allows (read by the client's form).
+    .meta({ step: 0.01 }),
   category: optionalText(
     PRODUCT_LIMITS.category,
     `Category must be at most ${PRODUCT_LIMITS.category} characters`,

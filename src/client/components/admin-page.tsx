@@ -3,14 +3,11 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { ArrowLeft, LoaderCircle, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ApiError, errorMessage } from '../lib/api';
+import { errorMessage } from '../lib/api';
 import { buttonClass } from './ui/button';
 import { type Column, DataTable } from './ui/data-table';
 import { Pagination } from './ui/pagination';
 import { ErrorState } from './ui/query-states';
-
-export const linkClass =
-  'font-semibold text-indigo-600 hover:text-indigo-500 focus-visible:rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600';
 
 interface AdminPageHeaderProps {
   title: string;
@@ -46,11 +43,6 @@ export function useListPath(listPath: string): string {
   const search =
     typeof state === 'object' && state !== null && 'listSearch' in state ? state.listSearch : undefined;
   return typeof search === 'string' && search.startsWith('?') ? `${listPath}${search}` : listPath;
-}
-
-/** True when a detail load failed because the record does not exist (404, or an id that is no id). */
-export function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 404 || error.status === 400);
 }
 
 /** An edit page for a record that does not exist: 'Shop not found' and a link back to the list. */
@@ -93,8 +85,10 @@ export const formCardClass = 'space-y-5 rounded-2xl border border-slate-200 bg-w
 interface RowActionsProps {
   /** The record's name, for the buttons' accessible names ('Edit Zara'). */
   name: string;
-  editTo: string;
-  onDelete(): void;
+  /** Where Edit goes; no Edit link without it (the person may not change the record). */
+  editTo?: string;
+  /** No Delete button without it. */
+  onDelete?(): void;
   deleting?: boolean;
 }
 
@@ -103,26 +97,30 @@ export function RowActions({ name, editTo, onDelete, deleting = false }: RowActi
   const listReturn = useListReturnState();
   return (
     <div className="flex items-center justify-end gap-2">
-      <Link to={editTo} state={listReturn} className={buttonClass('secondary', 'sm', 'max-sm:p-2.5')}>
-        <Pencil aria-hidden="true" className="size-4" />
-        {/* why: icons only on phones, where the name column needs the room; the words stay for screen readers */}
-        <span className="max-sm:sr-only">Edit</span>
-        <span className="sr-only"> {name}</span>
-      </Link>
-      <button
-        type="button"
-        onClick={onDelete}
-        disabled={deleting}
-        className={buttonClass(
-          'secondary',
-          'sm',
-          'text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5',
-        )}
-      >
-        <Trash2 aria-hidden="true" className="size-4" />
-        <span className="max-sm:sr-only">Delete</span>
-        <span className="sr-only"> {name}</span>
-      </button>
+      {editTo ? (
+        <Link to={editTo} state={listReturn} className={buttonClass('secondary', 'sm', 'max-sm:p-2.5')}>
+          <Pencil aria-hidden="true" className="size-4" />
+          {/* why: icons only on phones, where the name column needs the room; the words stay for screen readers */}
+          <span className="max-sm:sr-only">Edit</span>
+          <span className="sr-only"> {name}</span>
+        </Link>
+      ) : null}
+      {onDelete ? (
+        <button
+          type="button"
+          onClick={onDelete}
+          disabled={deleting}
+          className={buttonClass(
+            'secondary',
+            'sm',
+            'text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5',
+          )}
+        >
+          <Trash2 aria-hidden="true" className="size-4" />
+          <span className="max-sm:sr-only">Delete</span>
+          <span className="sr-only"> {name}</span>
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -112,3 +112,8 @@ function isErrorBody(value: unknown): value is ApiErrorBody {
 export function errorMessage(error: unknown): string {
   return error instanceof ApiError ? error.message : GENERIC_ERROR_MESSAGE;
 }
+
+/** True when a detail read failed because the record does not exist (404, or an id that is no id). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 400);
+}

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { type LucideIcon, Package, Percent, RefreshCw, Store } from 'lucide-react';
+import { type LucideIcon, Package, Percent, Store } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Button } from '../components/ui/button';
-import { InvitesPanel } from '../features/invites/invites-panel';
-import { statsQuery } from '../features/stats/stats-api';
-import { errorMessage } from '../lib/api';
+import type { AdminStats } from '../../shared/auth';
+import { QueryView } from '../components/ui/query-states';
+import { InvitesPanel } from '../features/invites';
+import { statsQuery } from '../features/stats';
 import { queryClient } from '../lib/query-client';
+import { useCan } from '../lib/use-can';
 
 /** Starts this screen's reads before it renders (lib/lazy-route.tsx). */
 export function prefetch(): void {
@@ -13,7 +14,8 @@ export function prefetch(): void {
 }
 
 export function AdminDashboardPage() {
-  const stats = useQuery(statsQuery);
+  const can = useCan();
+  const stats = useQuery({ ...statsQuery, enabled: can('read', 'stats') });
 
   return (
     <div className="space-y-6">
@@ -22,34 +24,30 @@ export function AdminDashboardPage() {
         <p className="mt-1 text-sm text-slate-600">An overview of your mall.</p>
       </div>
 
-      {stats.isError ? (
-        <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-red-700">
-          <p className="font-medium">{errorMessage(stats.error)}</p>
-          <Button
-            variant="secondary"
-            className="mt-4"
-            onClick={() => stats.refetch()}
-            disabled={stats.isFetching}
-          >
-            <RefreshCw aria-hidden="true" className={stats.isFetching ? 'size-4 animate-spin' : 'size-4'} />
-            Try again
-          </Button>
-        </div>
-      ) : (
-        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-busy={stats.isPending}>
-          <StatCard label="Total Shops" icon={Store} value={stats.data?.shops} />
-          <StatCard label="Total Products" icon={Package} value={stats.data?.products} />
-          <StatCard
-            label="Active Offers"
-            icon={Percent}
-            value={stats.data?.activeOffers}
-            extra={stats.data ? `of ${stats.data.offers} total` : null}
-          />
-        </dl>
-      )}
+      {can('read', 'stats') ? (
+        <QueryView query={stats} loading={<StatCards stats={undefined} />}>
+          {(data) => <StatCards stats={data} />}
+        </QueryView>
+      ) : null}
 
-      <InvitesPanel />
+      {can('read', 'invite') ? <InvitesPanel /> : null}
     </div>
+  );
+}
+
+/** The three figures; while they load, each card holds a placeholder of the figure's size. */
+function StatCards({ stats }: { stats: AdminStats | undefined }) {
+  return (
+    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-busy={stats === undefined}>
+      <StatCard label="Total Shops" icon={Store} value={stats?.shops} />
+      <StatCard label="Total Products" icon={Package} value={stats?.products} />
+      <StatCard
+        label="Active Offers"
+        icon={Percent}
+        value={stats?.activeOffers}
+        extra={stats ? `of ${stats.offers} total` : null}
+      />
+    </dl>
   );
 }
 

@@ -1,32 +1,27 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { LoginInput } from '../../shared/auth';
-import { AuthHeading } from '../components/auth-heading';
-import { Button } from '../components/ui/button';
-import { FormAlert } from '../components/ui/form-alert';
-import { TextField } from '../components/ui/form-field';
+import { AuthForm, EmailField, PasswordField } from '../components/auth-form';
 import { errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { safeRedirect } from '../lib/redirect';
+import { schemaFields } from '../lib/schema-fields';
 
 export function LoginPage() {
   const { login } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const [serverError, setServerError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginInput, unknown, z.output<typeof LoginInput>>({
+  const form = useForm<LoginInput, unknown, z.output<typeof LoginInput>>({
     resolver: zodResolver(LoginInput),
     defaultValues: { email: '', password: '' },
   });
+  const field = schemaFields(LoginInput, form);
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async (values) => {
     setServerError(null);
     try {
       const user = await login(values);
@@ -38,40 +33,18 @@ export function LoginPage() {
   });
 
   return (
-    <>
-      <AuthHeading title="Welcome Back" subtitle="Sign in to your super mall account" />
-      <form noValidate onSubmit={onSubmit} className="space-y-5">
-        <FormAlert message={serverError} />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          required
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          required
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
-          {isSubmitting ? 'Signing in...' : 'Sign in'}
-        </Button>
-      </form>
-      <p className="mt-6 text-center text-sm text-slate-600">
-        Don't have an account?{' '}
-        <Link
-          to="/register"
-          className="font-semibold text-indigo-600 hover:text-indigo-500 focus-visible:rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-        >
-          Create one
-        </Link>
-      </p>
-    </>
+    <AuthForm
+      title="Welcome Back"
+      subtitle="Sign in to your super mall account"
+      other={{ question: "Don't have an account?", to: '/register', link: 'Create one' }}
+      onSubmit={onSubmit}
+      serverError={serverError}
+      submitting={form.formState.isSubmitting}
+      submitLabel="Sign in"
+      busyLabel="Signing in..."
+    >
+      <EmailField {...field('email')} />
+      <PasswordField autoComplete="current-password" {...field('password')} />
+    </AuthForm>
   );
 }

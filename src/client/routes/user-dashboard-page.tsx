@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowRight, LayoutGrid, Percent, Store } from 'lucide-react';
+import { ArrowRight, LayoutGrid, Store } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClass } from '../components/ui/button';
-import { EmptyState, ErrorState } from '../components/ui/query-states';
+import { EmptyState, QueryView, SkeletonList } from '../components/ui/query-states';
 import { Skeleton } from '../components/ui/skeleton';
-import { categoriesQuery, offersQuery } from '../features/catalog/catalog-api';
-import { errorMessage } from '../lib/api';
+import { NoActiveOffers, OfferCard, OfferCardSkeleton, offersQuery } from '../features/offers';
+import { categoriesQuery } from '../features/places';
 import { queryClient } from '../lib/query-client';
-import { OfferCard, OfferCardSkeleton } from './user/offer-card';
 
 /** Spec §9: the dashboard shows at most 3 featured offers. */
 const FEATURED_OFFERS = 3;
@@ -55,36 +54,26 @@ function FeaturedOffers() {
           <ArrowRight aria-hidden="true" className="size-4" />
         </Link>
       </div>
-      {offers.isError ? (
-        <ErrorState
-          message={errorMessage(offers.error)}
-          onRetry={() => offers.refetch()}
-          retrying={offers.isFetching}
-        />
-      ) : offers.isPending ? (
-        <div aria-busy="true" className="grid gap-4 md:grid-cols-3">
-          <span className="sr-only" role="status">
-            Loading offers
-          </span>
-          {Array.from({ length: FEATURED_OFFERS }, (_, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
-            <OfferCardSkeleton key={index} />
-          ))}
-        </div>
-      ) : offers.data.items.length === 0 ? (
-        <EmptyState
-          title="No active offers available at the moment."
-          icon={<Percent aria-hidden="true" className="size-6" />}
-        />
-      ) : (
-        <ul className="grid gap-4 md:grid-cols-3">
-          {offers.data.items.slice(0, FEATURED_OFFERS).map((offer) => (
-            <li key={offer.id}>
-              <OfferCard offer={offer} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={offers}
+        loading={
+          <SkeletonList count={FEATURED_OFFERS} className="grid gap-4 md:grid-cols-3" label="Loading offers">
+            <OfferCardSkeleton />
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.items.length === 0}
+        empty={<NoActiveOffers />}
+      >
+        {(data) => (
+          <ul className="grid gap-4 md:grid-cols-3">
+            {data.items.slice(0, FEATURED_OFFERS).map((offer) => (
+              <li key={offer.id}>
+                <OfferCard offer={offer} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </section>
   );
 }
@@ -96,54 +85,49 @@ function Categories() {
       <h2 id="categories" className="text-xl font-bold tracking-tight text-slate-900">
         Shop by Category
       </h2>
-      {categories.isError ? (
-        <ErrorState
-          message={errorMessage(categories.error)}
-          onRetry={() => categories.refetch()}
-          retrying={categories.isFetching}
-        />
-      ) : categories.isPending ? (
-        <div aria-busy="true" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
-          <span className="sr-only" role="status">
-            Loading categories
-          </span>
-          {Array.from({ length: CATEGORY_SKELETONS }, (_, index) => (
-            <div
-              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
-              key={index}
-              aria-hidden="true"
-              className="flex h-28 flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm"
-            >
+      <QueryView
+        query={categories}
+        loading={
+          <SkeletonList
+            count={CATEGORY_SKELETONS}
+            className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4"
+            label="Loading categories"
+          >
+            <div className="flex h-28 flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
               <Skeleton className="h-5 w-3/4" />
               <Skeleton className="h-4 w-1/3" />
             </div>
-          ))}
-        </div>
-      ) : categories.data.length === 0 ? (
-        <EmptyState title="No categories yet." icon={<LayoutGrid aria-hidden="true" className="size-6" />}>
-          <Link to="/user/shops" className={buttonClass('secondary', 'md', 'min-h-10')}>
-            Browse all shops
-          </Link>
-        </EmptyState>
-      ) : (
-        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
-          {categories.data.map((category) => (
-            <li key={category.id}>
-              <Link
-                to={`/user/shops?category=${encodeURIComponent(category.name)}`}
-                className="group flex h-28 flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-indigo-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-              >
-                <span className="line-clamp-2 font-semibold break-words text-slate-900 group-hover:text-indigo-700">
-                  {category.name}
-                </span>
-                <span className="text-sm text-slate-500">
-                  {category.shopCount === 1 ? '1 shop' : `${category.shopCount} shops`}
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.length === 0}
+        empty={
+          <EmptyState title="No categories yet." icon={<LayoutGrid aria-hidden="true" className="size-6" />}>
+            <Link to="/user/shops" className={buttonClass('secondary', 'md', 'min-h-10')}>
+              Browse all shops
+            </Link>
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+            {data.map((category) => (
+              <li key={category.id}>
+                <Link
+                  to={`/user/shops?category=${encodeURIComponent(category.name)}`}
+                  className="group flex h-28 flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-indigo-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+                >
+                  <span className="line-clamp-2 font-semibold break-words text-slate-900 group-hover:text-indigo-700">
+                    {category.name}
+                  </span>
+                  <span className="text-sm text-slate-500">
+                    {category.shopCount === 1 ? '1 shop' : `${category.shopCount} shops`}
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </section>
   );
 }

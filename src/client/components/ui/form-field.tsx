@@ -107,3 +107,23 @@ export function TextAreaField({
     </FieldShell>
   );
 }
+
+/** A select's options: the empty choice ('Select shop') and one per item, by name. */
+export function ChoiceOptions({
+  placeholder,
+  choices,
+}: {
+  placeholder: string;
+  choices: ReadonlyArray<{ id: string; name: string }>;
+}) {
+  return (
+    <>
+      <option value="">{placeholder}</option>
+      {choices.map((choice) => (
+        <option key={choice.id} value={choice.id}>
+          {choice.name}
+        </option>
+      ))}
+    </>
+  );
+}

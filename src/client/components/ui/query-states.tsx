@@ -1,5 +1,7 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { Button } from './button';
 
@@ -58,5 +60,84 @@ export function EmptyState({
         <div className="mt-4 flex flex-col items-center gap-3 text-sm text-slate-600">{children}</div>
       ) : null}
     </div>
+  );
+}
+
+interface QueryViewProps<T> {
+  /** The read whose data the content shows. */
+  query: UseQueryResult<T>;
+  /**
+   * Other reads the screen needs first (a filter's choices): when one fails, its error shows instead,
+   * before the main read's.
+   */
+  needs?: ReadonlyArray<UseQueryResult<unknown>>;
+  /** While there is no data yet: placeholders of the content's size. */
+  loading: ReactNode;
+  /** Shown instead of the content when `isEmpty` says the data has nothing to show. */
+  empty?: ReactNode;
+  isEmpty?(data: T): boolean;
+  /** Classes of a box around the error (its place in the layout), when it needs one. */
+  errorClassName?: string;
+  children(data: T): ReactNode;
+}
+
+/**
+ * The ladder every screen that reads climbs: a failed read (the message and Try again), then
+ * placeholders while loading, then the empty state, then the content.
+ */
+export function QueryView<T>({
+  query,
+  needs = [],
+  loading,
+  empty,
+  isEmpty,
+  errorClassName,
+  children,
+}: QueryViewProps<T>) {
+  const failed = [...needs, query].find((read) => read.isError);
+  if (failed) {
+    const error = (
+      <ErrorState
+        message={errorMessage(failed.error)}
+        onRetry={() => failed.refetch()}
+        retrying={failed.isFetching}
+      />
+    );
+    return errorClassName ? <div className={errorClassName}>{error}</div> : error;
+  }
+  if (query.data === undefined) return loading;
+  if (empty !== undefined && isEmpty?.(query.data)) return empty;
+  return children(query.data);
+}
+
+/**
+ * `count` placeholders in the list's own layout (`className`), while its items load; `label` names the
+ * wait for screen readers ('Loading offers').
+ */
+export function SkeletonList({
+  count,
+  className,
+  label,
+  children,
+}: {
+  count: number;
+  className: string;
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <ul aria-busy="true" className={className}>
+      {label ? (
+        <li className="sr-only" role="status">
+          {label}
+        </li>
+      ) : null}
+      {Array.from({ length: count }, (_, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
+        <li key={index} aria-hidden="true">
+          {children}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { AuditActors, AuditEntityType, AuditPage } from '../../../shared/audit';
-import type { PublicSettings } from '../../../shared/settings';
 import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 
 export interface AuditFilters {
   entityType?: AuditEntityType;
@@ -23,9 +23,8 @@ function search(filters: AuditFilters): string {
 }
 
 export const auditKeys = {
-  all: () => ['audit'] as const,
-  list: (filters: AuditFilters) => ['audit', 'list', filters] as const,
-  actors: () => ['audit', 'actors'] as const,
+  list: (filters: AuditFilters) => [...queryKeys.audit, 'list', filters] as const,
+  actors: () => [...queryKeys.audit, 'actors'] as const,
 };
 
 /** A page of the audit log, newest first. Never kept fresh for long: every write adds to it. */
@@ -41,11 +40,4 @@ export function auditQuery(filters: AuditFilters) {
 export const auditActorsQuery = queryOptions({
   queryKey: auditKeys.actors(),
   queryFn: ({ signal }) => api<AuditActors>('/api/audit/actors', { signal }).then((body) => body.items),
-});
-
-/** The mall's time zone and date (GET /api/settings): times in the log are shown in the mall's zone. */
-export const mallSettingsQuery = queryOptions({
-  queryKey: ['settings'] as const,
-  queryFn: ({ signal }) => api<PublicSettings>('/api/settings', { signal }),
-  staleTime: 60_000,
 });

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AuditEntityType } from '../../../shared/audit';
-import { auditQuery, mallSettingsQuery } from './api';
+import { settingsQuery } from '../settings';
+import { auditQuery } from './api';
 import { formatWhen } from './format';
 
 /** "Last changed by ana@mall.com on 24 Nov 2026, 14:05" under an edit form; nothing until it is known. */
 export function LastChanged({ entityType, entityId }: { entityType: AuditEntityType; entityId: string }) {
   const latest = useQuery(auditQuery({ entityType, entityId, pageSize: 1 }));
-  const settings = useQuery(mallSettingsQuery);
+  const settings = useQuery(settingsQuery);
   const entry = latest.data?.items[0];
   if (!entry) return null;
   return (

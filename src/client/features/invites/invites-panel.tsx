@@ -1,14 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Check, Copy, KeyRound, LoaderCircle, Plus } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
-import { toast } from 'sonner';
 import type { AdminInvite, CreatedAdminInvite } from '../../../shared/auth';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormAlert } from '../../components/ui/form-alert';
-import { ErrorState } from '../../components/ui/query-states';
+import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
-import { formatDateTime, inviteHint, invitesQuery, useCreateInvite, useRevokeInvite } from './invites-api';
+import { useCan } from '../../lib/use-can';
+import { useConfirmedDelete } from '../../lib/use-confirmed-delete';
+import { formatDateTime, inviteHint, invitesQuery, useCreateInvite, useRevokeInvite } from './api';
 
 /** The dashboard's admin invites: make a one-time code, see the open ones, revoke one. */
 export function InvitesPanel() {
@@ -17,8 +18,13 @@ export function InvitesPanel() {
   const revoke = useRevokeInvite();
   const [created, setCreated] = useState<CreatedAdminInvite | null>(null);
   const [createError, setCreateError] = useState<string | null>(null);
-  const [target, setTarget] = useState<AdminInvite | null>(null);
   const headingId = useId();
+  const revoking = useConfirmedDelete<AdminInvite>(revoke, 'Invite revoked', (invite) => {
+    if (created?.id === invite.id) setCreated(null);
+  });
+  const { target } = revoking;
+  const can = useCan();
+  const may = (action: 'create' | 'delete') => can(action, 'invite');
 
   async function handleCreate() {
     setCreateError(null);
@@ -26,19 +32,6 @@ export function InvitesPanel() {
       setCreated(await create.mutateAsync());
     } catch (error) {
       setCreateError(errorMessage(error));
-    }
-  }
-
-  async function handleRevoke() {
-    if (!target) return;
-    try {
-      await revoke.mutateAsync(target.id);
-      toast.success('Invite revoked');
-      if (created?.id === target.id) setCreated(null);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setTarget(null);
     }
   }
 
@@ -58,14 +51,16 @@ export function InvitesPanel() {
             code works once and expires after 7 days.
           </p>
         </div>
-        <Button onClick={handleCreate} disabled={create.isPending}>
-          {create.isPending ? (
-            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-          ) : (
-            <Plus aria-hidden="true" className="size-4" />
-          )}
-          Create invite code
-        </Button>
+        {may('create') ? (
+          <Button onClick={handleCreate} disabled={create.isPending}>
+            {create.isPending ? (
+              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+            ) : (
+              <Plus aria-hidden="true" className="size-4" />
+            )}
+            Create invite code
+          </Button>
+        ) : null}
       </div>
 
       <div className="mt-4 space-y-4">
@@ -74,50 +69,48 @@ export function InvitesPanel() {
 
         <div>
           <h3 className="text-sm font-semibold text-slate-900">Open invites</h3>
-          {invites.isError ? (
-            <div className="mt-2">
-              <ErrorState
-                message={errorMessage(invites.error)}
-                onRetry={() => invites.refetch()}
-                retrying={invites.isFetching}
-              />
-            </div>
-          ) : invites.isPending ? (
-            <ul aria-busy="true" className="mt-2 space-y-2">
-              {[0, 1].map((key) => (
-                <li key={key} className="h-14 animate-pulse rounded-lg bg-slate-100" />
-              ))}
-            </ul>
-          ) : invites.data.length === 0 ? (
-            <p className="mt-2 text-sm text-slate-500">No open invites.</p>
-          ) : (
-            <ul
-              aria-label="Open invites"
-              className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200"
-            >
-              {invites.data.map((invite) => (
-                <li
-                  key={invite.id}
-                  className="flex min-h-14 flex-wrap items-center justify-between gap-3 px-4 py-2"
-                >
-                  <div className="min-w-0">
-                    <p className="font-mono text-sm font-semibold text-slate-900">
-                      {inviteHint(invite.codeHint)}
-                    </p>
-                    <p className="text-xs text-slate-500">Expires {formatDateTime(invite.expiresAt)}</p>
-                  </div>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    onClick={() => setTarget(invite)}
-                    disabled={revoke.isPending && revoke.variables === invite.id}
+          <QueryView
+            query={invites}
+            errorClassName="mt-2"
+            loading={
+              <SkeletonList count={2} className="mt-2 space-y-2">
+                <div className="h-14 animate-pulse rounded-lg bg-slate-100" />
+              </SkeletonList>
+            }
+            isEmpty={(data) => data.length === 0}
+            empty={<p className="mt-2 text-sm text-slate-500">No open invites.</p>}
+          >
+            {(data) => (
+              <ul
+                aria-label="Open invites"
+                className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200"
+              >
+                {data.map((invite) => (
+                  <li
+                    key={invite.id}
+                    className="flex min-h-14 flex-wrap items-center justify-between gap-3 px-4 py-2"
                   >
-                    Revoke<span className="sr-only"> invite {inviteHint(invite.codeHint)}</span>
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          )}
+                    <div className="min-w-0">
+                      <p className="font-mono text-sm font-semibold text-slate-900">
+                        {inviteHint(invite.codeHint)}
+                      </p>
+                      <p className="text-xs text-slate-500">Expires {formatDateTime(invite.expiresAt)}</p>
+                    </div>
+                    {may('delete') ? (
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        onClick={() => revoking.ask(invite)}
+                        disabled={revoke.isPending && revoke.variables === invite.id}
+                      >
+                        Revoke<span className="sr-only"> invite {inviteHint(invite.codeHint)}</span>
+                      </Button>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </QueryView>
         </div>
       </div>
 
@@ -127,8 +120,8 @@ export function InvitesPanel() {
         description="The code will stop working at once. This cannot be undone."
         confirmLabel="Revoke"
         pending={revoke.isPending}
-        onConfirm={handleRevoke}
-        onCancel={() => setTarget(null)}
+        onConfirm={revoking.confirm}
+        onCancel={revoking.cancel}
       />
     </section>
   );

@@ -5,9 +5,8 @@ import { AUDIT_ENTITY_TYPES, type AuditEntityType } from '../../../shared/audit'
 import { AdminPageHeader } from '../../components/admin-page';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/form-field';
-import { LoadingStatus } from '../../components/ui/loading-status';
 import { Pagination } from '../../components/ui/pagination';
-import { EmptyState, ErrorState } from '../../components/ui/query-states';
+import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import {
   AuditEntryCard,
@@ -15,9 +14,8 @@ import {
   auditActorsQuery,
   auditQuery,
   ENTITY_LABELS,
-  mallSettingsQuery,
 } from '../../features/audit';
-import { errorMessage } from '../../lib/api';
+import { settingsQuery } from '../../features/settings';
 import { queryClient } from '../../lib/query-client';
 
 const PAGE_SIZE = 20;
@@ -54,7 +52,7 @@ export function ActivityPage() {
   const filters = readFilters(params);
   const entries = useQuery(auditQuery(filters));
   const actors = useQuery(auditActorsQuery);
-  const settings = useQuery(mallSettingsQuery);
+  const settings = useQuery(settingsQuery);
   const filtered = Boolean(filters.entityType || filters.actorId || filters.from || filters.to);
 
   /** A filter changed: back to page 1; replace, so choosing does not fill the history. */
@@ -72,8 +70,6 @@ export function ActivityPage() {
     else next.delete('page');
     setParams(next);
   }
-
-  const pageCount = Math.ceil((entries.data?.total ?? 0) / PAGE_SIZE);
 
   return (
     <div className="space-y-6">
@@ -125,52 +121,50 @@ export function ActivityPage() {
         />
       </fieldset>
 
-      {entries.isPending ? (
-        <div className="space-y-3">
-          <LoadingStatus label="Loading activity" />
-          {[0, 1, 2].map((row) => (
-            <Skeleton key={row} className="h-20 w-full rounded-xl" />
-          ))}
-        </div>
-      ) : entries.isError ? (
-        <ErrorState
-          message={errorMessage(entries.error)}
-          onRetry={() => void entries.refetch()}
-          retrying={entries.isFetching}
-        />
-      ) : entries.data.items.length === 0 ? (
-        <EmptyState
-          title={filtered ? 'No activity matches these filters.' : 'No activity yet.'}
-          icon={<History aria-hidden="true" className="size-6" />}
-        >
-          {filtered ? (
-            <Button variant="secondary" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
-              Clear filters
-            </Button>
-          ) : (
-            <p>Changes to shops, products, offers, categories and floors will appear here.</p>
-          )}
-        </EmptyState>
-      ) : (
-        <>
-          <p className="text-sm text-slate-600" aria-live="polite">
-            {entries.data.total} {entries.data.total === 1 ? 'change' : 'changes'}
-            {settings.data ? ` · times in the mall's time zone (${settings.data.timeZone})` : ''}
-          </p>
-          <ol aria-label="Changes, newest first" aria-busy={entries.isFetching} className="space-y-3">
-            {entries.data.items.map((entry) => (
-              <AuditEntryCard key={entry.id} entry={entry} timeZone={settings.data?.timeZone} />
-            ))}
-          </ol>
-          <Pagination
-            label="Activity pages"
-            page={filters.page}
-            pageCount={pageCount}
-            onPageChange={setPage}
-            busy={entries.isFetching}
-          />
-        </>
-      )}
+      <QueryView
+        query={entries}
+        loading={
+          <SkeletonList count={3} className="space-y-3" label="Loading activity">
+            <Skeleton className="h-20 w-full rounded-xl" />
+          </SkeletonList>
+        }
+        isEmpty={(page) => page.items.length === 0}
+        empty={
+          <EmptyState
+            title={filtered ? 'No activity matches these filters.' : 'No activity yet.'}
+            icon={<History aria-hidden="true" className="size-6" />}
+          >
+            {filtered ? (
+              <Button variant="secondary" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+                Clear filters
+              </Button>
+            ) : (
+              <p>Changes to shops, products, offers, categories and floors will appear here.</p>
+            )}
+          </EmptyState>
+        }
+      >
+        {(page) => (
+          <>
+            <p className="text-sm text-slate-600" aria-live="polite">
+              {page.total} {page.total === 1 ? 'change' : 'changes'}
+              {settings.data ? ` · times in the mall's time zone (${settings.data.timeZone})` : ''}
+            </p>
+            <ol aria-label="Changes, newest first" aria-busy={entries.isFetching} className="space-y-3">
+              {page.items.map((entry) => (
+                <AuditEntryCard key={entry.id} entry={entry} timeZone={settings.data?.timeZone} />
+              ))}
+            </ol>
+            <Pagination
+              label="Activity pages"
+              page={filters.page}
+              pageCount={Math.ceil(page.total / PAGE_SIZE)}
+              onPageChange={setPage}
+              busy={entries.isFetching}
+            />
+          </>
+        )}
+      </QueryView>
     </div>
   );
 }

@@ -1,66 +1,26 @@
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { toast } from 'sonner';
 import type { Offer } from '../../../shared/offer';
 import {
-  AddLink,
-  AdminListTable,
-  AdminPageHeader,
-  RowActions,
-  usePageInRange,
-} from '../../components/admin-page';
-import { Badge } from '../../components/ui/badge';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import type { Column } from '../../components/ui/data-table';
-import { SearchField } from '../../components/ui/search-field';
-import { offersQuery } from '../../features/catalog/catalog-api';
-import { useDeleteOffer } from '../../features/catalog/catalog-mutations';
-import { formatDate, localToday } from '../../features/catalog/format';
-import { errorMessage } from '../../lib/api';
-import { queryClient } from '../../lib/query-client';
-import { readListParams, useListParams } from '../../lib/use-list-params';
-import { ShopFilter } from './shop-filter';
+  type AdminListConfig,
+  AdminListPage,
+  adminPage,
+  prefetchAdminList,
+} from '../../components/admin-list-page';
+import { OfferStatusBadge, offersQuery, useDeleteOffer } from '../../features/offers';
+import { shopFilter } from '../../features/shops';
+import { formatDate } from '../../lib/format-date';
 
-const PAGE_SIZE = 20;
-
-/** Active as the server decided; otherwise upcoming or expired by the browser's calendar. */
-function OfferStatus({ offer }: { offer: Offer }) {
-  if (offer.active) return <Badge tone="green">Active</Badge>;
-  if (offer.startDate > localToday()) return <Badge tone="indigo">Upcoming</Badge>;
-  return <Badge>Expired</Badge>;
-}
-
-function listQuery(q: string, shopId: string, page: number) {
-  return offersQuery({ q: q || undefined, shopId: shopId || undefined, page, pageSize: PAGE_SIZE });
-}
-
-/** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
-export function prefetch(search: URLSearchParams): void {
-  const { q, page } = readListParams(search);
-  void queryClient.prefetchQuery(listQuery(q, search.get('shopId') ?? '', page));
-}
-
-export function OffersPage() {
-  const list = useListParams();
-  const shopId = list.filter('shopId');
-  const offers = useQuery(listQuery(list.q, shopId, list.page));
-  usePageInRange(offers.data, list.page, list.setPage);
-  const remove = useDeleteOffer();
-  const [target, setTarget] = useState<Offer | null>(null);
-
-  async function confirmDelete() {
-    if (!target) return;
-    try {
-      await remove.mutateAsync(target.id);
-      toast.success('Offer deleted');
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setTarget(null);
-    }
-  }
-
-  const columns: Column<Offer>[] = [
+const offers: AdminListConfig<Offer> = {
+  title: 'Manage Offers',
+  description: 'Active offers first, then by end date.',
+  resource: 'offer',
+  path: '/admin/offers',
+  addLabel: 'Add New Offer',
+  search: { label: 'Search offers', placeholder: 'Search by offer title' },
+  singular: 'offer',
+  plural: 'offers',
+  query: (request) => offersQuery({ ...adminPage(request), shopId: shopFilter.shopId(request) }),
+  filters: shopFilter.render,
+  columns: [
     {
       header: 'Title',
       cell: (offer) => (
@@ -89,60 +49,21 @@ export function OffersPage() {
       header: 'Status',
       className: 'hidden sm:table-cell',
       width: 'w-32',
-      cell: (offer) => <OfferStatus offer={offer} />,
+      cell: (offer) => <OfferStatusBadge offer={offer} />,
     },
-    {
-      header: 'Actions',
-      srOnlyHeader: true,
-      className: 'text-right',
-      // the Edit and Delete buttons; icons only below sm
-      width: 'w-30 sm:w-54',
-      cell: (offer) => (
-        <RowActions
-          name={offer.title}
-          editTo={`/admin/offers/${offer.id}`}
-          onDelete={() => setTarget(offer)}
-          deleting={remove.isPending && remove.variables === offer.id}
-        />
-      ),
-    },
-  ];
+  ],
+  name: (offer) => offer.title,
+  owner: (offer) => ({ shopId: offer.shopId }),
+  useDelete: useDeleteOffer,
+  deleted: 'Offer deleted',
+  useConfirmation: (target) => ({
+    title: target ? `Delete "${target.title}"?` : '',
+    description: <p>Products using it will no longer be on offer.</p>,
+  }),
+};
 
-  return (
-    <div className="space-y-6">
-      <AdminPageHeader
-        title="Manage Offers"
-        description="Active offers first, then by end date."
-        action={<AddLink to="/admin/offers/new">Add New Offer</AddLink>}
-      />
-      <div className="grid gap-4 sm:grid-cols-2 lg:max-w-3xl">
-        <SearchField
-          label="Search offers"
-          placeholder="Search by offer title"
-          value={list.text}
-          onChange={(event) => list.setText(event.target.value)}
-        />
-        <ShopFilter value={shopId} onChange={(value) => list.setFilter('shopId', value)} />
-      </div>
+export const prefetch = (search: URLSearchParams) => prefetchAdminList(offers, search);
 
-      <AdminListTable
-        query={offers}
-        columns={columns}
-        page={list.page}
-        pageSize={PAGE_SIZE}
-        singular="offer"
-        plural="offers"
-        onPageChange={list.setPage}
-      />
-
-      <ConfirmDialog
-        open={target !== null}
-        title={target ? `Delete "${target.title}"?` : ''}
-        description={<p>Products using it will no longer be on offer.</p>}
-        pending={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setTarget(null)}
-      />
-    </div>
-  );
+export function OffersPage() {
+  return <AdminListPage config={offers} />;
 }

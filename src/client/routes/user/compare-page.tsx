@@ -9,9 +9,9 @@ import { LoadingStatus } from '../../components/ui/loading-status';
 import { Price } from '../../components/ui/price';
 import { EmptyState } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
-import { productQuery } from '../../features/catalog/catalog-api';
 import { useCompare } from '../../features/compare/compare-context';
 import { type CompareRow, compareRows } from '../../features/compare/compare-rows';
+import { productQuery } from '../../features/products';
 import { cn } from '../../lib/cn';
 
 const shopLinkClass =

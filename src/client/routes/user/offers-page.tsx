@@ -1,17 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { Percent } from 'lucide-react';
 import { useRef } from 'react';
 import { LoadingStatus } from '../../components/ui/loading-status';
-import { Pagination } from '../../components/ui/pagination';
-import { EmptyState, ErrorState } from '../../components/ui/query-states';
-import { offersQuery } from '../../features/catalog/catalog-api';
-import { errorMessage } from '../../lib/api';
-import { cn } from '../../lib/cn';
+import { PagedList } from '../../components/ui/paged-list';
+import { QueryView, SkeletonList } from '../../components/ui/query-states';
+import { NoActiveOffers, OfferCard, OfferCardSkeleton, offersQuery } from '../../features/offers';
 import { queryClient } from '../../lib/query-client';
 import { pageFrom, usePageParam } from '../../lib/use-list-params';
-import { OfferCard, OfferCardSkeleton } from './offer-card';
 
 const PAGE_SIZE = 12;
+const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
 function listQuery(page: number) {
   return offersQuery({ active: true, page, pageSize: PAGE_SIZE });
@@ -45,51 +42,27 @@ export function OffersPage() {
         </p>
         {offers.isFetching && !offers.isError ? <LoadingStatus label="Loading offers" /> : null}
       </div>
-      {offers.isError ? (
-        <ErrorState
-          message={errorMessage(offers.error)}
-          onRetry={() => offers.refetch()}
-          retrying={offers.isFetching}
-        />
-      ) : offers.isPending ? (
-        <ul aria-hidden="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {Array.from({ length: 6 }, (_, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
-            <li key={index}>
-              <OfferCardSkeleton />
-            </li>
-          ))}
-        </ul>
-      ) : offers.data.items.length === 0 && page === 1 ? (
-        <EmptyState
-          title="No active offers available at the moment."
-          icon={<Percent aria-hidden="true" className="size-6" />}
-        />
-      ) : (
-        <>
-          <ul
-            aria-label="Active offers"
-            className={cn(
-              'grid gap-4 transition-opacity sm:grid-cols-2 lg:grid-cols-3',
-              offers.isPlaceholderData && 'opacity-60',
-            )}
-          >
-            {offers.data.items.map((offer) => (
-              <li key={offer.id}>
-                <OfferCard offer={offer} headingLevel="h2" />
-              </li>
-            ))}
-          </ul>
-          <Pagination
-            label="Offer pages"
-            page={page}
-            pageCount={pageCount}
-            onPageChange={goToPage}
-            busy={offers.isPlaceholderData}
-            hideSinglePage
+      <QueryView
+        query={offers}
+        loading={
+          <SkeletonList count={6} className={GRID}>
+            <OfferCardSkeleton />
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.items.length === 0 && page === 1}
+        empty={<NoActiveOffers />}
+      >
+        {(data) => (
+          <PagedList
+            label="Active offers"
+            className={GRID}
+            items={data.items}
+            render={(offer) => <OfferCard offer={offer} headingLevel="h2" />}
+            stale={offers.isPlaceholderData}
+            pagination={{ label: 'Offer pages', page, pageCount, onPageChange: goToPage }}
           />
-        </>
-      )}
+        )}
+      </QueryView>
     </div>
   );
 }

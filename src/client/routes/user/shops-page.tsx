@@ -1,23 +1,20 @@
-import { useQuery } from '@tanstack/react-query';
-import { GitCompareArrows, MapPin, Store, Tag } from 'lucide-react';
-import { type ChangeEvent, useEffect, useId, useRef } from 'react';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { GitCompareArrows, Store } from 'lucide-react';
+import { type ChangeEvent, useEffect, useRef } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import type { Place } from '../../../shared/place';
-import type { Shop } from '../../../shared/shop';
-import { Badge } from '../../components/ui/badge';
 import { Button, buttonClass } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/form-field';
 import { LoadingStatus } from '../../components/ui/loading-status';
-import { Pagination } from '../../components/ui/pagination';
-import { EmptyState, ErrorState } from '../../components/ui/query-states';
-import { Skeleton } from '../../components/ui/skeleton';
-import { categoriesQuery, floorsQuery, shopsQuery } from '../../features/catalog/catalog-api';
-import { errorMessage } from '../../lib/api';
-import { cn } from '../../lib/cn';
+import { PagedList } from '../../components/ui/paged-list';
+import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
+import { categoriesQuery, floorsQuery } from '../../features/places';
+import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
 import { queryClient } from '../../lib/query-client';
 import { pageFrom, usePageParam } from '../../lib/use-list-params';
 
 const PAGE_SIZE = 12;
+const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
 /** The place called `name` (names are unique in any case); undefined while loading or when unknown. */
 function findByName(places: Place[] | undefined, name: string): Place | undefined {
@@ -101,8 +98,12 @@ export function ShopsPage() {
   }
 
   const filtered = Boolean(category || floor);
-  const placesError = categories.isError ? categories : floors.isError ? floors : null;
-  const loading = !placesError && !shops.isError && (!ready || shops.isFetching);
+  const placeFilters = [
+    { name: 'category', places: categories, chosen: category, named: categoryName },
+    { name: 'floor', places: floors, chosen: floor, named: floorName },
+  ] as const;
+  const failed = categories.isError || floors.isError || shops.isError;
+  const loading = !failed && (!ready || shops.isFetching);
 
   return (
     <div className="space-y-6">
@@ -118,36 +119,9 @@ export function ShopsPage() {
       </div>
 
       <search className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-5">
-        <SelectField
-          label="Category"
-          value={category?.name ?? (categories.isSuccess ? '' : categoryName)}
-          onChange={(event: ChangeEvent<HTMLSelectElement>) => setFilter('category', event.target.value)}
-          disabled={!categories.isSuccess}
-        >
-          <option value="">All Categories</option>
-          {categories.data
-            ? categories.data.map((place) => (
-                <option key={place.id} value={place.name}>
-                  {place.name}
-                </option>
-              ))
-            : categoryName && <option value={categoryName}>{categoryName}</option>}
-        </SelectField>
-        <SelectField
-          label="Floor"
-          value={floor?.name ?? (floors.isSuccess ? '' : floorName)}
-          onChange={(event: ChangeEvent<HTMLSelectElement>) => setFilter('floor', event.target.value)}
-          disabled={!floors.isSuccess}
-        >
-          <option value="">All Floors</option>
-          {floors.data
-            ? floors.data.map((place) => (
-                <option key={place.id} value={place.name}>
-                  {place.name}
-                </option>
-              ))
-            : floorName && <option value={floorName}>{floorName}</option>}
-        </SelectField>
+        {placeFilters.map((filter) => (
+          <PlaceSelect key={filter.name} {...filter} onChange={(value) => setFilter(filter.name, value)} />
+        ))}
       </search>
 
       <section ref={resultsRef} aria-labelledby="shop-results" className="scroll-mt-36 space-y-4">
@@ -161,111 +135,78 @@ export function ShopsPage() {
           {loading ? <LoadingStatus label="Loading shops" /> : null}
         </div>
 
-        {placesError ? (
-          <ErrorState
-            message={errorMessage(placesError.error)}
-            onRetry={() => placesError.refetch()}
-            retrying={placesError.isFetching}
-          />
-        ) : shops.isError ? (
-          <ErrorState
-            message={errorMessage(shops.error)}
-            onRetry={() => shops.refetch()}
-            retrying={shops.isFetching}
-          />
-        ) : !shops.data ? (
-          <ul aria-hidden="true" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {Array.from({ length: 6 }, (_, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to key on
-              <li key={index}>
-                <ShopCardSkeleton />
-              </li>
-            ))}
-          </ul>
-        ) : shops.data.items.length === 0 ? (
-          <EmptyState title="No shops found" icon={<Store aria-hidden="true" className="size-6" />}>
-            {filtered ? (
-              <>
-                <p>No shop matches these filters.</p>
-                <Button variant="secondary" className="min-h-10" onClick={clearFilters}>
-                  Clear filters
-                </Button>
-              </>
-            ) : null}
-          </EmptyState>
-        ) : (
-          <>
-            <ul
-              className={cn(
-                'grid gap-4 transition-opacity sm:grid-cols-2 lg:grid-cols-3',
-                shops.isPlaceholderData && 'opacity-60',
-              )}
-            >
-              {shops.data.items.map((shop) => (
-                <li key={shop.id}>
-                  <ShopCard shop={shop} from={`/user/shops${search}`} />
-                </li>
-              ))}
-            </ul>
-            <Pagination
-              label="Shop pages"
-              page={page}
-              pageCount={pageCount}
-              onPageChange={goToPage}
-              busy={shops.isPlaceholderData}
-              hideSinglePage
+        <QueryView
+          query={shops}
+          needs={[categories, floors]}
+          loading={
+            <SkeletonList count={6} className={GRID}>
+              <ShopCardSkeleton />
+            </SkeletonList>
+          }
+          isEmpty={(data) => data.items.length === 0}
+          empty={
+            <EmptyState title="No shops found" icon={<Store aria-hidden="true" className="size-6" />}>
+              {filtered ? (
+                <>
+                  <p>No shop matches these filters.</p>
+                  <Button variant="secondary" className="min-h-10" onClick={clearFilters}>
+                    Clear filters
+                  </Button>
+                </>
+              ) : null}
+            </EmptyState>
+          }
+        >
+          {(data) => (
+            <PagedList
+              className={GRID}
+              items={data.items}
+              render={(shop) => <ShopCard shop={shop} from={`/user/shops${search}`} />}
+              stale={shops.isPlaceholderData}
+              pagination={{ label: 'Shop pages', page, pageCount, onPageChange: goToPage }}
             />
-          </>
-        )}
+          )}
+        </QueryView>
       </section>
     </div>
   );
 }
 
-function ShopCard({ shop, from }: { shop: Shop; from: string }) {
-  const nameId = useId();
-  return (
-    <article
-      aria-labelledby={nameId}
-      className="relative flex h-full min-h-44 flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-indigo-600"
-    >
-      <h3 id={nameId} className="text-lg font-semibold text-slate-900">
-        {/* why: the whole card is the link's target area, while its name stays just the shop's name */}
-        <Link
-          to={`/user/shops/${shop.id}`}
-          state={{ from }}
-          className="break-words outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
-        >
-          {shop.name}
-        </Link>
-      </h3>
-      <p className="mt-1 line-clamp-2 text-sm text-slate-600">{shop.description}</p>
-      <div className="mt-auto flex flex-wrap gap-2 pt-4">
-        <Badge tone="indigo">
-          <Tag aria-hidden="true" className="size-3 shrink-0" />
-          <span className="sr-only">Category: </span>
-          <span className="truncate">{shop.category}</span>
-        </Badge>
-        <Badge>
-          <MapPin aria-hidden="true" className="size-3 shrink-0" />
-          <span className="sr-only">Floor: </span>
-          <span className="truncate">{shop.floor}</span>
-        </Badge>
-      </div>
-    </article>
-  );
+/** Each filter's label and its no-filter option. */
+const PLACE_LABELS = {
+  category: { label: 'Category', all: 'All Categories' },
+  floor: { label: 'Floor', all: 'All Floors' },
+};
+
+interface PlaceSelectProps {
+  /** The URL's parameter: ?category= or ?floor=. */
+  name: keyof typeof PLACE_LABELS;
+  places: UseQueryResult<Place[]>;
+  /** The place the URL's name matched, once the list is known. */
+  chosen: Place | undefined;
+  /** The name in the URL: shown as chosen while the list loads. */
+  named: string;
+  onChange(name: string): void;
 }
 
-function ShopCardSkeleton() {
+/** A category or floor filter, by name (the URL keeps names, which people can read and share). */
+function PlaceSelect({ name, places, chosen, named, onChange }: PlaceSelectProps) {
+  const { label, all } = PLACE_LABELS[name];
   return (
-    <div className="flex h-full min-h-44 flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <Skeleton className="h-7 w-2/3" />
-      <Skeleton className="mt-2 h-4 w-full" />
-      <Skeleton className="mt-1.5 h-4 w-3/4" />
-      <div className="mt-auto flex gap-2 pt-4">
-        <Skeleton className="h-5 w-20 rounded-full" />
-        <Skeleton className="h-5 w-24 rounded-full" />
-      </div>
-    </div>
+    <SelectField
+      label={label}
+      value={chosen?.name ?? (places.isSuccess ? '' : named)}
+      onChange={(event: ChangeEvent<HTMLSelectElement>) => onChange(event.target.value)}
+      disabled={!places.isSuccess}
+    >
+      <option value="">{all}</option>
+      {places.data
+        ? places.data.map((place) => (
+            <option key={place.id} value={place.name}>
+              {place.name}
+            </option>
+          ))
+        : named && <option value={named}>{named}</option>}
+    </SelectField>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { SelectField } from '../../components/ui/form-field';
-import { allShopsQuery } from '../../features/catalog/catalog-api';
+import { allShopsQuery } from './api';
 
 /** The lists' shop filter: 'All Shops' or one shop (every shop of the mall, however many). */
 export function ShopFilter({ value, onChange }: { value: string; onChange(shopId: string): void }) {
@@ -22,3 +22,11 @@ export function ShopFilter({ value, onChange }: { value: string; onChange(shopId
     </SelectField>
   );
 }
+
+/** The admin lists' filter by shop (`?shopId=`): its select, and the value for the list's query. */
+export const shopFilter = {
+  shopId: (request: { filter(name: string): string }) => request.filter('shopId') || undefined,
+  render: (list: { filter(name: string): string; setFilter(name: string, value: string): void }) => (
+    <ShopFilter value={list.filter('shopId')} onChange={(value) => list.setFilter('shopId', value)} />
+  ),
+};

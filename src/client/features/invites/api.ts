@@ -1,9 +1,10 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminInvite, CreatedAdminInvite } from '../../../shared/auth';
 import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import { refreshQueries } from '../../lib/refresh-queries';
 
-export const invitesKey = ['admin-invites'] as const;
+const invitesKey = queryKeys.invites;
 
 /** Open (unused, unexpired) admin invites: their hints, never their codes. */
 export const invitesQuery = queryOptions({

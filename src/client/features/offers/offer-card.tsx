@@ -1,11 +1,12 @@
-// An offer as the shopper sees it, shared by the dashboard, the offers page and a shop's page.
-import { CalendarDays, Store } from 'lucide-react';
+// An offer as the shopper sees it: on the dashboard, the offers page and a shop's page.
+import { CalendarDays, Percent, Store } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Offer } from '../../../shared/offer';
+import { EmptyState } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
-import { formatDate } from '../../features/catalog/format';
 import { cn } from '../../lib/cn';
+import { formatDate } from '../../lib/format-date';
 
 interface OfferCardProps {
   offer: Offer;
@@ -76,5 +77,15 @@ export function OfferCardSkeleton({ showShop = true }: { showShop?: boolean }) {
         <Skeleton className="my-0.5 h-5 w-40" />
       </div>
     </div>
+  );
+}
+
+/** The shopper's empty state where active offers would be (the dashboard, the offers page). */
+export function NoActiveOffers() {
+  return (
+    <EmptyState
+      title="No active offers available at the moment."
+      icon={<Percent aria-hidden="true" className="size-6" />}
+    />
   );
 }

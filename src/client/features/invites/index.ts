@@ -1,0 +1,1 @@
+export { InvitesPanel } from './invites-panel';

@@ -1,0 +1,266 @@
+// An admin's list of categories or of floors: add, rename inline, delete (refused while shops use one).
+import { useQuery } from '@tanstack/react-query';
+import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { type Place, PlaceInput } from '../../../shared/place';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { TextField } from '../../components/ui/form-field';
+import { QueryView, SkeletonList } from '../../components/ui/query-states';
+import { errorMessage } from '../../lib/api';
+import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
+import { useCan } from '../../lib/use-can';
+import { useConfirmedDelete } from '../../lib/use-confirmed-delete';
+import {
+  categoriesQuery,
+  floorsQuery,
+  type PlaceKind,
+  useCreatePlace,
+  useDeletePlace,
+  useUpdatePlace,
+} from './api';
+
+interface PlaceListProps {
+  kind: PlaceKind;
+  /** 'Categories' */
+  title: string;
+  /** 'Category' */
+  label: string;
+}
+
+/** The name's limit and messages, from the shared schema. */
+const NAME = fieldConstraints(PlaceInput, 'name');
+const nameAttributes = constraintAttributes({ ...NAME, required: false });
+
+/** Validates a typed name with the shared schema: the trimmed name, or the message to show. */
+function parseName(name: string): { name: string } | { error: string } {
+  const parsed = PlaceInput.safeParse({ name });
+  if (parsed.success) return { name: parsed.data.name };
+  return { error: parsed.error.issues[0]?.message ?? NAME.messages.required ?? '' };
+}
+
+const shopCount = (n: number) => `${n} ${n === 1 ? 'shop' : 'shops'}`;
+
+export function PlaceList({ kind, title, label }: PlaceListProps) {
+  // two typed queries, one enabled: a union of the two query options does not type-check.
+  const categories = useQuery({ ...categoriesQuery, enabled: kind === 'categories' });
+  const floors = useQuery({ ...floorsQuery, enabled: kind === 'floors' });
+  const places = kind === 'categories' ? categories : floors;
+  const create = useCreatePlace(kind);
+  const remove = useDeletePlace(kind);
+  // a refusal says why: 'Fashion is used by 3 shops. Move them to another category first.'
+  const deleting = useConfirmedDelete<Place>(remove, `${label} deleted`);
+  const { target } = deleting;
+  const can = useCan();
+  const may = (action: 'create' | 'update' | 'delete') =>
+    can(action, kind === 'categories' ? 'category' : 'floor');
+  const [name, setName] = useState('');
+  const [addError, setAddError] = useState<string | null>(null);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const headingId = useId();
+  const editButtons = useRef(new Map<string, HTMLButtonElement>());
+
+  function stopEditing(id: string) {
+    setEditingId(null);
+    // the editor's input is gone; keyboard users continue from the item's Edit button.
+    requestAnimationFrame(() => editButtons.current.get(id)?.focus());
+  }
+
+  async function add(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // The spec: adding is ignored when the trimmed name is empty.
+    if (!name.trim() || create.isPending) return;
+    const parsed = parseName(name);
+    if ('error' in parsed) {
+      setAddError(parsed.error);
+      return;
+    }
+    setAddError(null);
+    try {
+      await create.mutateAsync({ name: parsed.name });
+      toast.success(`${label} added`);
+      setName('');
+    } catch (error) {
+      setAddError(errorMessage(error));
+    }
+  }
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm"
+    >
+      <div className="border-b border-slate-200 p-5">
+        <h2 id={headingId} className="text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        {may('create') ? (
+          <form noValidate onSubmit={add} className="mt-3 flex items-start gap-2">
+            <div className="min-w-0 flex-1">
+              <TextField
+                label={`New ${label.toLowerCase()} name`}
+                placeholder={`Add ${label}`}
+                value={name}
+                onChange={(event) => {
+                  setName(event.target.value);
+                  setAddError(null);
+                }}
+                error={addError ?? undefined}
+                autoComplete="off"
+                {...nameAttributes}
+              />
+            </div>
+            {/* why: lines the button up with the input, under the label */}
+            <Button type="submit" className="mt-6.5 shrink-0 py-2.5" disabled={create.isPending}>
+              <Plus aria-hidden="true" className="size-4" />
+              Add {label}
+            </Button>
+          </form>
+        ) : null}
+      </div>
+
+      <QueryView
+        query={places}
+        errorClassName="p-5"
+        loading={
+          // why: as many rows as fill the list's 400 px, the height of a list of 7 or more
+          <SkeletonList count={7} className="max-h-[400px] divide-y divide-slate-100 overflow-hidden">
+            <div className="flex h-16 items-center px-5">
+              <span className="block h-4 w-40 animate-pulse rounded bg-slate-200" />
+            </div>
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.length === 0}
+        empty={<p className="p-5 text-sm text-slate-500">No {title.toLowerCase()} yet.</p>}
+      >
+        {(data) => (
+          <ul aria-label={title} className="max-h-[400px] divide-y divide-slate-100 overflow-y-auto">
+            {data.map((place) => (
+              <li key={place.id} className="min-h-16 px-5 py-3">
+                {editingId === place.id ? (
+                  <PlaceEditor kind={kind} label={label} place={place} onDone={() => stopEditing(place.id)} />
+                ) : (
+                  <div className="flex items-center gap-3">
+                    <div className="min-w-0 flex-1">
+                      <p className="truncate font-medium text-slate-900">{place.name}</p>
+                      <p className="text-xs text-slate-500">{shopCount(place.shopCount)}</p>
+                    </div>
+                    {may('update') ? (
+                      <Button
+                        ref={(button) => {
+                          if (button) editButtons.current.set(place.id, button);
+                          else editButtons.current.delete(place.id);
+                        }}
+                        variant="secondary"
+                        size="sm"
+                        className="max-sm:p-2.5"
+                        onClick={() => setEditingId(place.id)}
+                      >
+                        <Pencil aria-hidden="true" className="size-4" />
+                        <span className="max-sm:sr-only">Edit</span>
+                        <span className="sr-only"> {place.name}</span>
+                      </Button>
+                    ) : null}
+                    {may('delete') ? (
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        className="text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5"
+                        onClick={() => deleting.ask(place)}
+                        disabled={remove.isPending && remove.variables === place.id}
+                      >
+                        <Trash2 aria-hidden="true" className="size-4" />
+                        <span className="max-sm:sr-only">Delete</span>
+                        <span className="sr-only"> {place.name}</span>
+                      </Button>
+                    ) : null}
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
+
+      <ConfirmDialog
+        open={target !== null}
+        title={target ? `Delete ${target.name}?` : ''}
+        description={<p>This cannot be undone.</p>}
+        pending={remove.isPending}
+        onConfirm={deleting.confirm}
+        onCancel={deleting.cancel}
+      />
+    </section>
+  );
+}
+
+interface PlaceEditorProps {
+  kind: PlaceKind;
+  label: string;
+  place: Place;
+  onDone(): void;
+}
+
+/** Inline rename: Enter (or Update) saves, Escape (or Cancel) leaves the name as it was. */
+function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
+  const update = useUpdatePlace(kind);
+  const [name, setName] = useState(place.name);
+  const [error, setError] = useState<string | null>(null);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (update.isPending) return;
+    const parsed = parseName(name);
+    if ('error' in parsed) {
+      setError(parsed.error);
+      return;
+    }
+    if (parsed.name === place.name) {
+      onDone();
+      return;
+    }
+    try {
+      await update.mutateAsync({ id: place.id, input: { name: parsed.name } });
+      toast.success(`${label} updated`);
+      onDone();
+    } catch (caught) {
+      setError(errorMessage(caught));
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'Escape') {
+      // Escape belongs to this editor; the admin drawer listens for it on the document too.
+      event.stopPropagation();
+      event.preventDefault();
+      onDone();
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={save} className="space-y-2">
+      <TextField
+        label={`Rename ${place.name}`}
+        value={name}
+        onChange={(event) => {
+          setName(event.target.value);
+          setError(null);
+        }}
+        onKeyDown={onKeyDown}
+        error={error ?? undefined}
+        autoComplete="off"
+        autoFocus
+        {...nameAttributes}
+      />
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" disabled={update.isPending}>
+          Update
+        </Button>
+        <Button variant="secondary" size="sm" onClick={onDone} disabled={update.isPending}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,9 @@
+export {
+  type ProductFilters,
+  productQuery,
+  productsQuery,
+  useCreateProduct,
+  useDeleteProduct,
+  useUpdateProduct,
+} from './api';
+export { ProductCard, ProductCardSkeleton } from './product-card';

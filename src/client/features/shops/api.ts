@@ -1,0 +1,51 @@
+// The mall's shops: reads for both areas, writes for admins.
+import { queryOptions } from '@tanstack/react-query';
+import type { Shop, ShopDetail, ShopInput } from '../../../shared/shop';
+import { fetchAll, pageQuery, recordQuery } from '../../lib/list-query';
+import { queryKeys } from '../../lib/query-keys';
+import { recordWrites } from '../../lib/record-writes';
+
+export interface ShopFilters {
+  q?: string;
+  categoryId?: string;
+  floorId?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+export const shopsQuery = pageQuery<Shop, ShopFilters>(queryKeys.shops, '/api/shops');
+export const shopQuery = recordQuery<ShopDetail>(queryKeys.shops, '/api/shops');
+
+/** Every shop, by name: the shop selects of the admin forms and filters, however big the mall. */
+export const allShopsQuery = queryOptions({
+  queryKey: [...queryKeys.shops, 'all'] as const,
+  queryFn: ({ signal }) => fetchAll<Shop>('/api/shops', {}, signal),
+});
+
+const { categories, floors, shops, products, offers, stats } = queryKeys;
+const writes = recordWrites<ShopDetail, ShopInput>({
+  path: '/api/shops',
+  root: shops,
+  refresh: {
+    // Categories and floors show how many shops use them.
+    create: [shops, categories, floors, stats],
+    // Products and offers show their shop's name.
+    update: [shops, categories, floors, products, offers],
+    // Its products and offers go with it.
+    delete: [shops, categories, floors, products, offers, stats],
+  },
+});
+export const useCreateShop = writes.useCreate;
+export const useUpdateShop = writes.useUpdate;
+export const useDeleteShop = writes.useDelete;
+
+/** 'Its 12 products and 2 offers will be deleted too.' — nothing when the shop has neither. */
+export function shopDeleteConsequence({ productCount, offerCount }: ShopDetail): string {
+  const parts: string[] = [];
+  if (productCount > 0) parts.push(plural(productCount, 'product', 'products'));
+  if (offerCount > 0) parts.push(plural(offerCount, 'offer', 'offers'));
+  if (parts.length === 0) return '';
+  return `Its ${parts.join(' and ')} will be deleted too.`;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -1,0 +1,13 @@
+export {
+  allShopsQuery,
+  type ShopFilters,
+  shopDeleteConsequence,
+  shopQuery,
+  shopsQuery,
+  useCreateShop,
+  useDeleteShop,
+  useUpdateShop,
+} from './api';
+export { ShopCard, ShopCardSkeleton } from './shop-card';
+export { ShopFilter, shopFilter } from './shop-filter';
+export { ShopHeader, ShopHeaderSkeleton } from './shop-header';

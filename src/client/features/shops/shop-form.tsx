@@ -1,0 +1,57 @@
+import type { Place } from '../../../shared/place';
+import { type ShopDetail, ShopInput } from '../../../shared/shop';
+import { EntityForm, useEntityForm } from '../../components/entity-form';
+import { ChoiceOptions, SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
+import { useCreateShop, useUpdateShop } from './api';
+
+interface ShopFormProps {
+  shop: ShopDetail | undefined;
+  categories: Place[];
+  floors: Place[];
+  listPath: string;
+}
+
+/** A shop's fields; limits, required marks and messages from ShopInput. */
+export function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) {
+  const { field, formProps } = useEntityForm({
+    schema: ShopInput,
+    record: shop,
+    defaultValues: {
+      name: shop?.name ?? '',
+      description: shop?.description ?? '',
+      categoryId: shop?.categoryId ?? '',
+      floorId: shop?.floorId ?? '',
+      location: shop?.location ?? '',
+      contact: shop?.contact ?? '',
+      openingHours: shop?.openingHours ?? '',
+    },
+    create: useCreateShop(),
+    update: useUpdateShop(),
+    noun: 'Shop',
+    listPath,
+  });
+
+  return (
+    <EntityForm {...formProps}>
+      <TextField label="Name" {...field('name')} />
+      <TextAreaField label="Description" {...field('description')} />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <SelectField label="Category" {...field('categoryId')}>
+          <ChoiceOptions placeholder="Select category" choices={categories} />
+        </SelectField>
+        <SelectField label="Floor" {...field('floorId')}>
+          <ChoiceOptions placeholder="Select floor" choices={floors} />
+        </SelectField>
+      </div>
+      <TextField
+        label="Location"
+        placeholder="e.g. Unit G-04, beside the main atrium"
+        {...field('location')}
+      />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <TextField label="Contact" placeholder="Phone or email" {...field('contact')} />
+        <TextField label="Opening Hours" placeholder="e.g. 10:00 – 22:00 daily" {...field('openingHours')} />
+      </div>
+    </EntityForm>
+  );
+}

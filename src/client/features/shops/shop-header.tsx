@@ -1,0 +1,77 @@
+// The head of a shop's page: name, badges, description, location, contact and opening hours.
+import { Clock, MapPin, Phone } from 'lucide-react';
+import type { ReactNode } from 'react';
+import type { ShopDetail } from '../../../shared/shop';
+import { Skeleton } from '../../components/ui/skeleton';
+import { cn } from '../../lib/cn';
+import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
+
+export function ShopHeader({ shop }: { shop: ShopDetail }) {
+  return (
+    <section
+      aria-labelledby="shop-name"
+      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
+    >
+      <h1 id="shop-name" className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">
+        {shop.name}
+      </h1>
+      <ShopBadges shop={shop} className="mt-3 flex flex-wrap gap-2" />
+      {shop.description ? (
+        <p className="mt-4 max-w-3xl break-words text-slate-700">{shop.description}</p>
+      ) : null}
+      <dl className="mt-6 grid gap-4 border-t border-slate-100 pt-6 sm:grid-cols-3">
+        <Detail
+          icon={<MapPin aria-hidden="true" className="size-4" />}
+          label="Location"
+          value={shop.location}
+        />
+        <Detail icon={<Phone aria-hidden="true" className="size-4" />} label="Contact" value={shop.contact} />
+        <Detail
+          icon={<Clock aria-hidden="true" className="size-4" />}
+          label="Opening hours"
+          value={shop.openingHours}
+        />
+      </dl>
+    </section>
+  );
+}
+
+function Detail({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
+  return (
+    <div className="flex min-w-0 gap-3">
+      <span className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-500">
+        {icon}
+      </span>
+      <div className="min-w-0">
+        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
+        <dd className={cn('mt-0.5 text-sm break-words', value ? 'text-slate-900' : 'text-slate-400')}>
+          {value || 'Not listed'}
+        </dd>
+      </div>
+    </div>
+  );
+}
+
+export function ShopHeaderSkeleton() {
+  return (
+    <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8">
+      <span className="sr-only" role="status">
+        Loading shop
+      </span>
+      <Skeleton className="h-8 w-1/2 sm:h-9" />
+      <ShopBadgesSkeleton className="mt-3 flex gap-2" />
+      <Skeleton className="mt-4 h-5 w-full max-w-3xl" />
+      <div className="mt-6 grid gap-4 border-t border-slate-100 pt-6 sm:grid-cols-3">
+        {[0, 1, 2].map((key) => (
+          <div key={key} className="flex gap-3">
+            <Skeleton className="size-8 shrink-0 rounded-lg" />
+            <div className="flex-1 space-y-1.5">
+              <Skeleton className="h-3.5 w-20" />
+              <Skeleton className="h-4 w-3/4" />
+            </div>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

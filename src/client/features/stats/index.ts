@@ -1,0 +1,1 @@
+export { statsQuery } from './api';
