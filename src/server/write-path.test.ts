@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedFields } from './write-path';
+import { changedFields, withoutSecrets } from './write-path';
 
 describe('changedFields (what an audit entry keeps)', () => {
   it('keeps only the fields whose values differ, with before and after', () => {
@@ -31,6 +31,21 @@ describe('changedFields (what an audit entry keeps)', () => {
     };
     expect(changedFields(null, { email: 'a@b.c', ...secrets })).toEqual({
       email: { before: null, after: 'a@b.c' },
+    });
+  });
+});
+
+describe('withoutSecrets', () => {
+  it('removes secret fields at any depth, in a detail too', () => {
+    expect(
+      withoutSecrets({
+        account: 'a@b.c',
+        invite: { codeHint: 'WXYZ', code: 'ABCD-WXYZ' },
+        list: [{ token: 't', id: 1 }],
+      }),
+    ).toEqual({ account: 'a@b.c', invite: { codeHint: 'WXYZ' }, list: [{ id: 1 }] });
+    expect(changedFields(null, { nested: { passwordHash: 'h', kept: 1 } })).toEqual({
+      nested: { before: null, after: { kept: 1 } },
     });
   });
 });

@@ -14,7 +14,7 @@ import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from './lib/db-error
  * never outlives a write however it was made.
  *
  * Repositories take a `WriteTx` for their writing methods: a transaction only this function makes, so a
- * write outside the path does not type-check. The route-table test (write-path.api.test.ts) performs
+ * write outside the path does not type-check. The route-table test (modules/audit/audit.api.test.ts) performs
  * every write route and checks it left exactly its expected audit rows.
  */
 
@@ -69,7 +69,18 @@ const SECRET_FIELDS = new Set([
   'inviteCode',
 ]);
 
-/** The fields whose values differ, each with its value before and after; secrets left out. */
+/** `value` with every secret field removed, at any depth (a snapshot's nested objects, a detail's lists). */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !SECRET_FIELDS.has(key))
+      .map(([key, inner]) => [key, withoutSecrets(inner)]),
+  );
+}
+
+/** The fields whose values differ, each with its value before and after; secrets left out, at any depth. */
 export function changedFields(
   before: Snapshot | null | undefined,
   after: Snapshot | null | undefined,
@@ -78,8 +89,8 @@ export function changedFields(
   const changes: Record<string, { before: unknown; after: unknown }> = {};
   for (const key of keys) {
     if (SECRET_FIELDS.has(key)) continue;
-    const was = before?.[key] ?? null;
-    const is = after?.[key] ?? null;
+    const was = withoutSecrets(before?.[key] ?? null);
+    const is = withoutSecrets(after?.[key] ?? null);
     if (JSON.stringify(was) !== JSON.stringify(is)) changes[key] = { before: was, after: is };
   }
   return changes;
@@ -128,7 +139,7 @@ export async function performWrite<T>(
             entityName: change.entityName,
             action: change.action,
             changes,
-            detail: change.detail ?? null,
+            detail: change.detail ? (withoutSecrets(change.detail) as Record<string, unknown>) : null,
           });
         },
       };

@@ -1,5 +1,6 @@
 import './zod-config';
 import { z } from 'zod';
+import { calendarDate } from './offer';
 import { PageQuery, pageSchema } from './text';
 
 /**
@@ -47,7 +48,8 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditPage = pageSchema(AuditEntry);
 export type AuditPage = z.infer<typeof AuditPage>;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date as YYYY-MM-DD');
+/** A real calendar date (1900–9999), as the offer form takes it: "2026-02-31" is refused, not cast. */
+const day = calendarDate('Enter a date as YYYY-MM-DD');
 
 export const AuditListQuery = z.strictObject({
   ...PageQuery.shape,

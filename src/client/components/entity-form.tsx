@@ -6,8 +6,6 @@ import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { Fragment, type ReactNode } from 'react';
 import { type DefaultValues, type FieldValues, type Path, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import type { AuditEntityType } from '../../shared/audit';
-import { LastChanged } from '../features/audit';
 import { errorMessage, isNotFound } from '../lib/api';
 import { schemaFields } from '../lib/schema-fields';
 import { useSaveAndReturn } from '../lib/use-save-and-return';
@@ -34,8 +32,8 @@ interface EntityFormPageProps<R> {
   fields: number;
   /** The form, for the record (undefined when new). */
   children(record: R | undefined): ReactNode;
-  /** The record's kind in the audit log: the edit page says who changed it last. */
-  auditType?: AuditEntityType;
+  /** Under the title of an existing record's page: who changed it last (the audit feature's LastChanged). */
+  aside?: ReactNode;
 }
 
 export function EntityFormPage<R>({
@@ -48,7 +46,7 @@ export function EntityFormPage<R>({
   waiting = false,
   fields,
   children,
-  auditType,
+  aside,
 }: EntityFormPageProps<R>) {
   if (id && record.isError && isNotFound(record.error)) {
     return <RecordNotFound message={`${noun} not found`} to={listPath} linkText={backText} />;
@@ -59,7 +57,7 @@ export function EntityFormPage<R>({
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader title={id ? `Edit ${noun}` : `Add New ${noun}`} />
-      {id && auditType ? <LastChanged entityType={auditType} entityId={id} /> : null}
+      {id ? aside : null}
       {failed ? (
         <ErrorState
           message={errorMessage(failed.error)}

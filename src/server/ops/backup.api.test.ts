@@ -17,6 +17,7 @@ import { createOrPromoteAdmin } from '../modules/accounts/admin-accounts';
 import { createInvite } from '../modules/accounts/invites';
 import { databaseUrlFor } from '../test/global-setup';
 import { TEST_TIME_ZONE } from '../test/harness';
+import { performWrite } from '../write-path';
 import { BackupError, backupDatabase, detectBackupKind, restoreDatabase } from './backup';
 
 const kind = inject('testDatabase');
@@ -42,7 +43,9 @@ async function fillMall(database: Database) {
   if (!admin) throw new Error('no admin');
   await database.db.insert(users).values({ email: 'shopper@example.com', role: 'user', passwordHash });
   await createSession(database.db, admin.id, now);
-  await createInvite(database.db, admin.id, now);
+  await performWrite(database.db, { id: admin.id, email: 'boss@example.com' }, ({ tx }) =>
+    createInvite(tx, admin.id, now),
+  );
   // An audit log entry (the log is backed up and restored with everything else).
   await createOrPromoteAdmin(database.db, 'boss@example.com', passwordHash);
   await database.db

@@ -6,7 +6,11 @@ import { formatWhen } from './format';
 
 /** "Last changed by ana@mall.com on 24 Nov 2026, 14:05" under an edit form; nothing until it is known. */
 export function LastChanged({ entityType, entityId }: { entityType: AuditEntityType; entityId: string }) {
-  const latest = useQuery(auditQuery({ entityType, entityId, pageSize: 1 }));
+  // Never the previous record's line while this one's loads (the list keeps its previous page; not here).
+  const latest = useQuery({
+    ...auditQuery({ entityType, entityId, pageSize: 1 }),
+    placeholderData: undefined,
+  });
   const settings = useQuery(settingsQuery);
   const entry = latest.data?.items[0];
   if (!entry) return null;

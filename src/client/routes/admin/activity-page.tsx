@@ -19,7 +19,11 @@ import { settingsQuery } from '../../features/settings';
 import { queryClient } from '../../lib/query-client';
 
 const PAGE_SIZE = 20;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar date (the server refuses "2026-02-31"; the URL may have been edited by hand). */
+const isDay = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+  !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+  new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The filters in the URL (shareable, kept on reload); anything malformed is left out, not sent. */
@@ -34,8 +38,8 @@ function readFilters(params: URLSearchParams): AuditFilters & { page: number } {
       ? (entityType as AuditEntityType)
       : undefined,
     actorId: UUID.test(actorId) ? actorId : undefined,
-    from: DAY.test(from) ? from : undefined,
-    to: DAY.test(to) ? to : undefined,
+    from: isDay(from) ? from : undefined,
+    to: isDay(to) ? to : undefined,
     page: Number.isInteger(page) && page > 0 ? page : 1,
     pageSize: PAGE_SIZE,
   };
@@ -130,18 +134,32 @@ export function ActivityPage() {
         }
         isEmpty={(page) => page.items.length === 0}
         empty={
-          <EmptyState
-            title={filtered ? 'No activity matches these filters.' : 'No activity yet.'}
-            icon={<History aria-hidden="true" className="size-6" />}
-          >
-            {filtered ? (
-              <Button variant="secondary" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
-                Clear filters
+          entries.data && entries.data.total > 0 ? (
+            <EmptyState
+              title="This page is past the last one."
+              icon={<History aria-hidden="true" className="size-6" />}
+            >
+              <Button variant="secondary" onClick={() => setPage(1)}>
+                Go to the newest changes
               </Button>
-            ) : (
-              <p>Changes to shops, products, offers, categories and floors will appear here.</p>
-            )}
-          </EmptyState>
+            </EmptyState>
+          ) : (
+            <EmptyState
+              title={filtered ? 'No activity matches these filters.' : 'No activity yet.'}
+              icon={<History aria-hidden="true" className="size-6" />}
+            >
+              {filtered ? (
+                <Button
+                  variant="secondary"
+                  onClick={() => setParams(new URLSearchParams(), { replace: true })}
+                >
+                  Clear filters
+                </Button>
+              ) : (
+                <p>Changes to shops, products, offers, categories and floors will appear here.</p>
+              )}
+            </EmptyState>
+          )
         }
       >
         {(page) => (

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
+import { LastChanged } from '../../features/audit';
 import { offerQuery } from '../../features/offers';
 import { OfferForm } from '../../features/offers/forms';
 import { settingsQuery } from '../../features/settings';
@@ -18,7 +19,7 @@ export function OfferFormPage() {
   return (
     <EntityFormPage
       id={id}
-      auditType="offer"
+      aside={id ? <LastChanged entityType="offer" entityId={id} /> : null}
       noun="Offer"
       listPath="/admin/offers"
       backText="Back to offers"

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
+import { LastChanged } from '../../features/audit';
 import { shopOffersQuery } from '../../features/offers';
 import { productQuery } from '../../features/products';
 import { ProductForm } from '../../features/products/forms';
@@ -20,7 +21,7 @@ export function ProductFormPage() {
   return (
     <EntityFormPage
       id={id}
-      auditType="product"
+      aside={id ? <LastChanged entityType="product" entityId={id} /> : null}
       noun="Product"
       listPath="/admin/products"
       backText="Back to products"

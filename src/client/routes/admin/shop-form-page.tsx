@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
+import { LastChanged } from '../../features/audit';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { shopQuery } from '../../features/shops';
 import { ShopForm } from '../../features/shops/forms';
@@ -16,7 +17,7 @@ export function ShopFormPage() {
   return (
     <EntityFormPage
       id={id}
-      auditType="shop"
+      aside={id ? <LastChanged entityType="shop" entityId={id} /> : null}
       noun="Shop"
       listPath="/admin/shops"
       backText="Back to shops"

@@ -6,13 +6,13 @@ import { newInviteCode, normalizeInviteCode, sha256 } from '../../auth/tokens';
 import type { Db } from '../../db/client';
 import { adminInvites, users } from '../../db/schema';
 import { HttpError } from '../../errors';
+import { type Actor, performWrite, type WriteTx } from '../../write-path';
 
 /** The log names an invite by its hint: the code itself never reaches it. */
 export const inviteName = (codeHint: string) => `Admin invite …${codeHint}`;
 
 export const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete'>;
 type InviteRow = typeof adminInvites.$inferSelect;
 
 function toInvite(row: InviteRow): AdminInvite {
@@ -29,7 +29,7 @@ function toInvite(row: InviteRow): AdminInvite {
  * no admin (product-decisions.md §2).
  */
 export async function createInvite(
-  db: Executor,
+  db: WriteTx,
   createdBy: string | null,
   now: Date,
 ): Promise<CreatedAdminInvite> {
@@ -62,7 +62,7 @@ export async function listOpenInvites(db: Db, now: Date): Promise<AdminInvite[]>
 }
 
 /** Revokes an open invite; returns it (for the log), or null when there is no such open invite. */
-export async function revokeInvite(db: Executor, id: string): Promise<AdminInvite | null> {
+export async function revokeInvite(db: WriteTx, id: string): Promise<AdminInvite | null> {
   const [row] = await db
     .delete(adminInvites)
     .where(and(eq(adminInvites.id, id), isNull(adminInvites.usedAt)))
@@ -87,7 +87,7 @@ function sameSecret(a: string, b: string): boolean {
  * The operator's MALL_ADMIN_INVITE_CODE is not spent.
  */
 export async function redeemInvite(
-  tx: Executor,
+  tx: WriteTx,
   code: string | undefined,
   userId: string,
   operatorCode: string | undefined,
@@ -146,8 +146,24 @@ export async function prepareSetupCode(
   now: Date,
 ): Promise<string | null> {
   if (operatorCode || (await adminExists(db))) return null;
-  return db.transaction(async (tx) => {
-    await tx.delete(adminInvites).where(and(isNull(adminInvites.createdBy), isNull(adminInvites.usedAt)));
-    return (await createInvite(tx, null, now)).code;
-  });
+  return performWrite(
+    db,
+    SETUP_ACTOR,
+    async ({ tx, record }) => {
+      await tx.delete(adminInvites).where(and(isNull(adminInvites.createdBy), isNull(adminInvites.usedAt)));
+      const invite = await createInvite(tx, null, now);
+      record({
+        entityType: 'invite',
+        entityId: invite.id,
+        entityName: `Setup code …${invite.codeHint}`,
+        action: 'create',
+        after: { codeHint: invite.codeHint, expiresAt: invite.expiresAt },
+      });
+      return invite.code;
+    },
+    { now: () => now },
+  );
 }
+
+/** The server itself, as the log names it: the setup code printed at start-up. */
+export const SETUP_ACTOR: Actor = { id: null, email: 'server start-up' };

@@ -423,6 +423,31 @@ describe('append-only, on the database', () => {
   });
 });
 
+describe('mall dates in a zone with daylight saving', () => {
+  it('ends the "to" day at the mall\'s midnight, 23 hours after its start on the day the clocks go forward', async () => {
+    const marker = uniqueName('DST');
+    const at = (iso: string) => () => new Date(iso);
+    const log = (iso: string, name: string) =>
+      performWrite(
+        t.database.db,
+        { id: d.admin.user.id, email: d.admin.user.email },
+        async ({ record }) =>
+          record({ entityType: 'category', entityId: null, entityName: name, action: 'create' }),
+        { now: at(iso) },
+      );
+    // New York, 8 March 2026: clocks go from 02:00 EST to 03:00 EDT; the day ends at 04:00Z, not 05:00Z.
+    await log('2026-03-09T03:30:00Z', `${marker} late on the 8th`);
+    await log('2026-03-09T04:30:00Z', `${marker} early on the 9th`);
+    const { auditRepository } = await import('./repository');
+    const page = await auditRepository(t.database.db).list(
+      { from: '2026-03-08', to: '2026-03-08', page: 1, pageSize: 100 },
+      'America/New_York',
+    );
+    const names = page.items.map((entry) => entry.entityName).filter((name) => name.startsWith(marker));
+    expect(names).toEqual([`${marker} late on the 8th`]);
+  });
+});
+
 describe('GET /api/audit (the Activity screen)', () => {
   it('lists newest first with paging, filters by kind, record, person and mall dates, and says what still exists', async () => {
     const other = await registerAs(t.app, 'admin');
@@ -464,7 +489,18 @@ describe('GET /api/audit (the Activity screen)', () => {
   });
 
   it('refuses bad filters with a clear message, and shoppers and visitors altogether', async () => {
-    for (const query of ['entityType=spaceship', 'actorId=nope', 'from=yesterday', 'page=0', 'extra=1']) {
+    for (const query of [
+      'entityType=spaceship',
+      'actorId=nope',
+      'from=yesterday',
+      'from=2026-02-31',
+      'to=2026-13-01',
+      'from=0000-01-01',
+      'to=%27%3B%20drop%20table%20audit_log',
+      'page=0',
+      'pageSize=1000',
+      'extra=1',
+    ]) {
       const response = await t.app.inject({ url: `/api/audit?${query}`, headers: d.admin.headers });
       expect(response.statusCode, query).toBe(400);
       expect(response.json().error.message).toBeTruthy();

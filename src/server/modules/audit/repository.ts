@@ -16,8 +16,12 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
   when 'invite' then exists (select 1 from ${adminInvites} where ${adminInvites.id} = ${auditLog.entityId})
   else false end`;
 
-/** The start of mall date `day` (YYYY-MM-DD) in `timeZone`, as a timestamp. */
-const startOfDay = (day: string, timeZone: string) => sql`(${day}::date::timestamp at time zone ${timeZone})`;
+/**
+ * The start of mall date `day` (YYYY-MM-DD) in `timeZone`, as a timestamp; `daysLater` moves the date
+ * before the zone is applied, so a day with a daylight-saving change is 23 or 25 hours long, as it is.
+ */
+const startOfDay = (day: string, timeZone: string, daysLater = 0) =>
+  sql`((${day}::date + ${daysLater}::int)::timestamp at time zone ${timeZone})`;
 
 type Row = typeof auditLog.$inferSelect & { entityExists: boolean };
 
@@ -52,7 +56,7 @@ export function auditRepository(db: Db) {
       if (entityId) filters.push(eq(auditLog.entityId, entityId));
       if (actorId) filters.push(eq(auditLog.actorId, actorId));
       if (from) filters.push(sql`${auditLog.at} >= ${startOfDay(from, timeZone)}`);
-      if (to) filters.push(sql`${auditLog.at} < ${startOfDay(to, timeZone)} + interval '1 day'`);
+      if (to) filters.push(sql`${auditLog.at} < ${startOfDay(to, timeZone, 1)}`);
       const where = filters.length > 0 ? and(...filters) : undefined;
       const [rows, [total]] = await Promise.all([
         tx

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Place, PlaceInput } from '../../../shared/place';
 import type { Db } from '../../db/client';
 import { HttpError } from '../../errors';
-import { pgError, UNIQUE_VIOLATION } from '../../lib/db-errors';
+import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from '../../lib/db-errors';
 import { routeWriter } from '../../write-path';
 import { CATEGORY, FLOOR, type PlaceKind, placeRepository } from './repository';
 
@@ -27,7 +27,19 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
       'IN_USE',
       `${place.name} is used by ${shopCount} ${shopCount === 1 ? 'shop' : 'shops'}. Move ${shopCount === 1 ? 'it' : 'them'} to another ${noun} first.`,
     );
-  const writeError = (error: unknown) => (pgError(error)?.code === UNIQUE_VIOLATION ? duplicate() : null);
+  const writeError = (error: unknown) => {
+    const code = pgError(error)?.code;
+    if (code === UNIQUE_VIOLATION) return duplicate();
+    // Only a delete can break a shop's reference, and it counts the shops first under a lock; should a
+    // shop still refer to it, say so as the count would.
+    if (code === FOREIGN_KEY_VIOLATION)
+      return new HttpError(
+        409,
+        'IN_USE',
+        `This ${noun} is used by shops. Move them to another ${noun} first.`,
+      );
+    return null;
+  };
 
   return async (app, { db, now }) => {
     const places = placeRepository(db, kind);
