@@ -212,6 +212,42 @@ function memoryMb(pid, field) {
   }
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc), or NaN. */
+function cpuMs(pid) {
+  try {
+    // After the command's closing parenthesis: state is field 3, utime and stime fields 14 and 15.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ: /proc's unit for CPU times on Linux
+
+/** A PostgreSQL cluster's postmaster pid (first line of postmaster.pid), or undefined. */
+function postmasterOf(dataDir) {
+  try {
+    return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's children's pids (Linux /proc), or none. */
+function childPids(pid) {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** Samples VmRSS every 100 ms until stopped; resolves the peak in MB. */
 function sampleRss(pid) {
   let peak = memoryMb(pid, 'VmRSS');
@@ -727,8 +763,13 @@ async function writeProductIds(port, adminCookie, shopIds, count) {
  * autovacuum). Judged: the median run's req/s with the log ÷ without. The per-round ratios show the
  * spread. Each run counts the entries the log gained (GET /api/audit, as the admin): with the log one per
  * update answered (plus those in flight when the run stopped), without it none.
+ *
+ * Why the two differ: each side's CPU time per write, which the neighbours' load changes far less than
+ * req/s — the server's (its process, all threads: with the embedded database, the database too) and,
+ * for a cluster this bench started, PostgreSQL's (the postmaster and its children: backends,
+ * autovacuum, WAL writer).
  */
-async function auditOverhead(port, { adminCookie, productIds, label }) {
+async function auditOverhead(port, { adminCookie, productIds, label, serverPid, postmasterPid }) {
   const me = await getOk(port, '/api/auth/me', adminCookie);
   const entries = async () =>
     (await getOk(port, `/api/audit?actorId=${me.user.id}&entityType=product&pageSize=1`, adminCookie)).total;
@@ -751,10 +792,27 @@ async function auditOverhead(port, { adminCookie, productIds, label }) {
       label: 'admin writes: the same without it (bench route PATCH /api/bench/products/:id)',
       path: (id) => `/api/bench/products/${id}`,
     },
-  ].map((side) => ({ ...side, runs: [], latencies: [], ok: 0, errors: 0, statusCodes: {}, entries: 0 }));
+  ].map((side) => ({
+    ...side,
+    runs: [],
+    latencies: [],
+    ok: 0,
+    errors: 0,
+    statusCodes: {},
+    entries: 0,
+    serverCpuMs: 0,
+    databaseCpuMs: 0,
+  }));
+  const databasePids = () => (postmasterPid ? [postmasterPid, ...childPids(postmasterPid)] : []);
+  const cpuOf = (pids) => new Map(pids.map((pid) => [pid, cpuMs(pid)]));
+  /** CPU used since `before` (a Map from cpuOf) by the processes alive now; new ones from 0. */
+  const cpuSince = (before, pids) =>
+    pids.reduce((sum, pid) => sum + Math.max(0, (cpuMs(pid) || 0) - (before.get(pid) || 0)), 0);
 
   const run = async (side, duration) => {
     const before = await entries();
+    const serverBefore = cpuMs(serverPid);
+    const databaseBefore = cpuOf(databasePids());
     const { result, latencies } = await cannon(port, {
       method: 'PATCH',
       cookie: adminCookie,
@@ -763,15 +821,19 @@ async function auditOverhead(port, { adminCookie, productIds, label }) {
       seconds: duration,
       connections: WRITE_CONNECTIONS,
     });
+    // Before drained(): its health checks are no part of the writes' cost (the few writes still in flight
+    // are, and are not counted as answered: a slight overestimate of the cost per write, on both sides).
+    const serverCpu = cpuMs(serverPid) - serverBefore;
+    const databaseCpu = cpuSince(databaseBefore, databasePids());
     await drained(port);
-    return { result, latencies, entries: (await entries()) - before };
+    return { result, latencies, entries: (await entries()) - before, serverCpu, databaseCpu };
   };
 
   for (const side of sides) if (warmupS > 0) await run(side, warmupS);
   for (let round = 0; round < writeRounds; round++) {
     if (isInterrupted()) throw new BenchError('interrupted');
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-      const { result, latencies, entries: added } = await run(side, writeRunS);
+      const { result, latencies, entries: added, serverCpu, databaseCpu } = await run(side, writeRunS);
       const reqPerS = result['2xx'] / result.duration;
       side.runs.push(reqPerS);
       for (const latency of latencies) side.latencies.push(latency);
@@ -780,9 +842,13 @@ async function auditOverhead(port, { adminCookie, productIds, label }) {
       for (const [code, stats] of Object.entries(result.statusCodeStats ?? {}))
         if (!code.startsWith('2')) side.statusCodes[code] = (side.statusCodes[code] ?? 0) + stats.count;
       side.entries += added;
+      side.serverCpuMs += serverCpu;
+      side.databaseCpuMs += databaseCpu;
       console.log(
         `[${label}] write round ${round + 1}/${writeRounds}, ${side.id}: ${reqPerS.toFixed(0)} req/s, ` +
-          `p95 ${fmt(percentile(latencies, 95))} ms, ${added} audit entries`,
+          `p95 ${fmt(percentile(latencies, 95))} ms, ${added} audit entries, CPU per write: server ` +
+          `${fmt(serverCpu / result['2xx'], 2)} ms` +
+          (postmasterPid ? `, PostgreSQL ${fmt(databaseCpu / result['2xx'], 2)} ms` : ''),
       );
     }
   }
@@ -810,12 +876,18 @@ async function auditOverhead(port, { adminCookie, productIds, label }) {
       statusCodes: side.statusCodes,
       ok: side.ok,
       entries: side.entries,
+      serverCpuPerWriteMs: side.serverCpuMs / side.ok,
+      databaseCpuPerWriteMs: postmasterPid ? side.databaseCpuMs / side.ok : Number.NaN,
       peakRssMb: Number.NaN,
     };
   });
   const [audited, unaudited] = rows;
   const roundRatios = audited.runs.map((value, round) => value / unaudited.runs[round]);
+  // The throughput CPU alone would allow, with ÷ without (the machine is CPU-bound in these rows).
+  const cpuOfWrite = (row) =>
+    row.serverCpuPerWriteMs + (Number.isNaN(row.databaseCpuPerWriteMs) ? 0 : row.databaseCpuPerWriteMs);
   return {
+    cpuRatio: cpuOfWrite(unaudited) / cpuOfWrite(audited),
     rows,
     ratio: audited.reqPerS / unaudited.reqPerS,
     roundRatios,
@@ -1095,7 +1167,13 @@ async function runDatabase(kind, words) {
         `[${label}] admin writes with and without the audit log: ${writeRounds} rounds of ${writeRunS} s each, ` +
           `${WRITE_CONNECTIONS} connections, ${productIds.length} products in turn…`,
       );
-      outcome.writes = await auditOverhead(port, { adminCookie: cookies.admin, productIds, label });
+      outcome.writes = await auditOverhead(port, {
+        adminCookie: cookies.admin,
+        productIds,
+        label,
+        serverPid: server.pid,
+        postmasterPid: cluster ? postmasterOf(cluster.dataDir) : undefined,
+      });
       outcome.rows.push(...outcome.writes.rows);
       console.log(`[${label}] ${auditSummary(outcome.writes)}`);
     }
@@ -1391,17 +1469,25 @@ function floodReport(outcomes, machine, startedAt) {
   return `${lines.join('\n')}\n`;
 }
 
+/** "server 1.23 ms + PostgreSQL 0.45 ms", or the server's alone (embedded: the database is inside it). */
+function cpuPerWrite(row) {
+  return (
+    `server ${fmt(row.serverCpuPerWriteMs, 2)} ms` +
+    (Number.isNaN(row.databaseCpuPerWriteMs) ? '' : ` + PostgreSQL ${fmt(row.databaseCpuPerWriteMs, 2)} ms`)
+  );
+}
+
 /** One line on the admin-write pair: both sides, the ratio and the target, the entries the log gained. */
 function auditSummary(writes) {
   const [audited, unaudited] = writes.rows;
   const side = (row) =>
-    `${fmt(row.reqPerS, 0)} req/s, p95 ${fmt(row.p95)} ms` +
+    `${fmt(row.reqPerS, 0)} req/s, p95 ${fmt(row.p95)} ms, CPU per write ${cpuPerWrite(row)}` +
     (row.errors > 0 ? `, ${row.errors} errors/non-2xx ${JSON.stringify(row.statusCodes)}` : '');
   return (
     `admin writes (PATCH a product's price, ${WRITE_CONNECTIONS} connections; median of ${writes.rounds} runs of ` +
     `${writes.runS} s each, the two in turns): with the audit log ${side(audited)}; without it ${side(unaudited)}; ` +
     `ratio ${fmt(writes.ratio, 2)} (≥ ${fmt(TARGETS.auditShareOfUnaudited, 2)}); per round ` +
-    `${writes.roundRatios.map((value) => fmt(value, 2)).join(', ')} (median ${fmt(writes.roundRatioMedian, 2)}); the log gained ${audited.entries} entries for ` +
+    `${writes.roundRatios.map((value) => fmt(value, 2)).join(', ')} (median ${fmt(writes.roundRatioMedian, 2)}); by CPU per write ${fmt(writes.cpuRatio, 2)}; the log gained ${audited.entries} entries for ` +
     `${audited.ok} updates answered with it (the rest: answered after the run stopped), ${unaudited.entries} without`
   );
 }
@@ -1436,9 +1522,14 @@ function auditReport(outcomes, machine, startedAt) {
       'and answer, no entry).',
     `- In turns: after a ${warmupS} s warm-up of each, ${writeRounds} rounds of one ${writeRunS} s run of each, the ` +
       'order alternating each round. req/s: the median run (2xx answers per second); ratio: with ÷ without of the ' +
-      'medians; p50/p95/p99: over every 2xx answer of all runs of that side.\n',
-    '| database | with the log: req/s | p50 / p95 / p99 ms | without: req/s | p50 / p95 / p99 ms | ratio (≥ 0.90) | per round | runs with / without (req/s) | entries logged / updates answered |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      'medians; p50/p95/p99: over every 2xx answer of all runs of that side.',
+    '- CPU per write: CPU time used during the runs ÷ updates answered — the server process (all its threads; ' +
+      'the embedded database runs inside it) and, on the throwaway cluster, PostgreSQL (postmaster and children). ' +
+      'The neighbours change it far less than req/s: it says where the log’s cost goes. _By CPU_: CPU per write ' +
+      'without ÷ with (server + PostgreSQL): the ratio the throughput would have if CPU alone limited it, as it ' +
+      'nearly does here (4 connections keep the 2 cores busy), a steadier second estimate; not judged.\n',
+    '| database | with the log: req/s | p50 / p95 / p99 ms | CPU per write | without: req/s | p50 / p95 / p99 ms | CPU per write | ratio (≥ 0.90) | per round | by CPU | runs with / without (req/s) | entries logged / updates answered |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const trio = (row) => `${fmt(row.p50)} / ${fmt(row.p95)} / ${fmt(row.p99)}`;
   const runs = (row) => row.runs.map((value) => fmt(value, 0)).join(', ');
@@ -1447,9 +1538,9 @@ function auditReport(outcomes, machine, startedAt) {
     if (!writes) continue;
     const [audited, unaudited] = writes.rows;
     lines.push(
-      `| ${outcome.version} | ${fmt(audited.reqPerS, 0)} | ${trio(audited)} | ${fmt(unaudited.reqPerS, 0)} | ` +
-        `${trio(unaudited)} | **${fmt(writes.ratio, 2)}** ${auditPasses(writes) ? 'PASS' : 'FAIL'} | ` +
-        `${writes.roundRatios.map((value) => fmt(value, 2)).join(', ')} (median ${fmt(writes.roundRatioMedian, 2)}) | ${runs(audited)} / ${runs(unaudited)} | ` +
+      `| ${outcome.version} | ${fmt(audited.reqPerS, 0)} | ${trio(audited)} | ${cpuPerWrite(audited)} | ` +
+        `${fmt(unaudited.reqPerS, 0)} | ${trio(unaudited)} | ${cpuPerWrite(unaudited)} | **${fmt(writes.ratio, 2)}** ${auditPasses(writes) ? 'PASS' : 'FAIL'} | ` +
+        `${writes.roundRatios.map((value) => fmt(value, 2)).join(', ')} (median ${fmt(writes.roundRatioMedian, 2)}) | ${fmt(writes.cpuRatio, 2)} | ${runs(audited)} / ${runs(unaudited)} | ` +
         `${audited.entries} / ${audited.ok}; without: ${unaudited.entries} / ${unaudited.ok} |`,
     );
   }
