@@ -3,6 +3,7 @@
 //
 //   node scripts/bench/run.mjs [--duration 10] [--warmup 5] [--connections 50]
 //        [--only postgres|embedded] [--quick] [--read-cache on|off] [--no-write]
+//        [--flood-only | --writes-only]
 //
 // For each database — PostgreSQL (DATABASE_URL when set, else a throwaway cluster started here), then
 // the embedded one (a temp MALL_DATA_DIR) — it:
@@ -16,6 +17,8 @@
 //     reads, admin lists and sign-in — one server process for all rows, its memory sampled (VmRSS every
 //     100 ms: the peak during each row; VmHWM for the whole run), its event-loop delay read from
 //     /api/bench/event-loop around each row;
+//     Then admin writes with and without the audit log (auditOverhead: the two measured in turns, their
+//     medians compared) and the sign-in flood;
 //  4. embedded only: start-up time on the existing data directory (spawn → first 200 on /api/health).
 // Prints one table and writes it to bench/results.md with the machine, versions and the targets.
 //
@@ -52,6 +55,7 @@ import {
 
 const resultsFile = path.join(repoRoot, 'bench', 'results.md');
 const floodFile = path.join(repoRoot, 'bench', 'sign-in-flood.md');
+const auditFile = path.join(repoRoot, 'bench', 'audit-overhead.md');
 
 const INVITE_CODE = 'bench-admin-invite-code';
 const PASSWORD = 'bench-password-1';
@@ -63,6 +67,8 @@ const IDLE_LOOP_S = 10; // the event loop measured with the server idle, before 
 const SIGN_IN_ACCOUNTS = 64; // accounts the sign-in rows take turns over
 const SIGN_IN_FLOOD_CONNECTIONS = 64; // the sign-in flood: connections signing in at once
 const PROBE_INTERVAL_MS = 100; // the sign-in flood: a probe request every 100 ms
+const WRITE_CONNECTIONS = 4; // admin writes: a few admins saving at once
+const WRITE_SHOPS = 100; // admin writes: the products of this many shops (about 10,000) are updated in turn
 
 const TARGETS = {
   shopperShareOfCeiling: 0.5,
@@ -71,6 +77,7 @@ const TARGETS = {
   embeddedShareOfPostgres: 0.3,
   embeddedEventLoopMaxMs: 20,
   embeddedStartMs: 1500,
+  auditShareOfUnaudited: 0.9,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -87,6 +94,9 @@ const USAGE = `Usage: node scripts/bench/run.mjs [options]   (npm run bench -- [
   --no-write         print the table but leave bench/results.md alone
   --flood-only       only the sign-in flood (and its baseline): writes bench/sign-in-flood.md, not
                      bench/results.md (npm run bench -- --flood-only --only postgres: about a minute)
+  --writes-only      only admin writes with and without the audit log, in turns (after loading the
+                     large mall): writes bench/audit-overhead.md, not bench/results.md
+  --write-rounds N   rounds of the admin-write pair, each one run of each (default 6; --quick: 2)
 
 PostgreSQL: DATABASE_URL when set (an empty database, or one holding the large mall from an earlier
 run), else a throwaway cluster (scripts/pg-cluster.mjs).`;
@@ -103,6 +113,8 @@ try {
       'read-cache': { type: 'string', default: 'on' },
       'no-write': { type: 'boolean', default: false },
       'flood-only': { type: 'boolean', default: false },
+      'writes-only': { type: 'boolean', default: false },
+      'write-rounds': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -123,10 +135,19 @@ const connections = Number(options.connections);
 const startSamples = options.quick ? 3 : 5;
 const readCache = options['read-cache'];
 const floodOnly = options['flood-only'];
+const writesOnly = options['writes-only'];
+// Admin writes, with and without the audit log: rounds of one short run of each, in turns (see auditOverhead).
+const writeRounds = Number(options['write-rounds'] ?? (options.quick ? 2 : 6));
+const writeRunS = Math.max(2, Math.round(durationS / 2));
+if (floodOnly && writesOnly) {
+  console.error(`--flood-only and --writes-only: one or the other\n\n${USAGE}`);
+  process.exit(2);
+}
 for (const [name, value, min] of [
   ['--duration', durationS, 1],
   ['--warmup', warmupS, 0],
   ['--connections', connections, 1],
+  ['--write-rounds', writeRounds, 1],
 ]) {
   if (!Number.isFinite(value) || value < min || value > 10_000) {
     console.error(`${name} must be a number ≥ ${min}\n\n${USAGE}`);
@@ -188,6 +209,42 @@ function memoryMb(pid, field) {
     return match ? Number(match[1]) / 1024 : Number.NaN;
   } catch {
     return Number.NaN;
+  }
+}
+
+/** CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc), or NaN. */
+function cpuMs(pid) {
+  try {
+    // After the command's closing parenthesis: state is field 3, utime and stime fields 14 and 15.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ: /proc's unit for CPU times on Linux
+
+/** A PostgreSQL cluster's postmaster pid (first line of postmaster.pid), or undefined. */
+function postmasterOf(dataDir) {
+  try {
+    return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's children's pids (Linux /proc), or none. */
+function childPids(pid) {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
   }
 }
 
@@ -674,6 +731,173 @@ async function signInFlood(port, { signInEmails, shopId, shopperCookie }) {
   };
 }
 
+/** The products of `count` shops spread over the mall, as the admin lists them, shuffled. */
+async function writeProductIds(port, adminCookie, shopIds, count) {
+  const step = Math.max(1, Math.floor(shopIds.length / count));
+  const ids = [];
+  for (let i = 0; i < shopIds.length && i / step < count; i += step) {
+    const page = await getOk(port, `/api/products?shopId=${shopIds[i]}&page=1&pageSize=100`, adminCookie);
+    ids.push(...page.items.map((item) => item.id));
+  }
+  const random = makeRandom(13);
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = Math.floor(random.next() * (i + 1));
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+  }
+  return ids;
+}
+
+/**
+ * Admin writes with and without the audit log (issue 13: with it, at least 90% of the throughput
+ * without it). Both sides send what the admin's product form sends for a price change — PATCH with
+ * {"price": …} — from WRITE_CONNECTIONS connections: one through PATCH /api/products/:id (performWrite,
+ * which inserts the audit entry in the change's transaction), the other through the bench-only
+ * PATCH /api/bench/products/:id (the same update, transaction and answer, no entry). Every request takes
+ * the next product of one shared, shuffled list and a price no request sent before, so every update
+ * changes the row (an update that changes nothing records no entry) and concurrent requests never wait
+ * on one row's lock.
+ *
+ * On a shared machine one 10 s run of each, one after the other, mostly measures what the neighbours did
+ * meanwhile. So the two take turns: after a warm-up of each, `writeRounds` rounds of one `writeRunS`
+ * run of each, the order alternating (ABBA…: neither always goes first, after the other's dead rows and
+ * autovacuum). Judged: the median run's req/s with the log ÷ without. The per-round ratios show the
+ * spread. Each run counts the entries the log gained (GET /api/audit, as the admin): with the log one per
+ * update answered (plus those in flight when the run stopped), without it none.
+ *
+ * Why the two differ: each side's CPU time per write, which the neighbours' load changes far less than
+ * req/s — the server's (its process, all threads: with the embedded database, the database too) and,
+ * for a cluster this bench started, PostgreSQL's (the postmaster and its children: backends,
+ * autovacuum, WAL writer).
+ */
+async function auditOverhead(port, { adminCookie, productIds, label, serverPid, postmasterPid }) {
+  const me = await getOk(port, '/api/auth/me', adminCookie);
+  const entries = async () =>
+    (await getOk(port, `/api/audit?actorId=${me.user.id}&entityType=product&pageSize=1`, adminCookie)).total;
+  let product = 0;
+  const nextProduct = () => productIds[product++ % productIds.length];
+  let step = 0;
+  // 1.01, 1.02, … 90,000.00, then round again: never the price a product had from the previous request.
+  const nextBody = () => {
+    step = (step % 8_999_899) + 1;
+    return JSON.stringify({ price: (100 + step) / 100 });
+  };
+  const sides = [
+    {
+      id: 'write-audited',
+      label: 'admin writes: PATCH /api/products/:id (price), with the audit log',
+      path: (id) => `/api/products/${id}`,
+    },
+    {
+      id: 'write-unaudited',
+      label: 'admin writes: the same without it (bench route PATCH /api/bench/products/:id)',
+      path: (id) => `/api/bench/products/${id}`,
+    },
+  ].map((side) => ({
+    ...side,
+    runs: [],
+    latencies: [],
+    ok: 0,
+    errors: 0,
+    statusCodes: {},
+    entries: 0,
+    serverCpuMs: 0,
+    databaseCpuMs: 0,
+  }));
+  const databasePids = () => (postmasterPid ? [postmasterPid, ...childPids(postmasterPid)] : []);
+  const cpuOf = (pids) => new Map(pids.map((pid) => [pid, cpuMs(pid)]));
+  /** CPU used since `before` (a Map from cpuOf) by the processes alive now; new ones from 0. */
+  const cpuSince = (before, pids) =>
+    pids.reduce((sum, pid) => sum + Math.max(0, (cpuMs(pid) || 0) - (before.get(pid) || 0)), 0);
+
+  const run = async (side, duration) => {
+    const before = await entries();
+    const serverBefore = cpuMs(serverPid);
+    const databaseBefore = cpuOf(databasePids());
+    const { result, latencies } = await cannon(port, {
+      method: 'PATCH',
+      cookie: adminCookie,
+      next: () => side.path(nextProduct()),
+      nextBody,
+      seconds: duration,
+      connections: WRITE_CONNECTIONS,
+    });
+    // Before drained(): its health checks are no part of the writes' cost (the few writes still in flight
+    // are, and are not counted as answered: a slight overestimate of the cost per write, on both sides).
+    const serverCpu = cpuMs(serverPid) - serverBefore;
+    const databaseCpu = cpuSince(databaseBefore, databasePids());
+    await drained(port);
+    return { result, latencies, entries: (await entries()) - before, serverCpu, databaseCpu };
+  };
+
+  for (const side of sides) if (warmupS > 0) await run(side, warmupS);
+  for (let round = 0; round < writeRounds; round++) {
+    if (isInterrupted()) throw new BenchError('interrupted');
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      const { result, latencies, entries: added, serverCpu, databaseCpu } = await run(side, writeRunS);
+      const reqPerS = result['2xx'] / result.duration;
+      side.runs.push(reqPerS);
+      for (const latency of latencies) side.latencies.push(latency);
+      side.ok += result['2xx'];
+      side.errors += result.errors + result.timeouts + result.non2xx;
+      for (const [code, stats] of Object.entries(result.statusCodeStats ?? {}))
+        if (!code.startsWith('2')) side.statusCodes[code] = (side.statusCodes[code] ?? 0) + stats.count;
+      side.entries += added;
+      side.serverCpuMs += serverCpu;
+      side.databaseCpuMs += databaseCpu;
+      console.log(
+        `[${label}] write round ${round + 1}/${writeRounds}, ${side.id}: ${reqPerS.toFixed(0)} req/s, ` +
+          `p95 ${fmt(percentile(latencies, 95))} ms, ${added} audit entries, CPU per write: server ` +
+          `${fmt(serverCpu / result['2xx'], 2)} ms` +
+          (postmasterPid ? `, PostgreSQL ${fmt(databaseCpu / result['2xx'], 2)} ms` : ''),
+      );
+    }
+  }
+
+  // The middle run, or the mean of the middle two (percentile() would take the lower one).
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = sorted.length / 2;
+    return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
+  };
+  const rows = sides.map((side) => {
+    const sorted = Float64Array.from(side.latencies).sort();
+    return {
+      id: side.id,
+      group: 'write',
+      label: side.label,
+      connections: WRITE_CONNECTIONS,
+      distinct: productIds.length,
+      reqPerS: median(side.runs),
+      runs: side.runs,
+      p50: percentile(sorted, 50),
+      p95: percentile(sorted, 95),
+      p99: percentile(sorted, 99),
+      errors: side.errors,
+      statusCodes: side.statusCodes,
+      ok: side.ok,
+      entries: side.entries,
+      serverCpuPerWriteMs: side.serverCpuMs / side.ok,
+      databaseCpuPerWriteMs: postmasterPid ? side.databaseCpuMs / side.ok : Number.NaN,
+      peakRssMb: Number.NaN,
+    };
+  });
+  const [audited, unaudited] = rows;
+  const roundRatios = audited.runs.map((value, round) => value / unaudited.runs[round]);
+  // The throughput CPU alone would allow, with ÷ without (the machine is CPU-bound in these rows).
+  const cpuOfWrite = (row) =>
+    row.serverCpuPerWriteMs + (Number.isNaN(row.databaseCpuPerWriteMs) ? 0 : row.databaseCpuPerWriteMs);
+  return {
+    cpuRatio: cpuOfWrite(unaudited) / cpuOfWrite(audited),
+    rows,
+    ratio: audited.reqPerS / unaudited.reqPerS,
+    roundRatios,
+    roundRatioMedian: median(roundRatios),
+    rounds: writeRounds,
+    runS: writeRunS,
+    products: productIds.length,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // One database
 
@@ -808,9 +1032,10 @@ async function runDatabase(kind, words) {
     }
 
     // 2. The database ceiling, before the server (the embedded data directory is the server's alone).
-    if (!floodOnly)
+    const onlyOne = floodOnly || writesOnly;
+    if (!onlyOne)
       console.log(`[${label}] database ceiling (${durationS} s, ${connections} concurrent clients)…`);
-    const ceiling = floodOnly ? null : await dbCeiling(env, label);
+    const ceiling = onlyOne ? null : await dbCeiling(env, label);
 
     // 3. The server.
     server = new Server({ mainJs: path.join(serverCopy, 'server', 'main.js'), env, logPath });
@@ -825,7 +1050,7 @@ async function runDatabase(kind, words) {
     // Sign-in rows take turns over several accounts: one account signed in from 8 connections at once
     // from one address is what the lockout refuses (attempts in flight count, auth/lockout.ts).
     const signInEmails = [];
-    for (let i = 0; i < SIGN_IN_ACCOUNTS; i++) {
+    for (let i = 0; i < (writesOnly ? 0 : SIGN_IN_ACCOUNTS); i++) {
       signInEmails.push(`bench.signin.${i}.${stamp}@example.com`);
       await register(port, 'user', signInEmails[i]);
     }
@@ -851,7 +1076,7 @@ async function runDatabase(kind, words) {
     if (!hasEventLoop)
       console.warn(`[${label}] GET /api/bench/event-loop → HTTP ${eventLoop.status}: no event-loop figures`);
 
-    if (hasEventLoop && !floodOnly) {
+    if (hasEventLoop && !onlyOne) {
       // The floor the rows stand on: the same measurement with the server idle. Timer ticks on a
       // shared 2-core VM are late now and then whatever the server does. (The probe above reset it.)
       await sleep(IDLE_LOOP_S * 1000);
@@ -862,7 +1087,7 @@ async function runDatabase(kind, words) {
       );
     }
 
-    const rows = floodOnly
+    const rows = onlyOne
       ? []
       : buildRows({
           fixtures: { categoryIds, floorIds, shopIds, signInEmails, searchTerms: words.searchTerms },
@@ -935,7 +1160,24 @@ async function runDatabase(kind, words) {
           (measured.errors > 0 ? ` (status codes ${JSON.stringify(result.statusCodeStats)})` : ''),
       );
     }
-    if (!isInterrupted()) {
+    // After the read rows: every write raises the catalogue version, emptying the read cache.
+    if (!isInterrupted() && !floodOnly) {
+      const productIds = await writeProductIds(port, cookies.admin, shopIds, WRITE_SHOPS);
+      console.log(
+        `[${label}] admin writes with and without the audit log: ${writeRounds} rounds of ${writeRunS} s each, ` +
+          `${WRITE_CONNECTIONS} connections, ${productIds.length} products in turn…`,
+      );
+      outcome.writes = await auditOverhead(port, {
+        adminCookie: cookies.admin,
+        productIds,
+        label,
+        serverPid: server.pid,
+        postmasterPid: cluster ? postmasterOf(cluster.dataDir) : undefined,
+      });
+      outcome.rows.push(...outcome.writes.rows);
+      console.log(`[${label}] ${auditSummary(outcome.writes)}`);
+    }
+    if (!isInterrupted() && !writesOnly) {
       outcome.signInFlood = await signInFlood(port, {
         signInEmails,
         shopId: shopIds[0],
@@ -953,7 +1195,7 @@ async function runDatabase(kind, words) {
     await server.stop();
 
     // 4. Start-up on the existing data directory.
-    if (kind === 'embedded' && !isInterrupted() && !floodOnly) {
+    if (kind === 'embedded' && !isInterrupted() && !onlyOne) {
       const samples = [];
       for (let i = 0; i < startSamples; i++) {
         samples.push(await server.start());
@@ -1066,6 +1308,10 @@ function checks(outcomes) {
           `${fmt(crowd.reqPerS, 0)} searches/s, p95 ${fmt(crowd.p95)} ms — every search reaches the database`,
       );
     }
+  }
+  // The audit log's cost is judged on both databases.
+  for (const outcome of outcomes.filter((candidate) => candidate.writes)) {
+    lines.push(`- ${mark(auditPasses(outcome.writes))} ${outcome.kind}, ${auditSummary(outcome.writes)}`);
   }
   const embedded = byKind.embedded;
   const postgres = byKind.postgres;
@@ -1223,6 +1469,90 @@ function floodReport(outcomes, machine, startedAt) {
   return `${lines.join('\n')}\n`;
 }
 
+/** "server 1.23 ms + PostgreSQL 0.45 ms", or the server's alone (embedded: the database is inside it). */
+function cpuPerWrite(row) {
+  return (
+    `server ${fmt(row.serverCpuPerWriteMs, 2)} ms` +
+    (Number.isNaN(row.databaseCpuPerWriteMs) ? '' : ` + PostgreSQL ${fmt(row.databaseCpuPerWriteMs, 2)} ms`)
+  );
+}
+
+/** One line on the admin-write pair: both sides, the ratio and the target, the entries the log gained. */
+function auditSummary(writes) {
+  const [audited, unaudited] = writes.rows;
+  const side = (row) =>
+    `${fmt(row.reqPerS, 0)} req/s, p95 ${fmt(row.p95)} ms, CPU per write ${cpuPerWrite(row)}` +
+    (row.errors > 0 ? `, ${row.errors} errors/non-2xx ${JSON.stringify(row.statusCodes)}` : '');
+  return (
+    `admin writes (PATCH a product's price, ${WRITE_CONNECTIONS} connections; median of ${writes.rounds} runs of ` +
+    `${writes.runS} s each, the two in turns): with the audit log ${side(audited)}; without it ${side(unaudited)}; ` +
+    `ratio ${fmt(writes.ratio, 2)} (≥ ${fmt(TARGETS.auditShareOfUnaudited, 2)}); per round ` +
+    `${writes.roundRatios.map((value) => fmt(value, 2)).join(', ')} (median ${fmt(writes.roundRatioMedian, 2)}); by CPU per write ${fmt(writes.cpuRatio, 2)}; the log gained ${audited.entries} entries for ` +
+    `${audited.ok} updates answered with it (the rest: answered after the run stopped), ${unaudited.entries} without`
+  );
+}
+
+/** Whether the pair meets issue 13's target, and measured what it claims to (every update logged or none). */
+function auditPasses(writes) {
+  const [audited, unaudited] = writes.rows;
+  return (
+    writes.ratio >= TARGETS.auditShareOfUnaudited &&
+    audited.errors === 0 &&
+    unaudited.errors === 0 &&
+    unaudited.entries === 0 &&
+    audited.entries >= audited.ok
+  );
+}
+
+/** bench/audit-overhead.md: admin writes with and without the audit log (--writes-only), per database. */
+function auditReport(outcomes, machine, startedAt) {
+  const lines = [
+    '# Admin writes: the audit log’s cost\n',
+    'Written by `npm run bench -- --writes-only` (scripts/bench/run.mjs, `auditOverhead`; see bench/README.md); ' +
+      '`npm run bench` measures the same in bench/results.md. Issue 13’s target: admin write throughput with ' +
+      `the log at least ${TARGETS.auditShareOfUnaudited * 100}% of without it.\n`,
+    `- Date: ${startedAt.toISOString()}`,
+    `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.os}; load average at the start ` +
+      `${machine.load.map((value) => value.toFixed(2)).join(' / ')} (shared: other people's test suites ran meanwhile)`,
+    `- Node ${machine.node}; the large mall (2,000 shops, 200,000 products); server read cache ${readCache}`,
+    `- Each request: PATCH {"price": …} of the next of ${outcomes[0]?.writes?.products ?? '—'} products (the products ` +
+      `of ${WRITE_SHOPS} shops, shuffled), a price it never had just before, from ${WRITE_CONNECTIONS} connections as ` +
+      'one admin. With the log: PATCH /api/products/:id (performWrite: the update and its audit entry in one ' +
+      'transaction). Without: PATCH /api/bench/products/:id (MALL_BENCH_ROUTES only: the same update, transaction ' +
+      'and answer, no entry).',
+    `- In turns: after a ${warmupS} s warm-up of each, ${writeRounds} rounds of one ${writeRunS} s run of each, the ` +
+      'order alternating each round. req/s: the median run (2xx answers per second); ratio: with ÷ without of the ' +
+      'medians; p50/p95/p99: over every 2xx answer of all runs of that side.',
+    '- CPU per write: CPU time used during the runs ÷ updates answered — the server process (all its threads; ' +
+      'the embedded database runs inside it) and, on the throwaway cluster, PostgreSQL (postmaster and children). ' +
+      'The neighbours change it far less than req/s: it says where the log’s cost goes. _By CPU_: CPU per write ' +
+      'without ÷ with (server + PostgreSQL): the ratio the throughput would have if CPU alone limited it, as it ' +
+      'nearly does here (4 connections keep the 2 cores busy), a steadier second estimate; not judged.\n',
+    '| database | with the log: req/s | p50 / p95 / p99 ms | CPU per write | without: req/s | p50 / p95 / p99 ms | CPU per write | ratio (≥ 0.90) | per round | by CPU | runs with / without (req/s) | entries logged / updates answered |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const trio = (row) => `${fmt(row.p50)} / ${fmt(row.p95)} / ${fmt(row.p99)}`;
+  const runs = (row) => row.runs.map((value) => fmt(value, 0)).join(', ');
+  for (const outcome of outcomes) {
+    const writes = outcome.writes;
+    if (!writes) continue;
+    const [audited, unaudited] = writes.rows;
+    lines.push(
+      `| ${outcome.version} | ${fmt(audited.reqPerS, 0)} | ${trio(audited)} | ${cpuPerWrite(audited)} | ` +
+        `${fmt(unaudited.reqPerS, 0)} | ${trio(unaudited)} | ${cpuPerWrite(unaudited)} | **${fmt(writes.ratio, 2)}** ${auditPasses(writes) ? 'PASS' : 'FAIL'} | ` +
+        `${writes.roundRatios.map((value) => fmt(value, 2)).join(', ')} (median ${fmt(writes.roundRatioMedian, 2)}) | ${fmt(writes.cpuRatio, 2)} | ${runs(audited)} / ${runs(unaudited)} | ` +
+        `${audited.entries} / ${audited.ok}; without: ${unaudited.entries} / ${unaudited.ok} |`,
+    );
+  }
+  lines.push('');
+  for (const outcome of outcomes)
+    if (outcome.writes)
+      lines.push(
+        `- ${auditPasses(outcome.writes) ? 'PASS' : 'FAIL'} ${outcome.kind}, ${auditSummary(outcome.writes)}`,
+      );
+  return `${lines.join('\n')}\n`;
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 const mainJs = path.join(distServer, 'main.js');
@@ -1258,8 +1588,10 @@ for (const kind of databases) {
 if (outcomes.length > 0) {
   const markdown = floodOnly
     ? floodReport(outcomes, machine, startedAt)
-    : report(outcomes, machine, startedAt);
-  const file = floodOnly ? floodFile : resultsFile;
+    : writesOnly
+      ? auditReport(outcomes, machine, startedAt)
+      : report(outcomes, machine, startedAt);
+  const file = floodOnly ? floodFile : writesOnly ? auditFile : resultsFile;
   console.log(`\n${markdown}`);
   if (!options['no-write']) {
     fs.mkdirSync(path.dirname(file), { recursive: true });

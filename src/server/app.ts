@@ -60,7 +60,10 @@ export interface AppOptions {
   maxEventLoopDelayMs?: number;
   /** Event-loop sampling interval of the overload check (tests shorten it). */
   overloadSampleIntervalMs?: number;
-  /** The benchmark's routes (MALL_BENCH_ROUTES=on): /api/bench/constant and /api/bench/event-loop. */
+  /**
+   * The benchmark's routes (MALL_BENCH_ROUTES=on): /api/bench/constant, /api/bench/event-loop and
+   * PATCH /api/bench/products/:id (a product update without its audit entry, to measure the log's cost).
+   */
   benchRoutes?: boolean;
   /**
    * Connections open at once, beyond which a new one is closed as it arrives (MALL_MAX_CONNECTIONS);
@@ -181,7 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   await app.register(sessionPlugin, { database, now });
   if (options.readCache !== false) registerReadCache(app, { today: () => mallToday(timeZone, now()) });
-  if (options.benchRoutes) await app.register(benchRoutes, { prefix: '/api/bench' });
+  if (options.benchRoutes) await app.register(benchRoutes, { prefix: '/api/bench', db, now, timeZone });
   schedulePrune(app, db, now);
 
   app.get('/api/health', { config: { probe: true } }, async (_request, reply) => {

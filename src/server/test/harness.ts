@@ -61,6 +61,7 @@ export async function createTestApp(
     | 'clientDir'
     | 'hashQueue'
     | 'serverTimeouts'
+    | 'benchRoutes'
   > = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
@@ -79,6 +80,7 @@ export async function createTestApp(
     clientDir: options.clientDir,
     hashQueue: options.hashQueue,
     serverTimeouts: options.serverTimeouts,
+    benchRoutes: options.benchRoutes,
   });
   await app.ready();
   return {
