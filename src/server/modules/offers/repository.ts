@@ -66,6 +66,12 @@ export function offerRepository(db: Db) {
     return row ? toOffer(row, today) : null;
   }
 
+  /** The offer as it is, its row locked until the write's transaction ends: one query, not two. */
+  async function lockAndRead(tx: WriteTx, id: string, today: string): Promise<Offer | null> {
+    const [row] = await selectOffers(tx, today).where(eq(offers.id, id)).for('update', { of: offers });
+    return row ? toOffer(row, today) : null;
+  }
+
   return {
     find,
 
@@ -126,12 +132,12 @@ export function offerRepository(db: Db) {
       patch: z.output<typeof OfferPatch>,
       today: string,
     ): Promise<{ before: Offer; after: Offer } | null> {
-      const [current] = await tx.select().from(offers).where(eq(offers.id, id)).for('update');
-      if (!current) return null;
-      if (!endNotBeforeStart({ ...current, ...patch })) {
+      const before = await lockAndRead(tx, id, today);
+      if (!before) return null;
+      if (!endNotBeforeStart({ ...before, ...patch })) {
         throw new HttpError(400, 'VALIDATION', END_BEFORE_START, { endDate: END_BEFORE_START });
       }
-      if (patch.shopId && patch.shopId !== current.shopId) {
+      if (patch.shopId && patch.shopId !== before.shopId) {
         const [used] = await tx.select({ n: count() }).from(products).where(eq(products.offerId, id));
         const n = used?.n ?? 0;
         if (n > 0) {
@@ -142,8 +148,6 @@ export function offerRepository(db: Db) {
           );
         }
       }
-      const before = await find(id, today, tx);
-      if (!before) return null;
       if (Object.keys(patch).length > 0) await tx.update(offers).set(patch).where(eq(offers.id, id));
       const after = await find(id, today, tx);
       if (!after) throw offerNotFound();
@@ -156,8 +160,7 @@ export function offerRepository(db: Db) {
       id: string,
       today: string,
     ): Promise<{ offer: Offer; products: { id: string; name: string }[] } | null> {
-      const [locked] = await tx.select({ id: offers.id }).from(offers).where(eq(offers.id, id)).for('update');
-      const offer = locked && (await find(id, today, tx));
+      const offer = await lockAndRead(tx, id, today);
       if (!offer) return null;
       const using = await tx
         .select({ id: products.id, name: products.name })

@@ -43,7 +43,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
       schema: { body: OfferInput, response: { 201: Offer } },
     },
     async (request, reply) => {
-      const id = await write(request, async ({ tx, record }) => {
+      const created = await write(request, async ({ tx, record }) => {
         const offer = await offers.insert(tx, request.body, today());
         record({
           entityType: 'offer',
@@ -52,9 +52,10 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
           action: 'create',
           after: offerSnapshot(offer),
         });
-        return offer.id;
+        return offer;
       });
-      return reply.status(201).send(await offers.get(id, today()));
+      // The record as the transaction read it after the insert: no second read after the commit.
+      return reply.status(201).send(created);
     },
   );
 
@@ -66,7 +67,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
     },
     async (request) => {
       const { id } = request.params;
-      await write(request, async ({ tx, record }) => {
+      return write(request, async ({ tx, record }) => {
         const changed = await offers.update(tx, id, request.body, today());
         if (!changed) throw offerNotFound();
         record({
@@ -77,8 +78,8 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
           before: offerSnapshot(changed.before),
           after: offerSnapshot(changed.after),
         });
+        return changed.after;
       });
-      return offers.get(id, today());
     },
   );
 

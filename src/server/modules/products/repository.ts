@@ -132,6 +132,12 @@ export function productRepository(db: Db) {
     return row ? toProduct(row) : null;
   }
 
+  /** The product as it is, its row locked until the write's transaction ends: one query, not two. */
+  async function lockAndRead(tx: WriteTx, id: string, today: string): Promise<Product | null> {
+    const [row] = await selectProducts(tx, today).where(eq(products.id, id)).for('update', { of: products });
+    return row ? toProduct(row) : null;
+  }
+
   return {
     find,
 
@@ -207,12 +213,7 @@ export function productRepository(db: Db) {
       patch: z.output<typeof ProductPatch>,
       today: string,
     ): Promise<{ before: Product; after: Product } | null> {
-      const [locked] = await tx
-        .select({ id: products.id })
-        .from(products)
-        .where(eq(products.id, id))
-        .for('update');
-      const before = locked && (await find(id, today, tx));
+      const before = await lockAndRead(tx, id, today);
       if (!before) return null;
       const set = toRow(patch);
       if (Object.keys(set).length > 0) await tx.update(products).set(set).where(eq(products.id, id));
@@ -222,12 +223,7 @@ export function productRepository(db: Db) {
     },
 
     async delete(tx: WriteTx, id: string, today: string): Promise<Product | null> {
-      const [locked] = await tx
-        .select({ id: products.id })
-        .from(products)
-        .where(eq(products.id, id))
-        .for('update');
-      const product = locked && (await find(id, today, tx));
+      const product = await lockAndRead(tx, id, today);
       if (!product) return null;
       await tx.delete(products).where(eq(products.id, id));
       return product;

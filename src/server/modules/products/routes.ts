@@ -43,7 +43,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
       schema: { body: ProductInput, response: { 201: Product } },
     },
     async (request, reply) => {
-      const id = await write(request, async ({ tx, record }) => {
+      const created = await write(request, async ({ tx, record }) => {
         const product = await products.insert(tx, request.body, today());
         record({
           entityType: 'product',
@@ -52,9 +52,10 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
           action: 'create',
           after: productSnapshot(product),
         });
-        return product.id;
+        return product;
       });
-      return reply.status(201).send(await products.get(id, today()));
+      // The record as the transaction read it after the insert: no second read after the commit.
+      return reply.status(201).send(created);
     },
   );
 
@@ -66,7 +67,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     },
     async (request) => {
       const { id } = request.params;
-      await write(request, async ({ tx, record }) => {
+      return write(request, async ({ tx, record }) => {
         const changed = await products.update(tx, id, request.body, today());
         if (!changed) throw productNotFound();
         record({
@@ -77,8 +78,8 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
           before: productSnapshot(changed.before),
           after: productSnapshot(changed.after),
         });
+        return changed.after;
       });
-      return products.get(id, today());
     },
   );
 

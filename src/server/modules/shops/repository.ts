@@ -60,18 +60,26 @@ export function shopRepository(db: Db) {
     return row ? toShop(row) : null;
   }
 
+  async function detail(id: string, tx: Executor = db): Promise<ShopDetail> {
+    const [shop, [productCount], [offerCount]] = await Promise.all([
+      find(id, tx),
+      tx.select({ n: count() }).from(products).where(eq(products.shopId, id)),
+      tx.select({ n: count() }).from(offers).where(eq(offers.shopId, id)),
+    ]);
+    if (!shop) throw shopNotFound();
+    return { ...shop, productCount: productCount?.n ?? 0, offerCount: offerCount?.n ?? 0 };
+  }
+
+  /** The shop as it is, its row locked until the write's transaction ends: one query, not two. */
+  async function lockAndRead(tx: WriteTx, id: string): Promise<Shop | null> {
+    const [row] = await selectShops(tx).where(eq(shops.id, id)).for('update', { of: shops });
+    return row ? toShop(row) : null;
+  }
+
   return {
     find,
 
-    async detail(id: string, tx: Executor = db): Promise<ShopDetail> {
-      const [shop, [productCount], [offerCount]] = await Promise.all([
-        find(id, tx),
-        tx.select({ n: count() }).from(products).where(eq(products.shopId, id)),
-        tx.select({ n: count() }).from(offers).where(eq(offers.shopId, id)),
-      ]);
-      if (!shop) throw shopNotFound();
-      return { ...shop, productCount: productCount?.n ?? 0, offerCount: offerCount?.n ?? 0 };
-    },
+    detail,
 
     /** A page of shops and the total (npm run bench runs it without HTTP too). */
     async list(query: z.output<typeof ShopListQuery>, tx: Executor = db): Promise<z.output<typeof ShopPage>> {
@@ -92,11 +100,12 @@ export function shopRepository(db: Db) {
       return { items: rows.map(toShop), total: total?.n ?? 0, page, pageSize };
     },
 
-    async insert(tx: WriteTx, values: z.output<typeof ShopInput>): Promise<Shop> {
+    /** The new shop, as its page shows it (a new shop has no products or offers yet). */
+    async insert(tx: WriteTx, values: z.output<typeof ShopInput>): Promise<ShopDetail> {
       const [row] = await tx.insert(shops).values(values).returning({ id: shops.id });
       const shop = row && (await find(row.id, tx));
       if (!shop) throw new Error('insert returned no row');
-      return shop;
+      return { ...shop, productCount: 0, offerCount: 0 };
     },
 
     /** The shop before and after; null when there is no such shop. */
@@ -104,14 +113,11 @@ export function shopRepository(db: Db) {
       tx: WriteTx,
       id: string,
       patch: z.output<typeof ShopPatch>,
-    ): Promise<{ before: Shop; after: Shop } | null> {
-      const [locked] = await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, id)).for('update');
-      const before = locked && (await find(id, tx));
+    ): Promise<{ before: Shop; after: ShopDetail } | null> {
+      const before = await lockAndRead(tx, id);
       if (!before) return null;
       if (Object.keys(patch).length > 0) await tx.update(shops).set(patch).where(eq(shops.id, id));
-      const after = await find(id, tx);
-      if (!after) throw shopNotFound();
-      return { before, after };
+      return { before, after: await detail(id, tx) };
     },
 
     /**
@@ -126,8 +132,7 @@ export function shopRepository(db: Db) {
       products: { id: string; name: string }[];
       offers: { id: string; title: string }[];
     } | null> {
-      const [locked] = await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, id)).for('update');
-      const shop = locked && (await find(id, tx));
+      const shop = await lockAndRead(tx, id);
       if (!shop) return null;
       const [gone, goneOffers] = await Promise.all([
         tx.select({ id: products.id, name: products.name }).from(products).where(eq(products.shopId, id)),

@@ -37,7 +37,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = as
       schema: { body: ShopInput, response: { 201: ShopDetail } },
     },
     async (request, reply) => {
-      const id = await write(request, async ({ tx, record }) => {
+      const created = await write(request, async ({ tx, record }) => {
         const shop = await shops.insert(tx, request.body);
         record({
           entityType: 'shop',
@@ -46,9 +46,10 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = as
           action: 'create',
           after: shopSnapshot(shop),
         });
-        return shop.id;
+        return shop;
       });
-      return reply.status(201).send(await shops.detail(id));
+      // As the transaction read it: no second read after the commit.
+      return reply.status(201).send(created);
     },
   );
 
@@ -60,7 +61,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = as
     },
     async (request) => {
       const { id } = request.params;
-      await write(request, async ({ tx, record }) => {
+      return write(request, async ({ tx, record }) => {
         const changed = await shops.update(tx, id, request.body);
         if (!changed) throw shopNotFound();
         record({
@@ -71,8 +72,8 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = as
           before: shopSnapshot(changed.before),
           after: shopSnapshot(changed.after),
         });
+        return changed.after;
       });
-      return shops.detail(id);
     },
   );
 
