@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEntityType } from '../shared/audit';
 import type { Db } from './db/client';
-import { auditLog } from './db/schema';
 import { HttpError } from './errors';
 import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from './lib/db-errors';
 
@@ -112,6 +113,50 @@ export interface WriteOptions {
   errors?: ErrorMapper;
 }
 
+type Entry = {
+  at: Date;
+  actorId: string | null;
+  actorEmail: string;
+  entityType: string;
+  entityId: string | null;
+  entityName: string;
+  action: string;
+  changes: Record<string, { before: unknown; after: unknown }>;
+  detail: Record<string, unknown> | null;
+};
+
+/**
+ * The statement that writes the entries, with no parameters, so that it can travel in one message with
+ * COMMIT: the entries as one JSON text in a dollar-quoted literal (a tag the text does not contain; no
+ * escaping rules apply inside), unpacked by jsonb_to_recordset.
+ */
+export function auditInsertSql(entries: readonly Entry[]): string {
+  const json = JSON.stringify(
+    entries.map((entry) => ({
+      at: entry.at.toISOString(),
+      actor_id: entry.actorId,
+      actor_email: entry.actorEmail,
+      entity_type: entry.entityType,
+      entity_id: entry.entityId,
+      entity_name: entry.entityName,
+      action: entry.action,
+      changes: entry.changes,
+      detail: entry.detail,
+    })),
+  );
+  let tag = 'audit';
+  while (json.includes(`$${tag}$`)) tag = `audit_${randomBytes(4).toString('hex')}`;
+  return `insert into audit_log (at, actor_id, actor_email, entity_type, entity_id, entity_name, action, changes, detail)
+    select at, actor_id, actor_email, entity_type, entity_id, entity_name, action, changes, detail
+      from jsonb_to_recordset($${tag}$${json}$${tag}$::jsonb) as e(at timestamptz, actor_id uuid, actor_email text,
+        entity_type text, entity_id uuid, entity_name text, action text, changes jsonb, detail jsonb)`;
+}
+
+/**
+ * Runs `work` in a transaction on a connection of its own and commits it with the audit entries it
+ * recorded: the entries and COMMIT go in one message (the log costs no round trip of its own). Any
+ * failure rolls the whole back; errors are mapped by the entity's mapper, then the common one.
+ */
 export async function performWrite<T>(
   db: Db,
   actor: Actor,
@@ -119,37 +164,53 @@ export async function performWrite<T>(
   options: WriteOptions = {},
 ): Promise<T> {
   const at = (options.now ?? (() => new Date()))();
+  const client = await db.$client.connect();
+  let open = false;
+  let broken = false;
   try {
-    return await db.transaction(async (tx) => {
-      const entries: (typeof auditLog.$inferInsert)[] = [];
-      const scope: WriteScope = {
-        tx: tx as WriteTx,
-        actor,
-        at,
-        record(change) {
-          const changes = changedFields(change.before, change.after);
-          if (change.action === 'update' && Object.keys(changes).length === 0 && !change.detail) return;
-          const by = change.actor ?? actor;
-          entries.push({
-            at,
-            actorId: by.id,
-            actorEmail: by.email,
-            entityType: change.entityType,
-            entityId: change.entityId,
-            entityName: change.entityName,
-            action: change.action,
-            changes,
-            detail: change.detail ? (withoutSecrets(change.detail) as Record<string, unknown>) : null,
-          });
-        },
-      };
-      const result = await work(scope);
-      if (entries.length > 0) await tx.insert(auditLog).values(entries);
-      return result;
-    });
+    await client.query('begin');
+    open = true;
+    const entries: Entry[] = [];
+    const scope: WriteScope = {
+      // Only the query builder is used on it (no relational queries): no schema needed.
+      tx: drizzle(client) as unknown as WriteTx,
+      actor,
+      at,
+      record(change) {
+        const changes = changedFields(change.before, change.after);
+        if (change.action === 'update' && Object.keys(changes).length === 0 && !change.detail) return;
+        const by = change.actor ?? actor;
+        entries.push({
+          at,
+          actorId: by.id,
+          actorEmail: by.email,
+          entityType: change.entityType,
+          entityId: change.entityId,
+          entityName: change.entityName,
+          action: change.action,
+          changes,
+          detail: change.detail ? (withoutSecrets(change.detail) as Record<string, unknown>) : null,
+        });
+      },
+    };
+    const result = await work(scope);
+    // One message, run in order: a failing insert skips the COMMIT and leaves the transaction aborted.
+    await client.query(entries.length > 0 ? `${auditInsertSql(entries)}; commit` : 'commit');
+    open = false;
+    return result;
   } catch (error) {
+    if (open) {
+      try {
+        await client.query('rollback');
+      } catch {
+        // The connection is gone or unusable: the pool must not hand it out again.
+        broken = true;
+      }
+    }
     if (error instanceof HttpError) throw error;
     throw options.errors?.(error) ?? commonError(error) ?? error;
+  } finally {
+    client.release(broken);
   }
 }
 

@@ -4,7 +4,8 @@ import { type EmbeddedOptions, type EmbeddedWorker, startEmbeddedWorker } from '
 import type { PgliteWorkerMessage } from './pglite-worker';
 import * as schema from './schema';
 
-export type Db = NodePgDatabase<typeof schema>;
+/** The query builder over the pool; `$client` is the pool (the write path takes a connection of its own). */
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
 export interface Database {
   kind: 'embedded' | 'postgres';

@@ -101,6 +101,7 @@ export function ActivityPage() {
           value={filters.actorId ?? ''}
           onChange={(event) => setFilter('actorId', event.target.value)}
           disabled={!actors.isSuccess}
+          hint={actors.isError ? 'The list of people could not be loaded.' : undefined}
         >
           <option value="">Everyone</option>
           {actors.data?.map((actor) => (

@@ -383,6 +383,37 @@ describe('the same transaction', () => {
   });
 });
 
+describe('entries travel with COMMIT as one literal', () => {
+  it("stores any text exactly: quotes, backslashes, the literal's own quote tag, emoji, newlines", async () => {
+    const tricky = [
+      'O\'Brien\'s \\ "Shop" $audit$ $$ $audit_1$',
+      'Line one\nLine two\tTabbed',
+      'Ünïcödé 🛍️ 中文 עברית',
+      "'); drop table audit_log; --",
+    ];
+    const before = await lastId();
+    await performWrite(
+      t.database.db,
+      { id: d.admin.user.id, email: "it's@example.com" },
+      async ({ record }) => {
+        for (const name of tricky)
+          record({
+            entityType: 'category',
+            entityId: null,
+            entityName: name,
+            action: 'create',
+            after: { name, nested: { list: [name] } },
+          });
+      },
+    );
+    const rows = await rowsAfter(before);
+    expect(rows.map((row) => row.entity_name)).toEqual(tricky);
+    expect(rows.map((row) => row.changes.name?.after)).toEqual(tricky);
+    expect(rows.map((row) => (row.changes.nested?.after as { list: string[] }).list[0])).toEqual(tricky);
+    expect(rows[0]?.actor_email).toBe("it's@example.com");
+  });
+});
+
 describe('append-only, on the database', () => {
   it('refuses UPDATE, DELETE and TRUNCATE from anyone connected', async () => {
     await d.category();
