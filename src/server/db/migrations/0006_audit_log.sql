@@ -11,10 +11,11 @@ CREATE TABLE "audit_log" (
 	"detail" jsonb
 );
 --> statement-breakpoint
-CREATE INDEX "audit_log_at_idx" ON "audit_log" USING btree ("at","id");--> statement-breakpoint
-CREATE INDEX "audit_log_entity_idx" ON "audit_log" USING btree ("entity_type","entity_id","at");--> statement-breakpoint
-CREATE INDEX "audit_log_actor_idx" ON "audit_log" USING btree ("actor_id","at");--> statement-breakpoint
--- Append-only, whoever connects: an entry is never changed, and never removed but by `npm run
+CREATE INDEX "audit_log_at_brin" ON "audit_log" USING brin ("at");--> statement-breakpoint
+CREATE INDEX "audit_log_entity_idx" ON "audit_log" USING btree ("entity_id");--> statement-breakpoint
+CREATE INDEX "audit_log_actor_idx" ON "audit_log" USING btree ("actor_id");
+--> statement-breakpoint
+-- Append-only for the application: an entry is never changed, and never removed but by `npm run
 -- audit:prune`, which says so for its own transaction (set_config('mall.audit_prune', 'on', true)) and
 -- records that it ran. TRUNCATE would skip row triggers: refused outright.
 CREATE FUNCTION "audit_log_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$

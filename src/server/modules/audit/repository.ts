@@ -75,7 +75,8 @@ export function auditRepository(db: Db) {
           })
           .from(auditLog)
           .where(where)
-          .orderBy(desc(auditLog.at), desc(auditLog.id))
+          // Newest first: ids follow insertion (the primary key read backwards, no sort).
+          .orderBy(desc(auditLog.id))
           .limit(pageSize)
           .offset((page - 1) * pageSize),
         tx.select({ n: count() }).from(auditLog).where(where),
@@ -89,7 +90,7 @@ export function auditRepository(db: Db) {
         select id, email from (
           select distinct on (${auditLog.actorId}) ${auditLog.actorId} as id, ${auditLog.actorEmail} as email
             from ${auditLog} where ${auditLog.actorId} is not null
-            order by ${auditLog.actorId}, ${auditLog.at} desc) as actors
+            order by ${auditLog.actorId}, ${auditLog.id} desc) as actors
         order by lower(email)`);
       return rows;
     },
