@@ -386,7 +386,7 @@ describe('the same transaction', () => {
 describe('entries travel with COMMIT as one literal', () => {
   it("stores any text exactly: quotes, backslashes, the literal's own quote tag, emoji, newlines", async () => {
     const tricky = [
-      'O\'Brien\'s \\ "Shop" $audit$ $$ $audit_1$',
+      'O\'Brien\'s \\ "Shop" $audit$ $$ $audit_1$ $a$ text $a1$',
       'Line one\nLine two\tTabbed',
       'Ünïcödé 🛍️ 中文 עברית',
       "'); drop table audit_log; --",
