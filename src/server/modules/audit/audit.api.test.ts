@@ -409,7 +409,9 @@ describe('entries travel with COMMIT as one literal', () => {
     const rows = await rowsAfter(before);
     expect(rows.map((row) => row.entity_name)).toEqual(tricky);
     expect(rows.map((row) => row.changes.name?.after)).toEqual(tricky);
-    expect(rows.map((row) => (row.changes.nested?.after as { list: string[] }).list[0])).toEqual(tricky);
+    expect(rows.map((row) => (row.changes.nested?.after as { list: string[] } | undefined)?.list[0])).toEqual(
+      tricky,
+    );
     expect(rows[0]?.actor_email).toBe("it's@example.com");
   });
 });
