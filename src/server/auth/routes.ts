@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { HttpError } from '../errors';
 import { pgError, UNIQUE_VIOLATION } from '../lib/db-errors';
-import { inviteName, redeemInvite } from '../modules/accounts/invites';
+import { codeName, redeemInvite } from '../modules/accounts/invites';
 import { OVERLOADED_MESSAGE, RETRY_AFTER_SECONDS } from '../overload';
 import { performWrite } from '../write-path';
 import type { HashQueue, HashTicket } from './hash-queue';
@@ -97,14 +97,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
               entityName: row.email,
               action: 'create',
               after: { email: row.email, role: row.role },
-              detail: { allowedBy: code.kind === 'invite' ? inviteName(code.codeHint) : `${code.kind} code` },
+              detail: { allowedBy: code.kind === 'operator' ? 'operator code' : codeName(code) },
               actor: self,
             });
-            if (code.kind === 'invite')
+            if (code.kind !== 'operator')
               record({
                 entityType: 'invite',
                 entityId: code.id,
-                entityName: inviteName(code.codeHint),
+                entityName: codeName(code),
                 action: 'use',
                 detail: { account: row.email },
                 actor: self,

@@ -125,16 +125,18 @@ export async function redeemInvite(
   }
   // Once an admin exists, leftover setup codes are dead weight.
   await tx.delete(adminInvites).where(and(isNull(adminInvites.createdBy), isNull(adminInvites.usedAt)));
-  return spent.createdBy === null
-    ? { kind: 'setup' }
-    : { kind: 'invite', id: spent.id, codeHint: spent.codeHint };
+  return { kind: spent.createdBy === null ? 'setup' : 'invite', id: spent.id, codeHint: spent.codeHint };
 }
 
 /** Which code made an admin: the operator's, the start-up setup code, or a one-time invite. */
 export type RedeemedInvite =
   | { kind: 'operator' }
-  | { kind: 'setup' }
-  | { kind: 'invite'; id: string; codeHint: string };
+  | { kind: 'setup' | 'invite'; id: string; codeHint: string };
+
+/** How the log names a one-time code: an admin's invite, or the setup code printed at start-up. */
+export function codeName(code: { kind: 'setup' | 'invite'; codeHint: string }): string {
+  return code.kind === 'setup' ? `Setup code …${code.codeHint}` : inviteName(code.codeHint);
+}
 
 /**
  * At start-up, while the mall has no admin and the operator set no code: a fresh setup code replaces
@@ -155,7 +157,7 @@ export async function prepareSetupCode(
       record({
         entityType: 'invite',
         entityId: invite.id,
-        entityName: `Setup code …${invite.codeHint}`,
+        entityName: codeName({ kind: 'setup', codeHint: invite.codeHint }),
         action: 'create',
         after: { codeHint: invite.codeHint, expiresAt: invite.expiresAt },
       });

@@ -12,6 +12,7 @@ import { addDays, type Directory, openDirectory, uniqueName, unknownId } from '.
 import { createTestApp, registerAs, TEST_TIME_ZONE, type TestApp, uniqueEmail } from '../../test/harness';
 import { performWrite } from '../../write-path';
 import { createOrPromoteAdmin } from '../accounts/admin-accounts';
+import { prepareSetupCode } from '../accounts/invites';
 
 let t: TestApp;
 let d: Directory;
@@ -321,6 +322,27 @@ describe('what an entry says', () => {
     ).rows;
     for (const secret of [code, code.replace(/-/g, ''), sha256(code), 'a-secret-password', hash])
       expect(everything).not.toContain(String(secret).toLowerCase());
+  });
+
+  it('records the start-up setup code, and the first admin who used it', async () => {
+    const fresh = await createTestApp({ operatorInviteCode: undefined });
+    try {
+      const code = await prepareSetupCode(fresh.database.db, undefined, new Date());
+      const first = await registerAs(fresh.app, 'admin', { inviteCode: code ?? '' });
+      const { rows } = await fresh.database.pool.query(
+        'select entity_type, action, entity_name, actor_id, actor_email, detail from audit_log order by id',
+      );
+      const hint = code?.replace(/-/g, '').slice(-4);
+      expect(rows.map((row) => [row.entity_type, row.action, row.entity_name, row.actor_email])).toEqual([
+        ['invite', 'create', `Setup code …${hint}`, 'server start-up'],
+        ['account', 'create', first.user.email, first.user.email],
+        ['invite', 'use', `Setup code …${hint}`, first.user.email],
+      ]);
+      expect(rows[1].detail).toEqual({ allowedBy: `Setup code …${hint}` });
+      expect(JSON.stringify(rows)).not.toContain(code);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('records admin:create from the command line, named as the command', async () => {
