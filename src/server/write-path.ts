@@ -167,7 +167,13 @@ export async function performWrite<T>(
   let open = false;
   let broken = false;
   try {
-    await client.query('begin');
+    try {
+      await client.query('begin');
+    } catch (error) {
+      // Not even BEGIN went through: the connection is broken; the pool must not hand it out again.
+      broken = true;
+      throw error;
+    }
     open = true;
     const entries: Entry[] = [];
     const scope: WriteScope = {

@@ -97,7 +97,7 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
       },
       async (request) => {
         const { id } = request.params;
-        await write(request, async ({ tx, record }) => {
+        return write(request, async ({ tx, record }) => {
           const renamed = await places.rename(tx, id, request.body.name);
           if (!renamed) throw notFound();
           record({
@@ -108,10 +108,9 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
             before: { name: renamed.before.name },
             after: { name: renamed.after.name },
           });
+          // As the transaction read it: no second read after the commit (as the other entities).
+          return renamed.after;
         });
-        const place = await places.find(id);
-        if (!place) throw notFound();
-        return place;
       },
     );
 
