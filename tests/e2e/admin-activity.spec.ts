@@ -23,6 +23,16 @@ test.describe('Admin: Activity', () => {
     await page.getByLabel('Contact').fill('Call 555-0101');
     await page.getByRole('button', { name: 'Update Shop' }).click();
     await expect(page).toHaveURL(/\/admin\/shops(\?|$)/);
+    // A product edited from its list and opened again from it (no reload): the form shows what was saved.
+    const priced = await createProduct(page, shop.id, { name: uniqueName('Priced Product') });
+    await page.goto('/admin/products');
+    await page.getByLabel('Search products').fill(priced.name);
+    await page.getByRole('link', { name: `Edit ${priced.name}` }).click();
+    await page.getByLabel('Price').fill('42990');
+    await page.getByRole('button', { name: 'Update Product' }).click();
+    await expect(page).toHaveURL(/\/admin\/products(\?|$)/);
+    await page.getByRole('link', { name: `Edit ${priced.name}` }).click();
+    await expect(page.getByLabel('Price')).toHaveValue('42990');
 
     await page.getByRole('navigation').getByRole('link', { name: 'Activity' }).click();
     await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible();

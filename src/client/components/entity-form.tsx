@@ -53,7 +53,10 @@ export function EntityFormPage<R>({
   }
   const reads = id ? [...needs, record] : needs;
   const failed = reads.find((read) => read.isError);
-  const ready = !waiting && reads.every((read) => read.data !== undefined);
+  // A stale copy being read again (someone changed the record meanwhile) is not the record to edit: the
+  // form's values are taken once, when it appears.
+  const refreshing = id !== undefined && record.isStale && record.isFetching;
+  const ready = !waiting && !refreshing && reads.every((read) => read.data !== undefined);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader title={id ? `Edit ${noun}` : `Add New ${noun}`} />

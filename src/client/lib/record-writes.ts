@@ -29,7 +29,11 @@ export function recordWrites<Saved, Input>({ path, root, refresh }: RecordWrites
       return useMutation({
         mutationFn: ({ id, input }: { id: string; input: Input }) =>
           api<Saved>(recordPath(path, id), { method: 'PATCH', body: input }),
-        onSuccess: () => refreshQueries(queryClient, refresh.update),
+        onSuccess: (saved, { id }) => {
+          // The answer is the record as saved: its form, opened again, starts from it (not the old copy).
+          queryClient.setQueryData([...root, 'detail', id], saved);
+          refreshQueries(queryClient, refresh.update);
+        },
       });
     },
     useDelete() {
