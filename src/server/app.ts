@@ -25,6 +25,8 @@ import { mallToday } from './lib/mall-time';
 import { decodedPath, isApiRequest } from './lib/request-route';
 import { inviteRoutes } from './modules/accounts/invite-routes';
 import { auditRoutes } from './modules/audit/routes';
+import { managerRoutes } from './modules/managers/routes';
+import { offerReviewRoutes } from './modules/offers/review-routes';
 import { offerRoutes } from './modules/offers/routes';
 import { categoryRoutes, floorRoutes } from './modules/places/routes';
 import { productRoutes } from './modules/products/routes';
@@ -216,6 +218,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(shopRoutes, { prefix: '/api/shops', db, now });
   await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
+  await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });
+  await app.register(managerRoutes, { prefix: '/api', db, now, timeZone });
 
   const pageHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
   app.setNotFoundHandler((request, reply) => {

@@ -39,6 +39,8 @@ export interface Change {
   entityType: AuditEntityType;
   entityId: string | null;
   entityName: string;
+  /** The shop the record is or belongs to (a manager reads their shop's history by it). */
+  shopId?: string | null;
   action: AuditAction;
   /** The record before (null for a create) and after (null for a delete). */
   before?: Snapshot | null;
@@ -120,6 +122,7 @@ type Entry = {
   entityType: string;
   entityId: string | null;
   entityName: string;
+  shopId: string | null;
   action: string;
   changes: Record<string, { before: unknown; after: unknown }>;
   detail: Record<string, unknown> | null;
@@ -146,9 +149,9 @@ export function auditInsertSql(entries: readonly Entry[]): string {
       `(${text(entry.at.toISOString())}::timestamptz, ${uuid(entry.actorId)}, ${text(entry.actorEmail)}, ` +
       `${text(entry.entityType)}, ${uuid(entry.entityId)}, ${text(entry.entityName)}, ${text(entry.action)}, ` +
       `${text(JSON.stringify(entry.changes))}::jsonb, ` +
-      `${entry.detail === null ? 'null' : `${text(JSON.stringify(entry.detail))}::jsonb`})`,
+      `${entry.detail === null ? 'null' : `${text(JSON.stringify(entry.detail))}::jsonb`}, ${uuid(entry.shopId)})`,
   );
-  return `insert into audit_log (at, actor_id, actor_email, entity_type, entity_id, entity_name, action, changes, detail) values ${rows.join(', ')}`;
+  return `insert into audit_log (at, actor_id, actor_email, entity_type, entity_id, entity_name, action, changes, detail, shop_id) values ${rows.join(', ')}`;
 }
 
 /**
@@ -192,6 +195,7 @@ export async function performWrite<T>(
           entityType: change.entityType,
           entityId: change.entityId,
           entityName: change.entityName,
+          shopId: change.shopId ?? null,
           action: change.action,
           changes,
           detail: change.detail ? (withoutSecrets(change.detail) as Record<string, unknown>) : null,

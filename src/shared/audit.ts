@@ -16,11 +16,25 @@ export const AUDIT_ENTITY_TYPES = [
   'account',
   'invite',
   'audit',
+  /** A person's membership in a shop: a shop manager added or removed. */
+  'membership',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
-/** create / update / delete a record; `use`: an invite redeemed; `prune`: old entries removed. */
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'use', 'prune'] as const;
+/**
+ * create / update / delete a record; `use`: an invite redeemed; `prune`: old entries removed; `submit`:
+ * a shop manager's offer or change sent for approval; `approve` / `send_back`: an admin's decision on it.
+ */
+export const AUDIT_ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'use',
+  'prune',
+  'submit',
+  'approve',
+  'send_back',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** A field's value before and after (null where it did not exist: a create's before, a delete's after). */

@@ -47,6 +47,8 @@ export const SessionUser = z.object({
   displayName: z.string().nullable(),
   createdAt: z.string(),
   lastLogin: z.string().nullable(),
+  /** The shops this person manages (a shop manager: a user account with memberships). */
+  managedShopIds: z.array(z.string()),
 });
 export type SessionUser = z.infer<typeof SessionUser>;
 

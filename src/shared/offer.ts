@@ -94,3 +94,49 @@ export const Offer = z.object({
 });
 export type Offer = z.infer<typeof Offer>;
 export const OfferPage = pageSchema(Offer);
+
+/** The terms of an offer an admin approves before shoppers see them (docs/decisions/015). */
+export const REVIEWED_FIELDS = ['title', 'description', 'discount', 'startDate', 'endDate'] as const;
+export type OfferProposal = Partial<Pick<Offer, (typeof REVIEWED_FIELDS)[number]>>;
+
+export const REVIEW_STATES = ['pending', 'sent_back'] as const;
+export const REVIEW_COMMENT_MAX = 1000;
+
+/**
+ * An offer as its shop's managers and the admins see it: the live terms (what shoppers see, once
+ * approved) and what awaits an admin's decision.
+ */
+export const ReviewedOffer = Offer.extend({
+  /** Shoppers see the offer (its live terms): an admin approved it. */
+  approved: z.boolean(),
+  review: z
+    .object({
+      state: z.enum(REVIEW_STATES),
+      /** A change to an approved offer; null when the whole (unapproved) offer is under review. */
+      proposal: z
+        .object({
+          title: z.string(),
+          description: z.string(),
+          discount: z.number().int(),
+          startDate: z.string(),
+          endDate: z.string(),
+        })
+        .partial()
+        .nullable(),
+      comment: z.string().nullable(),
+      submittedBy: z.string().nullable(),
+      submittedAt: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type ReviewedOffer = z.infer<typeof ReviewedOffer>;
+export const ReviewedOfferPage = pageSchema(ReviewedOffer);
+
+export const SendBackInput = z.strictObject({
+  comment: requiredText(
+    REVIEW_COMMENT_MAX,
+    'Say what should change',
+    `Comment must be at most ${REVIEW_COMMENT_MAX} characters`,
+  ),
+});
+export type SendBackInput = z.input<typeof SendBackInput>;

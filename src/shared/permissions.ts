@@ -4,7 +4,10 @@ import type { Role } from './roles';
  * The one permission policy: who may do what. The server's route guards ask it (a route declares its
  * `permission` in its config: auth/guards.ts), the authorization matrix test derives its expectations
  * from it, and the client asks it before it shows a control. A rule may look at the record (`record`):
- * the shop managers of the next issue may change only their own shop.
+ * a shop manager may change only their own shop's page, products and offers (docs/decisions/015).
+ *
+ * Asked without a record, `can` answers "may this person do this to some record of this kind": the
+ * route's guard asks that before validation; the route asks again with the record once it has it.
  */
 export const RESOURCES = [
   'category',
@@ -15,6 +18,14 @@ export const RESOURCES = [
   'invite',
   'stats',
   'audit',
+  /** A shop's managers and the invites to become one: the mall office's. */
+  'manager',
+  /** Accepting an invite to manage a shop: any signed-in person with the invite's code. */
+  'membership',
+  /** The "My shops" area: the shops a person manages, their offers under review, their history. */
+  'managed-shop',
+  /** The approvals queue: deciding on offers shop managers submitted. */
+  'offer-review',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 
@@ -25,13 +36,30 @@ export type Action = (typeof ACTIONS)[number];
 export interface Actor {
   id: string;
   role: Role;
+  /** The shops this person manages (a user account with memberships: a shop manager). */
+  managedShopIds?: readonly string[];
 }
 
 /** What a record-dependent rule may look at. */
 export interface PermissionRecord {
   /** The shop the record is, or belongs to. */
   shopId?: string;
+  /** The fields a change touches (a shop's, for the fields a manager may not change). */
+  fields?: readonly string[];
 }
+
+/**
+ * What a shop manager may change on their shop's page: not its name, category or floor (the mall's
+ * directory structure stays with admins).
+ */
+export const MANAGER_SHOP_FIELDS: readonly string[] = [
+  'description',
+  'location',
+  'contact',
+  'openingHours',
+  'hours',
+  'specialDays',
+];
 
 export interface Permission {
   action: Action;
@@ -44,9 +72,27 @@ const DIRECTORY: readonly Resource[] = ['category', 'floor', 'shop', 'product', 
 type Rule = (actor: Actor, record: PermissionRecord | undefined) => boolean;
 const always: Rule = () => true;
 
+/** A manager of the record's shop; without a record, a manager of any shop. */
+const managesShop: Rule = (actor, record) => {
+  const shops = actor.managedShopIds ?? [];
+  if (record === undefined) return shops.length > 0;
+  return record.shopId !== undefined && shops.includes(record.shopId);
+};
+/** A manager of the shop, changing only the fields a manager may. */
+const editsOwnListing: Rule = (actor, record) =>
+  managesShop(actor, record) && (record?.fields ?? []).every((field) => MANAGER_SHOP_FIELDS.includes(field));
+
 /** Per role, per resource, per action: the rule. A missing entry is a no. */
 const POLICY: Record<Role, Partial<Record<Resource, Partial<Record<Action, Rule>>>>> = {
-  user: Object.fromEntries(DIRECTORY.map((resource) => [resource, { read: always }])),
+  user: {
+    ...Object.fromEntries(DIRECTORY.map((resource) => [resource, { read: always }])),
+    shop: { read: always, update: editsOwnListing },
+    product: { read: always, create: managesShop, update: managesShop, delete: managesShop },
+    // Offers a manager creates or changes wait for an admin (offer-review) before shoppers see them.
+    offer: { read: always, create: managesShop, update: managesShop },
+    membership: { read: always, create: always },
+    'managed-shop': { read: managesShop },
+  },
   admin: Object.fromEntries(
     RESOURCES.map((resource) => [resource, Object.fromEntries(ACTIONS.map((action) => [action, always]))]),
   ),

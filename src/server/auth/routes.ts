@@ -8,6 +8,7 @@ import { users } from '../db/schema';
 import { HttpError } from '../errors';
 import { pgError, UNIQUE_VIOLATION } from '../lib/db-errors';
 import { codeName, redeemInvite } from '../modules/accounts/invites';
+import { managedShopsOf } from '../modules/managers/repository';
 import { OVERLOADED_MESSAGE, RETRY_AFTER_SECONDS } from '../overload';
 import { performWrite } from '../write-path';
 import type { HashQueue, HashTicket } from './hash-queue';
@@ -166,7 +167,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       await recordSuccess(db, email, address);
       await endCurrentSession(db, request);
       setSessionCookie(request, reply, token);
-      return { user: toSessionUser({ ...row, lastLogin: at }) };
+      return {
+        user: toSessionUser({ ...row, lastLogin: at, managedShopIds: await managedShopsOf(db, row.id) }),
+      };
     },
   );
 

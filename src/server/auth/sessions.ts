@@ -18,8 +18,10 @@ type UserRow = Pick<
   'id' | 'email' | 'role' | 'displayName' | 'createdAt' | 'lastLogin'
 >;
 
-export function toSessionUser(row: UserRow): SessionUser {
+/** A user row, with the shops the person manages (none for a new account). */
+export function toSessionUser(row: UserRow & { managedShopIds?: string[] | null }): SessionUser {
   return {
+    managedShopIds: row.managedShopIds ?? [],
     id: row.id,
     email: row.email,
     role: row.role,
@@ -69,13 +71,16 @@ const SESSION_LOOKUP = `
   select k.i::int as "i", u.id, u.email, u.role, u.display_name as "displayName",
          u.created_at as "createdAt", u.last_login as "lastLogin", s.id as "sessionId",
          s.last_seen_at as "lastSeenAt",
-         (select version from catalog_version where id = 1)::text as "catalogVersion"
+         (select version from catalog_version where id = 1)::text as "catalogVersion",
+         array(select m.shop_id::text from shop_managers m where m.user_id = u.id order by m.created_at, m.shop_id) as "managedShopIds"
     from unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) with ordinality as k(token_hash, now, idle_since, i)
     join sessions s on s.token_hash = k.token_hash and s.expires_at > k.now and s.last_seen_at > k.idle_since
     join users u on u.id = s.user_id`;
 
 interface SessionRow extends UserRow {
   i: number;
+  /** Read with every lookup: a manager removed from a shop loses it on the next request, on any server. */
+  managedShopIds: string[];
   sessionId: string;
   lastSeenAt: Date;
   catalogVersion: string;

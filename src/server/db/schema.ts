@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   date,
   index,
@@ -16,6 +17,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+import type { OfferProposal } from '../../shared/offer';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -175,9 +178,24 @@ export const offers = pgTable(
     startDate: date('start_date', { mode: 'string' }).notNull(),
     endDate: date('end_date', { mode: 'string' }).notNull(),
     createdAt: createdAt(),
+    /**
+     * Shoppers see an offer only once an admin approved it (docs/decisions/015). A shop manager's new
+     * offer starts unapproved; a manager's change to an approved offer waits in `proposal` while the
+     * approved terms stay live.
+     */
+    approved: boolean('approved').notNull().default(true),
+    /** What awaits an admin: null (nothing), 'pending', or 'sent_back' (with `reviewComment`). */
+    reviewState: text('review_state', { enum: ['pending', 'sent_back'] }),
+    /** A manager's changes to an approved offer, not yet approved: a subset of the offer's terms. */
+    proposal: jsonb('proposal').$type<OfferProposal>(),
+    reviewComment: text('review_comment'),
+    submittedBy: uuid('submitted_by').references(() => users.id, { onDelete: 'set null' }),
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('offers_shop_id_idx').on(t.shopId),
+    index('offers_review_idx').on(t.submittedAt).where(sql`${t.reviewState} = 'pending'`),
+    check('offers_review_state_check', sql`${t.reviewState} in ('pending', 'sent_back')`),
     index('offers_dates_idx').on(t.endDate, t.startDate),
     index('offers_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     // Target of products' (offer_id, shop_id) foreign key: a product's offer belongs to its shop.
@@ -249,6 +267,8 @@ export const auditLog = pgTable(
     action: text('action').notNull(),
     changes: jsonb('changes').$type<Record<string, { before: unknown; after: unknown }>>().notNull(),
     detail: jsonb('detail').$type<Record<string, unknown>>(),
+    /** The shop the record is or belongs to: a shop manager reads their own shop's history by it. */
+    shopId: uuid('shop_id'),
   },
   // Few indexes, cheap to keep up: every admin write inserts here. Newest first is the primary key
   // backwards (ids follow insertion); dates by a BRIN index (the table is appended in time order).
@@ -256,5 +276,48 @@ export const auditLog = pgTable(
     index('audit_log_at_brin').using('brin', t.at),
     index('audit_log_entity_idx').on(t.entityId),
     index('audit_log_actor_idx').on(t.actorId),
+    index('audit_log_shop_idx').on(t.shopId),
   ],
+);
+
+/**
+ * Shop managers (issue 14): a user account with a membership in a shop may keep that shop's page,
+ * products and offers current. Read with every session lookup, so removing one takes effect on the
+ * next request on every server.
+ */
+export const shopManagers = pgTable(
+  'shop_managers',
+  {
+    id: id(),
+    shopId: uuid('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('shop_managers_user_shop_key').on(t.userId, t.shopId),
+    index('shop_managers_shop_idx').on(t.shopId),
+  ],
+);
+
+/** One-time links an admin gives a shop's contact to become its manager (like admin invites: hash only). */
+export const managerInvites = pgTable(
+  'manager_invites',
+  {
+    id: id(),
+    shopId: uuid('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull().unique(),
+    codeHint: text('code_hint').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    usedBy: uuid('used_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('manager_invites_shop_idx').on(t.shopId)],
 );

@@ -47,6 +47,10 @@ export interface Directory {
   product(fields?: Partial<ProductInput>): Promise<Product>;
   /** A 10% offer running from today for 30 days; in a new shop unless given. */
   offer(fields?: Partial<OfferInput>): Promise<Offer>;
+  /** A new user account that manages `shopId` (invited by the admin, accepted with the code). */
+  manager(shopId: string): Promise<SignedIn>;
+  /** The one-time code of a new manager invite for `shopId`. */
+  managerInvite(shopId: string): Promise<string>;
   count(table: Table): Promise<number>;
   /** Rows of `table` whose `column` is `value`. */
   countWhere(table: Table, column: 'shop_id' | 'offer_id', value: string): Promise<number>;
@@ -116,6 +120,18 @@ export async function openDirectory(t: TestApp): Promise<Directory> {
         ...fields,
       };
       return created<Offer>(await call(admin, 'POST', '/api/offers', payload), 'offer');
+    },
+    async managerInvite(shopId) {
+      const response = await call(admin, 'POST', `/api/shops/${shopId}/manager-invites`);
+      return created<{ invite: { code: string } }>(response, 'manager invite').invite.code;
+    },
+    async manager(shopId) {
+      const person = await registerAs(t.app, 'user');
+      const code = await directory.managerInvite(shopId);
+      const accepted = await call(person, 'POST', '/api/manager-invites/accept', { code });
+      if (accepted.statusCode !== 200)
+        throw new Error(`accepting failed: ${accepted.statusCode} ${accepted.body}`);
+      return { ...person, user: { ...person.user, managedShopIds: [...person.user.managedShopIds, shopId] } };
     },
     async count(table) {
       const result = await pool.query<{ n: number }>(`select count(*)::int as n from ${table}`);

@@ -9,6 +9,9 @@ const TONES: Record<AuditEntry['action'], BadgeTone> = {
   delete: 'rose',
   use: 'amber',
   prune: 'neutral',
+  submit: 'amber',
+  approve: 'green',
+  send_back: 'rose',
 };
 
 /** Lists of records that went with a change (a shop delete's products and offers), by name. */

@@ -4,7 +4,7 @@ import { describeAction, entityPath, fieldLabel, formatValue, formatWhen } from 
 describe('audit formatting', () => {
   it('says what happened in words', () => {
     expect(describeAction({ action: 'update', entityType: 'shop' })).toBe('Changed shop');
-    expect(describeAction({ action: 'use', entityType: 'invite' })).toBe('Used admin invite');
+    expect(describeAction({ action: 'use', entityType: 'invite' })).toBe('Used invite');
   });
 
   it('links only to records that still exist', () => {

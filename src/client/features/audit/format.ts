@@ -7,8 +7,9 @@ export const ENTITY_LABELS: Record<AuditEntityType, string> = {
   category: 'Category',
   floor: 'Floor',
   account: 'Admin account',
-  invite: 'Admin invite',
+  invite: 'Invite',
   audit: 'Activity log',
+  membership: 'Shop manager',
 };
 
 const VERBS: Record<AuditAction, string> = {
@@ -17,9 +18,12 @@ const VERBS: Record<AuditAction, string> = {
   delete: 'Deleted',
   use: 'Used',
   prune: 'Pruned',
+  submit: 'Submitted',
+  approve: 'Approved',
+  send_back: 'Sent back',
 };
 
-/** "Changed shop", "Deleted product", "Used admin invite". */
+/** "Changed shop", "Deleted product", "Used invite". */
 export function describeAction(entry: Pick<AuditEntry, 'action' | 'entityType'>): string {
   return `${VERBS[entry.action]} ${ENTITY_LABELS[entry.entityType].toLowerCase()}`;
 }

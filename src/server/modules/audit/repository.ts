@@ -2,7 +2,18 @@ import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AuditEntry, AuditListQuery, AuditPage } from '../../../shared/audit';
 import type { Db } from '../../db/client';
-import { adminInvites, auditLog, categories, floors, offers, products, shops, users } from '../../db/schema';
+import {
+  adminInvites,
+  auditLog,
+  categories,
+  floors,
+  managerInvites,
+  offers,
+  products,
+  shopManagers,
+  shops,
+  users,
+} from '../../db/schema';
 import type { Executor } from '../../write-path';
 
 /** Whether the entry's record still exists, per kind of record (the Activity screen links to it then). */
@@ -14,6 +25,8 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
   when 'floor' then exists (select 1 from ${floors} where ${floors.id} = ${auditLog.entityId})
   when 'account' then exists (select 1 from ${users} where ${users.id} = ${auditLog.entityId})
   when 'invite' then exists (select 1 from ${adminInvites} where ${adminInvites.id} = ${auditLog.entityId})
+    or exists (select 1 from ${managerInvites} where ${managerInvites.id} = ${auditLog.entityId})
+  when 'membership' then exists (select 1 from ${shopManagers} where ${shopManagers.id} = ${auditLog.entityId})
   else false end`;
 
 /**
@@ -23,7 +36,7 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
 const startOfDay = (day: string, timeZone: string, daysLater = 0) =>
   sql`((${day}::date + ${daysLater}::int)::timestamp at time zone ${timeZone})`;
 
-type Row = typeof auditLog.$inferSelect & { entityExists: boolean };
+type Row = Omit<typeof auditLog.$inferSelect, 'shopId'> & { entityExists: boolean };
 
 function toEntry(row: Row): AuditEntry {
   return {
@@ -44,14 +57,19 @@ function toEntry(row: Row): AuditEntry {
 /** Reading the audit log. Writing it is the write path's alone (write-path.ts); nothing here changes it. */
 export function auditRepository(db: Db) {
   return {
-    /** Newest first; dates are the mall's calendar days, `to` included. */
+    /**
+     * Newest first; dates are the mall's calendar days, `to` included. `shopId`: only entries about that
+     * shop and what belongs to it (a shop manager's view of their own shop's history).
+     */
     async list(
       query: z.output<typeof AuditListQuery>,
       timeZone: string,
       tx: Executor = db,
+      shopId?: string,
     ): Promise<z.output<typeof AuditPage>> {
       const { entityType, entityId, actorId, from, to, page, pageSize } = query;
       const filters: SQL[] = [];
+      if (shopId) filters.push(eq(auditLog.shopId, shopId));
       if (entityType) filters.push(eq(auditLog.entityType, entityType));
       if (entityId) filters.push(eq(auditLog.entityId, entityId));
       if (actorId) filters.push(eq(auditLog.actorId, actorId));

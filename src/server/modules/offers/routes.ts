@@ -1,10 +1,37 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Offer, OfferInput, OfferListQuery, OfferPage, OfferPatch } from '../../../shared/offer';
+import {
+  Offer,
+  OfferInput,
+  OfferListQuery,
+  OfferPage,
+  OfferPatch,
+  ReviewedOffer,
+} from '../../../shared/offer';
+import { can } from '../../../shared/permissions';
+import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
-import { offerNotFound, offerRepository, offerSnapshot, offerWriteError } from './repository';
+import {
+  offerNotFound,
+  offerRepository,
+  offerSnapshot,
+  offerWriteError,
+  proposalSnapshot,
+  type Submission,
+} from './repository';
+
+/**
+ * A shop manager's offer or change waits for an admin (docs/decisions/015); an admin's is live at once.
+ * Null: no review needed.
+ */
+export function submissionOf(request: FastifyRequest, at: Date): Submission | null {
+  const user = request.user;
+  if (!user || can(user, 'update', 'offer-review')) return null;
+  return { by: user.id, at };
+}
 
 const IdParams = z.strictObject({ id: z.uuid('Offer not found') });
 
@@ -40,17 +67,21 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
     '/',
     {
       config: { permission: { action: 'create', resource: 'offer' } },
-      schema: { body: OfferInput, response: { 201: Offer } },
+      schema: { body: OfferInput, response: { 201: ReviewedOffer } },
     },
     async (request, reply) => {
-      const created = await write(request, async ({ tx, record }) => {
-        const offer = await offers.insert(tx, request.body, today());
+      await authorizeRecord(request, 'create', 'offer', async () => ({ shopId: request.body.shopId }));
+      const created = await write(request, async ({ tx, record, at }) => {
+        const submission = submissionOf(request, at);
+        const offer = await offers.insert(tx, request.body, today(), submission);
         record({
           entityType: 'offer',
           entityId: offer.id,
           entityName: offer.title,
+          shopId: offer.shopId,
           action: 'create',
           after: offerSnapshot(offer),
+          detail: submission ? { review: 'pending' } : null,
         });
         return offer;
       });
@@ -63,21 +94,40 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
     '/:id',
     {
       config: { permission: { action: 'update', resource: 'offer' } },
-      schema: { params: IdParams, body: OfferPatch, response: { 200: Offer } },
+      schema: { params: IdParams, body: OfferPatch, response: { 200: ReviewedOffer } },
     },
     async (request) => {
       const { id } = request.params;
-      return write(request, async ({ tx, record }) => {
-        const changed = await offers.update(tx, id, request.body, today());
-        if (!changed) throw offerNotFound();
-        record({
-          entityType: 'offer',
-          entityId: id,
-          entityName: changed.after.title,
-          action: 'update',
-          before: offerSnapshot(changed.before),
-          after: offerSnapshot(changed.after),
+      return write(request, async ({ tx, record, at }) => {
+        await authorizeRecord(request, 'update', 'offer', async () => {
+          const shopId = await offers.shopOf(tx, id);
+          return shopId ? { shopId } : null;
         });
+        const submission = submissionOf(request, at);
+        const changed = await offers.update(tx, id, request.body, today(), submission);
+        if (!changed) throw offerNotFound();
+        if (changed.proposed) {
+          // The live terms stay; the log says what the shop asked for.
+          record({
+            entityType: 'offer',
+            entityId: id,
+            entityName: changed.after.title,
+            shopId: changed.after.shopId,
+            action: 'submit',
+            before: proposalSnapshot(changed.before.review?.proposal ?? null),
+            after: proposalSnapshot(changed.after.review?.proposal ?? null),
+          });
+        } else {
+          record({
+            entityType: 'offer',
+            entityId: id,
+            entityName: changed.after.title,
+            shopId: changed.after.shopId,
+            action: submission ? 'submit' : 'update',
+            before: offerSnapshot(changed.before),
+            after: offerSnapshot(changed.after),
+          });
+        }
         return changed.after;
       });
     },
@@ -94,6 +144,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
           entityType: 'offer',
           entityId: deleted.offer.id,
           entityName: deleted.offer.title,
+          shopId: deleted.offer.shopId,
           action: 'delete',
           before: offerSnapshot(deleted.offer),
           detail: deleted.products.length > 0 ? { productsNoLongerOnOffer: deleted.products } : null,

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { discountedPrice, toPriceString } from '../../../shared/money';
 import type {
@@ -14,6 +14,7 @@ import { offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { containsPattern, escapeLike, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
 import type { Executor, Snapshot, WriteTx } from '../../write-path';
+import { approvedOnly } from '../offers/repository';
 import { activeOn } from '../offers/rules';
 
 export const productNotFound = () => new HttpError(404, 'NOT_FOUND', 'Product not found');
@@ -30,26 +31,33 @@ export function productWriteError(error: unknown): HttpError | null {
 }
 
 function selectProducts(db: Executor, today: string) {
-  return db
-    .select({
-      id: products.id,
-      name: products.name,
-      description: products.description,
-      price: products.price,
-      category: products.category,
-      shopId: products.shopId,
-      shopName: shops.name,
-      offerId: products.offerId,
-      offerTitle: offers.title,
-      offerDiscount: offers.discount,
-      offerEndDate: offers.endDate,
-      offerActive: sql<boolean | null>`(${activeOn(today)})`,
-      createdAt: products.createdAt,
-    })
-    .from(products)
-    .innerJoin(shops, eq(shops.id, products.shopId))
-    .leftJoin(offers, eq(offers.id, products.offerId));
+  return (
+    db
+      .select({
+        id: products.id,
+        name: products.name,
+        description: products.description,
+        price: products.price,
+        category: products.category,
+        shopId: products.shopId,
+        shopName: shops.name,
+        offerId: products.offerId,
+        offerTitle: offers.title,
+        offerDiscount: offers.discount,
+        offerEndDate: offers.endDate,
+        offerActive: sql<boolean | null>`(${activeOn(today)})`,
+        createdAt: products.createdAt,
+      })
+      .from(products)
+      .innerJoin(shops, eq(shops.id, products.shopId))
+      // Only an approved offer counts for shoppers (docs/decisions/015): a product keeps its pending
+      // offer's id for its shop's managers, but shows no offer until an admin approves it.
+      .leftJoin(offers, and(eq(offers.id, products.offerId), approvedOnly))
+  );
 }
+
+/** The product's offer is one shoppers see. */
+const onApprovedOffer = sql`exists (select 1 from ${offers} where ${offers.id} = ${products.offerId} and ${offers.approved})`;
 
 type ProductRow = Awaited<ReturnType<ReturnType<typeof selectProducts>['execute']>>[number];
 
@@ -141,6 +149,12 @@ export function productRepository(db: Db) {
   return {
     find,
 
+    /** The shop a product belongs to, or null when there is no such product. */
+    async shopOf(tx: Executor, id: string): Promise<string | null> {
+      const [row] = await tx.select({ shopId: products.shopId }).from(products).where(eq(products.id, id));
+      return row?.shopId ?? null;
+    },
+
     async get(id: string, today: string, tx: Executor = db): Promise<Product> {
       const product = await find(id, today, tx);
       if (!product) throw productNotFound();
@@ -157,8 +171,8 @@ export function productRepository(db: Db) {
       if (q) filters.push(nameContains(q));
       if (shopId) filters.push(eq(products.shopId, shopId));
       if (category) filters.push(ilike(products.category, escapeLike(category)));
-      if (onOffer === 'true') filters.push(isNotNull(products.offerId));
-      if (onOffer === 'false') filters.push(isNull(products.offerId));
+      if (onOffer === 'true') filters.push(onApprovedOffer);
+      if (onOffer === 'false') filters.push(sql`not ${onApprovedOffer}`);
       const where = filters.length > 0 ? and(...filters) : undefined;
       const offset = (page - 1) * pageSize;
       // The page's ids in name order (an index-only scan), then the joins for those rows only: either

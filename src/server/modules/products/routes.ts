@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Product, ProductInput, ProductListQuery, ProductPage, ProductPatch } from '../../../shared/product';
+import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
@@ -43,12 +44,14 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
       schema: { body: ProductInput, response: { 201: Product } },
     },
     async (request, reply) => {
+      await authorizeRecord(request, 'create', 'product', async () => ({ shopId: request.body.shopId }));
       const created = await write(request, async ({ tx, record }) => {
         const product = await products.insert(tx, request.body, today());
         record({
           entityType: 'product',
           entityId: product.id,
           entityName: product.name,
+          shopId: product.shopId,
           action: 'create',
           after: productSnapshot(product),
         });
@@ -68,12 +71,21 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     async (request) => {
       const { id } = request.params;
       return write(request, async ({ tx, record }) => {
+        // A shop manager: a product of their shop, moved (if at all) to another of their shops.
+        const shopOf = async () => {
+          const shopId = await products.shopOf(tx, id);
+          return shopId ? { shopId } : null;
+        };
+        await authorizeRecord(request, 'update', 'product', shopOf);
+        const movedTo = request.body.shopId;
+        if (movedTo) await authorizeRecord(request, 'update', 'product', async () => ({ shopId: movedTo }));
         const changed = await products.update(tx, id, request.body, today());
         if (!changed) throw productNotFound();
         record({
           entityType: 'product',
           entityId: id,
           entityName: changed.after.name,
+          shopId: changed.after.shopId,
           action: 'update',
           before: productSnapshot(changed.before),
           after: productSnapshot(changed.after),
@@ -88,12 +100,17 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     { config: { permission: { action: 'delete', resource: 'product' } }, schema: { params: IdParams } },
     async (request, reply) => {
       await write(request, async ({ tx, record }) => {
+        await authorizeRecord(request, 'delete', 'product', async () => {
+          const shopId = await products.shopOf(tx, request.params.id);
+          return shopId ? { shopId } : null;
+        });
         const product = await products.delete(tx, request.params.id, today());
         if (!product) throw productNotFound();
         record({
           entityType: 'product',
           entityId: product.id,
           entityName: product.name,
+          shopId: product.shopId,
           action: 'delete',
           before: productSnapshot(product),
         });

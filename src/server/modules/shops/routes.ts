@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ShopDetail, ShopInput, ShopListQuery, ShopPage, ShopPatch } from '../../../shared/shop';
+import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
 import { routeWriter } from '../../write-path';
 import { shopNotFound, shopRepository, shopSnapshot, shopWriteError } from './repository';
@@ -43,6 +44,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = as
           entityType: 'shop',
           entityId: shop.id,
           entityName: shop.name,
+          shopId: shop.id,
           action: 'create',
           after: shopSnapshot(shop),
         });
@@ -61,6 +63,11 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = as
     },
     async (request) => {
       const { id } = request.params;
+      // A shop manager may change their own shop's page, not its name, category or floor.
+      await authorizeRecord(request, 'update', 'shop', async () => ({
+        shopId: id,
+        fields: Object.keys(request.body),
+      }));
       return write(request, async ({ tx, record }) => {
         const changed = await shops.update(tx, id, request.body);
         if (!changed) throw shopNotFound();
@@ -68,6 +75,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = as
           entityType: 'shop',
           entityId: id,
           entityName: changed.after.name,
+          shopId: id,
           action: 'update',
           before: shopSnapshot(changed.before),
           after: shopSnapshot(changed.after),
@@ -88,6 +96,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = as
           entityType: 'shop',
           entityId: deleted.shop.id,
           entityName: deleted.shop.name,
+          shopId: deleted.shop.id,
           action: 'delete',
           before: shopSnapshot(deleted.shop),
           // What went with it (the cascade), so the log tells what a shop delete removed.

@@ -1,0 +1,409 @@
+// Shop managers and offer approval (issue 14, docs/decisions/015), on both databases: the invite link
+// (once, even when 20 requests race for it), what a manager may and may not change, offers that wait for
+// an admin while shoppers see only approved terms, removal taking effect on the next request, and the
+// history a manager sees. Every refusal leaves the data as it was.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry, AuditPage } from '../../../shared/audit';
+import { MANAGER_INVITE_MESSAGES, type ManagedShops, type ShopManagers } from '../../../shared/managers';
+import type { Offer, ReviewedOffer } from '../../../shared/offer';
+import type { Product } from '../../../shared/product';
+import type { ShopDetail } from '../../../shared/shop';
+import { type Directory, expectError, openDirectory, uniqueName } from '../../test/catalog-fixtures';
+import { createTestApp, registerAs, type SignedIn, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+let d: Directory;
+beforeAll(async () => {
+  t = await createTestApp();
+  d = await openDirectory(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const accept = (as: SignedIn, code: string) => d.call(as, 'POST', '/api/manager-invites/accept', { code });
+
+async function auditOf(entityId: string): Promise<AuditEntry[]> {
+  const response = await d.call(d.admin, 'GET', `/api/audit?entityId=${entityId}&pageSize=100`);
+  return (response.json() as AuditPage).items;
+}
+
+describe('manager invites', () => {
+  it('a user accepts a link once: the session names the shop, the admin sees the manager', async () => {
+    const shop = await d.shop();
+    const person = await registerAs(t.app, 'user');
+    const code = await d.managerInvite(shop.id);
+
+    const preview = await d.call(person, 'POST', '/api/manager-invites/preview', { code });
+    expect(preview.json()).toEqual({ shopId: shop.id, shopName: shop.name });
+    const accepted = await accept(person, code);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+
+    const me = await d.call(person, 'GET', '/api/auth/me');
+    expect(me.json().user.managedShopIds).toEqual([shop.id]);
+    expect(me.json().user.role).toBe('user');
+    const list = (await d.call(d.admin, 'GET', `/api/shops/${shop.id}/managers`)).json() as ShopManagers;
+    expect(list.managers.map((m) => m.email)).toEqual([person.user.email]);
+    expect(list.invites).toEqual([]);
+
+    // Used: refused to anyone else, and to the same person again.
+    const other = await registerAs(t.app, 'user');
+    expectError(await accept(other, code), 403, 'INVITE_INVALID', MANAGER_INVITE_MESSAGES.invalid);
+    expect((await d.call(other, 'GET', '/api/auth/me')).json().user.managedShopIds).toEqual([]);
+  });
+
+  it('20 requests racing with one code: one membership, one use', async () => {
+    const shop = await d.shop();
+    const code = await d.managerInvite(shop.id);
+    const people: SignedIn[] = [];
+    // One at a time: sign-ups share the password-hashing queue, which turns a crowd away.
+    for (let i = 0; i < 20; i++) people.push(await registerAs(t.app, 'user'));
+    const answers = await Promise.all(people.map((person) => accept(person, code)));
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(19);
+    const { rows } = await t.database.pool.query('select * from shop_managers where shop_id = $1', [shop.id]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('20 racing requests of the same person: one membership', async () => {
+    const shop = await d.shop();
+    const code = await d.managerInvite(shop.id);
+    const person = await registerAs(t.app, 'user');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => accept(person, code)));
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    const { rows } = await t.database.pool.query('select * from shop_managers where shop_id = $1', [shop.id]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('a revoked or expired link is refused; an admin or an existing manager does not spend it', async () => {
+    const shop = await d.shop();
+    const person = await registerAs(t.app, 'user');
+
+    const revokedCode = await d.managerInvite(shop.id);
+    const open = (await d.call(d.admin, 'GET', `/api/shops/${shop.id}/managers`)).json() as ShopManagers;
+    expect(open.invites).toHaveLength(1);
+    expect(JSON.stringify(open)).not.toContain(revokedCode);
+    const invite = open.invites[0];
+    if (!invite) throw new Error('no invite listed');
+    expect(revokedCode.endsWith(invite.codeHint)).toBe(true);
+    const revoke = await d.call(d.admin, 'DELETE', `/api/shops/${shop.id}/manager-invites/${invite.id}`);
+    expect(revoke.statusCode).toBe(204);
+    expectError(await accept(person, revokedCode), 403, 'INVITE_INVALID', MANAGER_INVITE_MESSAGES.invalid);
+
+    const adminCode = await d.managerInvite(shop.id);
+    expectError(await accept(d.admin, adminCode), 409, 'ADMIN', MANAGER_INVITE_MESSAGES.admin);
+    // Still open for the person it was meant for.
+    expect((await accept(person, adminCode)).statusCode).toBe(200);
+    const again = await d.managerInvite(shop.id);
+    expectError(await accept(person, again), 409, 'ALREADY', MANAGER_INVITE_MESSAGES.already);
+    const other = await registerAs(t.app, 'user');
+    expect((await accept(other, again)).statusCode).toBe(200);
+
+    // A week old (the app's clock is not moved: every session here would idle out with it).
+    const late = await d.managerInvite(shop.id);
+    await t.database.pool.query(
+      "update manager_invites set expires_at = $1::timestamptz - interval '1 second' where shop_id = $2 and used_at is null",
+      [t.now().toISOString(), shop.id],
+    );
+    const third = await registerAs(t.app, 'user');
+    expectError(await accept(third, late), 403, 'INVITE_INVALID', MANAGER_INVITE_MESSAGES.invalid);
+  });
+
+  it('refuses codes that are not a code, with the link message', async () => {
+    const person = await registerAs(t.app, 'user');
+    for (const code of ['', ' ', 'x'.repeat(65), 'abc def', 'ab"c', '../../etc', 42, null]) {
+      const answer = await accept(person, code as string);
+      expect(answer.statusCode, JSON.stringify(code)).toBeGreaterThanOrEqual(400);
+      expect(answer.statusCode).toBeLessThan(500);
+    }
+  });
+});
+
+describe('what a manager may change', () => {
+  let shop: ShopDetail;
+  let otherShop: ShopDetail;
+  let manager: SignedIn;
+  beforeAll(async () => {
+    shop = await d.shop({ contact: 'old contact' });
+    otherShop = await d.shop();
+    manager = await d.manager(shop.id);
+  });
+
+  it("edits their shop's page, not its name, category or floor, nor another shop", async () => {
+    const edited = await d.call(manager, 'PATCH', `/api/shops/${shop.id}`, {
+      contact: '+91 98765 43210',
+      description: 'Fresh every day',
+      openingHours: '10:00 - 21:00',
+      location: 'Unit 12',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await d.call(d.user, 'GET', `/api/shops/${shop.id}`)).json().contact).toBe('+91 98765 43210');
+
+    const before = await d.row('shops', shop.id);
+    for (const patch of [
+      { name: 'Renamed by the tenant' },
+      { categoryId: (await d.category()).id },
+      { floorId: (await d.floor()).id },
+      { contact: 'x', name: shop.name },
+    ]) {
+      const answer = await d.call(manager, 'PATCH', `/api/shops/${shop.id}`, patch);
+      expectError(
+        answer,
+        403,
+        'FORBIDDEN',
+        "Only the mall's admins can change a shop's name, category or floor",
+      );
+    }
+    expect(await d.row('shops', shop.id)).toEqual(before);
+
+    const otherBefore = await d.row('shops', otherShop.id);
+    expect((await d.call(manager, 'PATCH', `/api/shops/${otherShop.id}`, { contact: 'x' })).statusCode).toBe(
+      403,
+    );
+    expect((await d.call(manager, 'DELETE', `/api/shops/${shop.id}`)).statusCode).toBe(403);
+    expect((await d.call(manager, 'POST', '/api/shops', { name: uniqueName('Shop') })).statusCode).toBe(403);
+    expect(await d.row('shops', otherShop.id)).toEqual(otherBefore);
+  });
+
+  it("creates, edits and deletes their shop's products only", async () => {
+    const created = await d.call(manager, 'POST', '/api/products', {
+      name: uniqueName('Kettle'),
+      price: 1299.5,
+      shopId: shop.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const product = created.json() as Product;
+    const priced = await d.call(manager, 'PATCH', `/api/products/${product.id}`, { price: 999 });
+    expect(priced.json().price).toBe('999.00');
+
+    // Not into another shop, not another shop's product.
+    expect(
+      (await d.call(manager, 'POST', '/api/products', { name: 'x', price: 1, shopId: otherShop.id }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await d.call(manager, 'PATCH', `/api/products/${product.id}`, { shopId: otherShop.id })).statusCode,
+    ).toBe(403);
+    const theirs = await d.product({ shopId: otherShop.id });
+    expect((await d.call(manager, 'PATCH', `/api/products/${theirs.id}`, { price: 1 })).statusCode).toBe(403);
+    expect((await d.call(manager, 'DELETE', `/api/products/${theirs.id}`)).statusCode).toBe(403);
+    expect((await d.row('products', theirs.id))?.price).toBe('10.00');
+    expect((await d.row('products', product.id))?.shop_id).toBe(shop.id);
+
+    expect((await d.call(manager, 'DELETE', `/api/products/${product.id}`)).statusCode).toBe(204);
+    expect(await d.row('products', product.id)).toBeUndefined();
+  });
+
+  it('is refused categories, floors, invites, stats, the Activity log and approvals', async () => {
+    for (const [method, url] of [
+      ['POST', '/api/categories'],
+      ['POST', '/api/floors'],
+      ['GET', '/api/admin/invites'],
+      ['GET', '/api/stats'],
+      ['GET', '/api/audit'],
+      ['GET', '/api/offer-reviews'],
+      ['GET', `/api/shops/${shop.id}/managers`],
+      ['POST', `/api/shops/${shop.id}/manager-invites`],
+    ] as const) {
+      const answer = await d.call(
+        manager,
+        method,
+        url,
+        method === 'POST' ? { name: uniqueName('X') } : undefined,
+      );
+      expect(answer.statusCode, `${method} ${url}`).toBe(403);
+    }
+  });
+
+  it("sees their own shop's history only", async () => {
+    const own = (await d.call(manager, 'GET', `/api/manage/shops/${shop.id}/activity`)).json() as AuditPage;
+    expect(own.items.length).toBeGreaterThan(0);
+    expect(own.items.some((entry) => entry.entityId === shop.id && entry.action === 'update')).toBe(true);
+    expect(own.items.every((entry) => entry.entityName !== otherShop.name)).toBe(true);
+    expect((await d.call(manager, 'GET', `/api/manage/shops/${otherShop.id}/activity`)).statusCode).toBe(403);
+    expect((await d.call(manager, 'GET', `/api/manage/shops/${otherShop.id}/offers`)).statusCode).toBe(403);
+    const mine = (await d.call(manager, 'GET', '/api/manage/shops')).json() as ManagedShops;
+    expect(mine.shops.map((s) => s.id)).toEqual([shop.id]);
+  });
+});
+
+describe('offers wait for approval', () => {
+  let shop: ShopDetail;
+  let manager: SignedIn;
+  beforeAll(async () => {
+    shop = await d.shop();
+    manager = await d.manager(shop.id);
+  });
+
+  const shopperOffers = async () =>
+    ((await d.call(d.user, 'GET', `/api/offers?shopId=${shop.id}`)).json() as { items: Offer[] }).items;
+  const managed = async () =>
+    (
+      (await d.call(manager, 'GET', `/api/manage/shops/${shop.id}/offers`)).json() as {
+        items: ReviewedOffer[];
+      }
+    ).items;
+
+  it("a manager's new offer is pending, unseen by shoppers, until an admin approves it", async () => {
+    const title = uniqueName('Monsoon sale');
+    const created = await d.call(manager, 'POST', '/api/offers', {
+      title,
+      discount: 20,
+      startDate: d.today(),
+      endDate: d.day(10),
+      shopId: shop.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const offer = created.json() as ReviewedOffer;
+    expect(offer.approved).toBe(false);
+    expect(offer.review?.state).toBe('pending');
+    expect(offer.review?.submittedBy).toBe(manager.user.email);
+
+    // Nowhere for shoppers: the list, the offer itself, a product that uses it, the dashboard counts.
+    expect((await shopperOffers()).map((o) => o.id)).not.toContain(offer.id);
+    expect((await d.call(d.user, 'GET', `/api/offers/${offer.id}`)).statusCode).toBe(404);
+    const product = await d.call(manager, 'POST', '/api/products', {
+      name: uniqueName('Umbrella'),
+      price: 500,
+      shopId: shop.id,
+      offerId: offer.id,
+    });
+    expect(product.statusCode, product.body).toBe(201);
+    const seen = (await d.call(d.user, 'GET', `/api/products/${product.json().id}`)).json() as Product;
+    expect(seen.offer).toBeNull();
+    expect(seen.offerPrice).toBeNull();
+    const onOffer = await d.call(d.user, 'GET', `/api/products?shopId=${shop.id}&onOffer=true`);
+    expect(onOffer.json().items).toEqual([]);
+
+    const queue = (await d.call(d.admin, 'GET', '/api/offer-reviews')).json() as { items: ReviewedOffer[] };
+    const waiting = queue.items.find((item) => item.id === offer.id);
+    expect(waiting?.shopName).toBe(shop.name);
+    expect(waiting?.review?.submittedBy).toBe(manager.user.email);
+
+    const approved = await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect((await shopperOffers()).map((o) => o.title)).toContain(title);
+    const now = (await d.call(d.user, 'GET', `/api/products/${product.json().id}`)).json() as Product;
+    expect(now.offer?.title).toBe(title);
+    expect(now.offerPrice).toBe('400.00');
+    // Decided: not again.
+    expect((await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`)).statusCode).toBe(409);
+
+    const entries = await auditOf(offer.id);
+    expect(entries.map((e) => [e.action, e.actorEmail])).toEqual([
+      ['approve', d.admin.user.email],
+      ['create', manager.user.email],
+    ]);
+  });
+
+  it('a change to an approved offer waits while the approved terms stay live; send back, fix, approve', async () => {
+    const live = await d.offer({ shopId: shop.id, title: uniqueName('Live'), discount: 10 });
+    const changed = await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { discount: 50 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((changed.json() as ReviewedOffer).review?.proposal).toEqual({ discount: 50 });
+    const shopperSees = async () => (await shopperOffers()).find((o) => o.id === live.id) as Offer;
+    expect((await shopperSees()).discount).toBe(10);
+    expect(
+      JSON.stringify(await d.call(d.user, 'GET', `/api/offers/${live.id}`).then((r) => r.json())),
+    ).not.toContain('50');
+
+    const sendBack = await d.call(d.admin, 'POST', `/api/offer-reviews/${live.id}/send-back`, {
+      comment: 'At most 30% this month, please',
+    });
+    expect(sendBack.statusCode, sendBack.body).toBe(200);
+    const mine = (await managed()).find((o) => o.id === live.id);
+    expect(mine?.review).toMatchObject({ state: 'sent_back', comment: 'At most 30% this month, please' });
+    expect(
+      (await d.call(d.admin, 'GET', '/api/offer-reviews')).json().items.map((o: Offer) => o.id),
+    ).not.toContain(live.id);
+
+    await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { discount: 30 });
+    expect((await managed()).find((o) => o.id === live.id)?.review).toMatchObject({
+      state: 'pending',
+      comment: null,
+      proposal: { discount: 30 },
+    });
+    expect((await shopperSees()).discount).toBe(10);
+    await d.call(d.admin, 'POST', `/api/offer-reviews/${live.id}/approve`);
+    expect((await shopperSees()).discount).toBe(30);
+    expect((await managed()).find((o) => o.id === live.id)?.review).toBeNull();
+
+    expect((await auditOf(live.id)).map((e) => e.action)).toEqual([
+      'approve',
+      'submit',
+      'send_back',
+      'submit',
+      'create',
+    ]);
+  });
+
+  it('a manager changing back to the live terms withdraws the proposal; dates are checked against the live ones', async () => {
+    const live = await d.offer({ shopId: shop.id, discount: 15 });
+    await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { discount: 25 });
+    const back = await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { discount: 15 });
+    expect((back.json() as ReviewedOffer).review).toBeNull();
+    const badDates = await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { endDate: d.day(-40) });
+    expect(badDates.statusCode).toBe(400);
+    expect((await d.row('offers', live.id))?.review_state).toBeNull();
+  });
+
+  it('a manager cannot delete an offer, move it, or touch another shop’s', async () => {
+    const live = await d.offer({ shopId: shop.id });
+    const other = await d.offer();
+    expect((await d.call(manager, 'DELETE', `/api/offers/${live.id}`)).statusCode).toBe(403);
+    expect(
+      (await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { shopId: other.shopId })).statusCode,
+    ).toBe(403);
+    expect((await d.call(manager, 'PATCH', `/api/offers/${other.id}`, { discount: 99 })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (
+        await d.call(manager, 'POST', '/api/offers', {
+          title: 'x',
+          discount: 5,
+          startDate: d.today(),
+          endDate: d.today(),
+          shopId: other.shopId,
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await d.row('offers', other.id))?.discount).toBe(10);
+  });
+
+  it("an admin's offers are live at once", async () => {
+    const offer = await d.offer({ shopId: shop.id });
+    expect((await shopperOffers()).map((o) => o.id)).toContain(offer.id);
+    expect((await d.row('offers', offer.id))?.approved).toBe(true);
+  });
+});
+
+describe('removing a manager', () => {
+  it('takes effect on the very next request with the same session', async () => {
+    const shop = await d.shop();
+    const manager = await d.manager(shop.id);
+    expect((await d.call(manager, 'PATCH', `/api/shops/${shop.id}`, { contact: 'a' })).statusCode).toBe(200);
+    const removed = await d.call(d.admin, 'DELETE', `/api/shops/${shop.id}/managers/${manager.user.id}`);
+    expect(removed.statusCode).toBe(204);
+    const refused = await d.call(manager, 'PATCH', `/api/shops/${shop.id}`, { contact: 'b' });
+    expect(refused.statusCode).toBe(403);
+    expect((await d.row('shops', shop.id))?.contact).toBe('a');
+    expect((await d.call(manager, 'GET', '/api/auth/me')).json().user.managedShopIds).toEqual([]);
+    expect(
+      (await d.call(d.admin, 'DELETE', `/api/shops/${shop.id}/managers/${manager.user.id}`)).statusCode,
+    ).toBe(404);
+  });
+
+  it('deleting the shop removes its managers and invites', async () => {
+    const shop = await d.shop();
+    const manager = await d.manager(shop.id);
+    await d.managerInvite(shop.id);
+    expect((await d.call(d.admin, 'DELETE', `/api/shops/${shop.id}`)).statusCode).toBe(204);
+    expect((await d.call(manager, 'GET', '/api/auth/me')).json().user.managedShopIds).toEqual([]);
+    const { rows } = await t.database.pool.query('select 1 from manager_invites where shop_id = $1', [
+      shop.id,
+    ]);
+    expect(rows).toEqual([]);
+  });
+});
