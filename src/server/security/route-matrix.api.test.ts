@@ -1,30 +1,50 @@
 // The authorization matrix, generated from the app's own route table: every API route must have a rule
-// here (a new route without one fails the first test), and every rule is tried as anonymous, user and
-// admin — with the whole database compared before and after each refused write. What each role should
+// here (a new route without one fails the first test), and every rule is tried as anonymous, user, a
+// manager of the record's shop, a manager of another shop and admin — with the whole database compared
+// before and after each refused write. What each role should
 // get comes from the one permission policy (src/shared/permissions.ts) and the permission each route
 // declares; a route without one is public, and only the routes listed as public may be.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { can } from '../../shared/permissions';
+import { type Actor, can } from '../../shared/permissions';
 import { type Directory, openDirectory, uniqueName, unknownId } from '../test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
 
 let t: TestApp;
 let d: Directory;
+/** A manager of a shop no rule's record belongs to (the "manager of another shop"). */
+let elsewhere: { shopId: string; as: SignedIn };
+/** A manager for rules whose record has no shop. */
+let anyManager: { shopId: string; as: SignedIn };
 beforeAll(async () => {
   t = await createTestApp();
   d = await openDirectory(t);
+  for (const target of ['elsewhere', 'anyManager'] as const) {
+    const shopId = (await d.shop()).id;
+    const value = { shopId, as: await d.manager(shopId) };
+    if (target === 'elsewhere') elsewhere = value;
+    else anyManager = value;
+  }
 });
 afterAll(async () => {
   await t?.close();
 });
 
-type Role = 'anonymous' | 'user' | 'admin';
+const ROLES = ['anonymous', 'user', 'manager', 'other-manager', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+interface Built {
+  url: string;
+  payload?: unknown;
+  /** The shop the record is or belongs to: the "manager" role manages it, the "other-manager" not. */
+  shopId?: string;
+}
 interface Rule {
   /** Builds one request against fresh data of its own. */
-  request: () => Promise<{ url: string; payload?: unknown }>;
+  request: () => Promise<Built>;
   /** The answer when the request is allowed. */
   success: number;
+  /** Where a role's allowed answer is another (an admin accepting a manager invite). */
+  answers?: Partial<Record<Role, number>>;
 }
 
 /** The routes anyone may call, signed in or not: the health check and the account routes. */
@@ -58,6 +78,79 @@ const RULES: Record<string, Rule> = {
   'GET /api/audit/actors': { request: async () => ({ url: '/api/audit/actors' }), success: 200 },
   'POST /api/admin/invites': { request: async () => ({ url: '/api/admin/invites' }), success: 201 },
   'GET /api/admin/invites': { request: async () => ({ url: '/api/admin/invites' }), success: 200 },
+  'GET /api/shops/:id/managers': {
+    request: async () => {
+      const shopId = (await d.shop()).id;
+      return { url: `/api/shops/${shopId}/managers`, shopId };
+    },
+    success: 200,
+  },
+  'POST /api/shops/:id/manager-invites': {
+    request: async () => {
+      const shopId = (await d.shop()).id;
+      return { url: `/api/shops/${shopId}/manager-invites`, shopId };
+    },
+    success: 201,
+  },
+  'DELETE /api/shops/:id/manager-invites/:inviteId': {
+    request: async () => {
+      const shopId = (await d.shop()).id;
+      await d.managerInvite(shopId);
+      const listed = await t.app.inject({ url: `/api/shops/${shopId}/managers`, headers: d.admin.headers });
+      return { url: `/api/shops/${shopId}/manager-invites/${listed.json().invites[0].id}`, shopId };
+    },
+    success: 204,
+  },
+  'DELETE /api/shops/:id/managers/:userId': {
+    request: async () => {
+      const shopId = (await d.shop()).id;
+      const manager = await d.manager(shopId);
+      return { url: `/api/shops/${shopId}/managers/${manager.user.id}`, shopId };
+    },
+    success: 204,
+  },
+  'POST /api/manager-invites/preview': {
+    request: async () => ({
+      url: '/api/manager-invites/preview',
+      payload: { code: await d.managerInvite((await d.shop()).id) },
+    }),
+    success: 200,
+  },
+  'POST /api/manager-invites/accept': {
+    request: async () => ({
+      url: '/api/manager-invites/accept',
+      payload: { code: await d.managerInvite((await d.shop()).id) },
+    }),
+    success: 200,
+    answers: { admin: 409 },
+  },
+  'GET /api/manage/shops': { request: async () => ({ url: '/api/manage/shops' }), success: 200 },
+  'GET /api/manage/shops/:id/offers': {
+    request: async () => {
+      const shopId = (await d.shop()).id;
+      return { url: `/api/manage/shops/${shopId}/offers`, shopId };
+    },
+    success: 200,
+  },
+  'GET /api/manage/shops/:id/activity': {
+    request: async () => {
+      const shopId = (await d.shop()).id;
+      return { url: `/api/manage/shops/${shopId}/activity`, shopId };
+    },
+    success: 200,
+  },
+  'GET /api/offer-reviews': { request: async () => ({ url: '/api/offer-reviews' }), success: 200 },
+  'POST /api/offer-reviews/:id/approve': {
+    request: async () => ({ url: `/api/offer-reviews/${await pendingOffer()}/approve` }),
+    success: 200,
+  },
+  'POST /api/offer-reviews/:id/send-back': {
+    request: async () => ({
+      url: `/api/offer-reviews/${await pendingOffer()}/send-back`,
+      payload: { comment: 'Please check the dates' },
+    }),
+    success: 200,
+  },
   'DELETE /api/admin/invites/:id': {
     request: async () => {
       const created = await t.app.inject({
@@ -70,6 +163,23 @@ const RULES: Record<string, Rule> = {
     success: 204,
   },
 };
+
+/** An offer a shop manager submitted, waiting for an admin. */
+async function pendingOffer(): Promise<string> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/offers',
+    headers: anyManager.as.headers,
+    payload: {
+      title: uniqueName('Pending'),
+      discount: 10,
+      startDate: d.today(),
+      endDate: d.today(),
+      shopId: anyManager.shopId,
+    },
+  });
+  return response.json().id as string;
+}
 
 for (const [resource, create] of [
   ['categories', async () => ({ name: uniqueName('Category') })],
@@ -94,37 +204,48 @@ for (const [resource, create] of [
     }),
   ],
 ] as const) {
-  const existing = async () => {
+  /** A new record: its id and its shop (a shop's own id; none for categories and floors). */
+  const existing = async (): Promise<{ id: string; shopId?: string }> => {
     const response = await t.app.inject({
       method: 'POST',
       url: `/api/${resource}`,
       headers: d.admin.headers,
       payload: await create(),
     });
-    return response.json().id as string;
+    const body = response.json();
+    return { id: body.id, shopId: resource === 'shops' ? body.id : body.shopId };
   };
   RULES[`GET /api/${resource}`] = {
     request: async () => ({ url: `/api/${resource}` }),
     success: 200,
   };
   RULES[`GET /api/${resource}/:id`] = {
-    request: async () => ({ url: `/api/${resource}/${await existing()}` }),
+    request: async () => {
+      const { id, shopId } = await existing();
+      return { url: `/api/${resource}/${id}`, shopId };
+    },
     success: 200,
   };
   RULES[`POST /api/${resource}`] = {
-    request: async () => ({ url: `/api/${resource}`, payload: await create() }),
+    request: async () => {
+      const payload: Record<string, unknown> = await create();
+      return { url: `/api/${resource}`, payload, shopId: payload.shopId as string | undefined };
+    },
     success: 201,
   };
   RULES[`PATCH /api/${resource}/:id`] = {
     request: async () => {
-      const id = await existing();
+      const { id, shopId } = await existing();
       const field = resource === 'offers' ? 'title' : 'name';
-      return { url: `/api/${resource}/${id}`, payload: { [field]: uniqueName('Renamed') } };
+      return { url: `/api/${resource}/${id}`, payload: { [field]: uniqueName('Renamed') }, shopId };
     },
     success: 200,
   };
   RULES[`DELETE /api/${resource}/:id`] = {
-    request: async () => ({ url: `/api/${resource}/${await existing()}` }),
+    request: async () => {
+      const { id, shopId } = await existing();
+      return { url: `/api/${resource}/${id}`, shopId };
+    },
     success: 204,
   };
 }
@@ -146,8 +267,21 @@ async function databaseDigest(): Promise<string> {
   return parts.join(',');
 }
 
-function asRole(role: Role): SignedIn | null {
-  return role === 'anonymous' ? null : role === 'user' ? d.user : d.admin;
+/** Who sends the request: a manager of the record's shop is made for it (invited, accepted). */
+async function asRole(role: Role, built: Built): Promise<SignedIn | null> {
+  if (role === 'anonymous') return null;
+  if (role === 'user') return d.user;
+  if (role === 'admin') return d.admin;
+  if (role === 'other-manager') return elsewhere.as;
+  return built.shopId ? d.manager(built.shopId) : anyManager.as;
+}
+
+/** The policy's idea of the person: their role and the shops they manage. */
+function actorOf(role: Exclude<Role, 'anonymous'>, built: Built): Actor {
+  if (role === 'manager')
+    return { id: 'm', role: 'user', managedShopIds: [built.shopId ?? anyManager.shopId] };
+  if (role === 'other-manager') return { id: 'o', role: 'user', managedShopIds: [elsewhere.shopId] };
+  return { id: 'someone', role };
 }
 
 function send(method: string, as: SignedIn | null, request: { url: string; payload?: unknown }) {
@@ -172,15 +306,16 @@ describe('authorization matrix', () => {
   });
 
   const cases = Object.entries(RULES).flatMap(([key, rule]) =>
-    (['anonymous', 'user', 'admin'] as const).map((role) => [key, role, rule] as const),
+    ROLES.map((role) => [key, role, rule] as const),
   );
   it.each(cases)('%s as %s', async (key, role, rule) => {
     const method = key.split(' ')[0] ?? 'GET';
+    const request = await rule.request();
     // Registering and logging out end the session they are sent with: use a fresh one, not the
     // shared user's or admin's.
-    const as = SESSION_ENDING.has(key) && role !== 'anonymous' ? await signInFresh(role) : asRole(role);
-    const request = await rule.request();
-    const expected = expectedStatus(key, role, rule);
+    const as =
+      SESSION_ENDING.has(key) && role !== 'anonymous' ? await signInFresh(role) : await asRole(role, request);
+    const expected = expectedStatus(key, role, rule, request);
     const refusedWrite = method !== 'GET' && expected >= 400 && rule.success < 400;
     const before = refusedWrite ? await databaseDigest() : '';
     const response: LightMyRequestResponse = await send(method, as, request);
@@ -200,15 +335,23 @@ describe('authorization matrix', () => {
   });
 });
 
-/** What `role` should get: the success answer if the policy allows it, else 401 (visitor) or 403. */
-function expectedStatus(key: string, role: Role, rule: Rule): number {
+/**
+ * What `role` should get: the success answer if the policy allows it — for the kind of record, then for
+ * this record (its shop, and for a shop the fields the request changes) — else 401 (visitor) or 403.
+ */
+function expectedStatus(key: string, role: Role, rule: Rule, built: Built): number {
   const route = t.app.routeTable.find((entry) => `${entry.method} ${entry.url}` === key);
-  if (!route?.permission) return rule.success;
+  const allowed = rule.answers?.[role] ?? rule.success;
+  if (!route?.permission) return allowed;
   if (role === 'anonymous') return 401;
   const { action, resource } = route.permission;
-  return can({ id: 'someone', role }, action, resource) ? rule.success : 403;
+  const actor = actorOf(role, built);
+  if (!can(actor, action, resource)) return 403;
+  if (built.shopId === undefined) return allowed;
+  const fields = resource === 'shop' && built.payload ? Object.keys(built.payload) : undefined;
+  return can(actor, action, resource, { shopId: built.shopId, fields }) ? allowed : 403;
 }
 
-function signInFresh(role: 'user' | 'admin'): Promise<SignedIn> {
-  return registerAs(t.app, role);
+function signInFresh(role: Exclude<Role, 'anonymous'>): Promise<SignedIn> {
+  return registerAs(t.app, role === 'admin' ? 'admin' : 'user');
 }
