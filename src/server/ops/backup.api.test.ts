@@ -10,11 +10,12 @@ import { hashPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
 import { type Database, openEmbedded, openPostgres } from '../db/client';
 import { loadDemoData } from '../db/demo-data';
-import { signInAttempts, users } from '../db/schema';
+import { shops, signInAttempts, users } from '../db/schema';
 import { parseEnv } from '../env';
 import { mallToday } from '../lib/mall-time';
 import { createOrPromoteAdmin } from '../modules/accounts/admin-accounts';
 import { createInvite } from '../modules/accounts/invites';
+import { managerRepository } from '../modules/managers/repository';
 import { databaseUrlFor } from '../test/global-setup';
 import { TEST_TIME_ZONE } from '../test/harness';
 import { performWrite } from '../write-path';
@@ -41,11 +42,23 @@ async function fillMall(database: Database) {
     .values({ email: 'boss@example.com', role: 'admin', displayName: 'Boss', passwordHash, lastLogin: now })
     .returning({ id: users.id });
   if (!admin) throw new Error('no admin');
-  await database.db.insert(users).values({ email: 'shopper@example.com', role: 'user', passwordHash });
+  const [shopper] = await database.db
+    .insert(users)
+    .values({ email: 'shopper@example.com', role: 'user', passwordHash })
+    .returning({ id: users.id });
+  if (!shopper) throw new Error('no shopper');
   await createSession(database.db, admin.id, now);
   await performWrite(database.db, { id: admin.id, email: 'boss@example.com' }, ({ tx }) =>
     createInvite(tx, admin.id, now),
   );
+  // The shopper manages a shop, and another invite to manage it is open.
+  const [shop] = await database.db.select({ id: shops.id }).from(shops).limit(1);
+  if (!shop) throw new Error('no shop');
+  const managers = managerRepository(database.db);
+  await performWrite(database.db, { id: admin.id, email: 'boss@example.com' }, async ({ tx }) => {
+    await managers.addManager(tx, shop.id, shopper.id, now);
+    await managers.createInvite(tx, shop.id, admin.id, now);
+  });
   // An audit log entry (the log is backed up and restored with everything else).
   await createOrPromoteAdmin(database.db, 'boss@example.com', passwordHash);
   await database.db

@@ -250,7 +250,12 @@ for (const [resource, create] of [
   };
 }
 
-const SESSION_ENDING = new Set(['POST /api/auth/register', 'POST /api/auth/logout']);
+/** Routes that end the session they are sent with, or change who the person is (a new membership). */
+const SESSION_ENDING = new Set([
+  'POST /api/auth/register',
+  'POST /api/auth/logout',
+  'POST /api/manager-invites/accept',
+]);
 
 /** Every row of every table, as text: equal before and after means nothing was written. */
 async function databaseDigest(): Promise<string> {

@@ -9,7 +9,14 @@ import { sha256 } from '../../auth/tokens';
 import { mallToday } from '../../lib/mall-time';
 import { pruneAuditLog } from '../../ops/audit-prune';
 import { addDays, type Directory, openDirectory, uniqueName, unknownId } from '../../test/catalog-fixtures';
-import { createTestApp, registerAs, TEST_TIME_ZONE, type TestApp, uniqueEmail } from '../../test/harness';
+import {
+  createTestApp,
+  registerAs,
+  type SignedIn,
+  TEST_TIME_ZONE,
+  type TestApp,
+  uniqueEmail,
+} from '../../test/harness';
 import { performWrite } from '../../write-path';
 import { createOrPromoteAdmin } from '../accounts/admin-accounts';
 import { prepareSetupCode } from '../accounts/invites';
@@ -35,6 +42,7 @@ interface Row {
   action: string;
   changes: Record<string, { before: unknown; after: unknown }>;
   detail: Record<string, unknown> | null;
+  shop_id: string | null;
 }
 
 const lastId = async (): Promise<number> =>
@@ -56,7 +64,15 @@ const listAudit = async (query: string): Promise<AuditPage> => {
 
 /** What a write route should leave in the log: [entity type, action] per entry, in order. */
 interface Expectation {
-  request: () => Promise<{ url: string; payload?: unknown; headers?: Record<string, string> }>;
+  request: () => Promise<{
+    url: string;
+    payload?: unknown;
+    /** Who sends it (the admin unless given): the entries name them. */
+    as?: SignedIn;
+    headers?: Record<string, string>;
+    /** The shop every entry must carry (a manager reads their shop's history by it). */
+    shopId?: string;
+  }>;
   status: number;
   entries: [string, string][];
 }
@@ -152,7 +168,10 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       entries: [['shop', 'create']],
     },
     'PATCH /api/shops/:id': {
-      request: async () => ({ url: `/api/shops/${(await d.shop()).id}`, payload: { contact: 'Call 555' } }),
+      request: async () => {
+        const shopId = (await d.shop()).id;
+        return { url: `/api/shops/${shopId}`, payload: { contact: 'Call 555' }, shopId };
+      },
       status: 200,
       entries: [['shop', 'update']],
     },
@@ -170,7 +189,10 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       entries: [['product', 'create']],
     },
     'PATCH /api/products/:id': {
-      request: async () => ({ url: `/api/products/${(await d.product()).id}`, payload: { price: 99.99 } }),
+      request: async () => {
+        const product = await d.product();
+        return { url: `/api/products/${product.id}`, payload: { price: 99.99 }, shopId: product.shopId };
+      },
       status: 200,
       entries: [['product', 'update']],
     },
@@ -199,11 +221,98 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       entries: [['offer', 'update']],
     },
     'DELETE /api/offers/:id': {
-      request: async () => ({ url: `/api/offers/${(await d.offer()).id}` }),
+      request: async () => {
+        const offer = await d.offer();
+        return { url: `/api/offers/${offer.id}`, shopId: offer.shopId };
+      },
       status: 204,
       entries: [['offer', 'delete']],
     },
+    'POST /api/shops/:id/manager-invites': {
+      request: async () => {
+        const shopId = (await d.shop()).id;
+        return { url: `/api/shops/${shopId}/manager-invites`, shopId };
+      },
+      status: 201,
+      entries: [['invite', 'create']],
+    },
+    'DELETE /api/shops/:id/manager-invites/:inviteId': {
+      request: async () => {
+        const shopId = (await d.shop()).id;
+        await d.managerInvite(shopId);
+        const listed = await d.call(d.admin, 'GET', `/api/shops/${shopId}/managers`);
+        return { url: `/api/shops/${shopId}/manager-invites/${listed.json().invites[0].id}`, shopId };
+      },
+      status: 204,
+      entries: [['invite', 'delete']],
+    },
+    'DELETE /api/shops/:id/managers/:userId': {
+      request: async () => {
+        const shopId = (await d.shop()).id;
+        const manager = await d.manager(shopId);
+        return { url: `/api/shops/${shopId}/managers/${manager.user.id}`, shopId };
+      },
+      status: 204,
+      entries: [['membership', 'delete']],
+    },
+    'POST /api/manager-invites/preview': {
+      // Reading what an invite is for changes nothing.
+      request: async () => ({
+        url: '/api/manager-invites/preview',
+        payload: { code: await d.managerInvite((await d.shop()).id) },
+        as: d.user,
+      }),
+      status: 200,
+      entries: [],
+    },
+    'POST /api/manager-invites/accept': {
+      request: async () => {
+        const shopId = (await d.shop()).id;
+        const code = await d.managerInvite(shopId);
+        return {
+          url: '/api/manager-invites/accept',
+          payload: { code },
+          as: await registerAs(t.app, 'user'),
+          shopId,
+        };
+      },
+      status: 200,
+      entries: [
+        ['membership', 'create'],
+        ['invite', 'use'],
+      ],
+    },
+    'POST /api/offer-reviews/:id/approve': {
+      request: async () => {
+        const { id, shopId } = await pendingOffer();
+        return { url: `/api/offer-reviews/${id}/approve`, shopId };
+      },
+      status: 200,
+      entries: [['offer', 'approve']],
+    },
+    'POST /api/offer-reviews/:id/send-back': {
+      request: async () => {
+        const { id, shopId } = await pendingOffer();
+        return { url: `/api/offer-reviews/${id}/send-back`, payload: { comment: 'Not this week' }, shopId };
+      },
+      status: 200,
+      entries: [['offer', 'send_back']],
+    },
   };
+
+  /** An offer a shop's manager submitted, waiting for an admin. */
+  async function pendingOffer(): Promise<{ id: string; shopId: string }> {
+    const shopId = (await d.shop()).id;
+    const manager = await d.manager(shopId);
+    const response = await d.call(manager, 'POST', '/api/offers', {
+      title: uniqueName('Pending'),
+      discount: 10,
+      startDate: d.today(),
+      endDate: d.today(),
+      shopId,
+    });
+    return { id: response.json().id, shopId };
+  }
 
   it('has an expectation for every write route the app has, and none for a route it does not have', () => {
     const writes = t.app.routeTable
@@ -218,20 +327,21 @@ describe('every write route, performed, leaves exactly its expected audit entrie
 
   for (const [route, expectation] of Object.entries(EXPECTED)) {
     it(`${route}: ${expectation.entries.map((entry) => entry.join(' ')).join(', ') || 'no entry'}`, async () => {
-      const { url, payload, headers } = await expectation.request();
+      const { url, payload, headers, as = d.admin, shopId } = await expectation.request();
       const before = await lastId();
       const response = await t.app.inject({
         method: route.split(' ')[0] as 'POST',
         url,
-        headers: headers ?? d.admin.headers,
+        headers: headers ?? as.headers,
         ...(payload === undefined ? {} : { payload: payload as object }),
       });
       expect(response.statusCode, response.body).toBe(expectation.status);
       const rows = await rowsAfter(before);
       expect(rows.map((row) => [row.entity_type, row.action])).toEqual(expectation.entries);
       for (const row of rows) {
-        expect(row.actor_id).toBe(d.admin.user.id);
-        expect(row.actor_email).toBe(d.admin.user.email);
+        expect(row.actor_id).toBe(as.user.id);
+        expect(row.actor_email).toBe(as.user.email);
+        if (shopId) expect(row.shop_id).toBe(shopId);
       }
     });
   }

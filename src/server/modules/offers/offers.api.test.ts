@@ -2,7 +2,7 @@
 // deleting, the list, and "active" at the edges of the mall's calendar days (Asia/Kolkata in tests) —
 // including an offer that ends while nobody touches it, seen through offers, products and /api/stats.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Offer } from '../../../shared/offer';
+import type { Offer, ReviewedOffer } from '../../../shared/offer';
 import type { Product } from '../../../shared/product';
 import { mallToday } from '../../lib/mall-time';
 import {
@@ -85,7 +85,7 @@ describe('create and read', () => {
       shopId: shop.id,
     });
     expect(response.statusCode).toBe(201);
-    const offer = response.json() as Offer;
+    const { approved, review, ...offer } = response.json() as ReviewedOffer;
     expect(offer).toEqual({
       id: expect.any(String),
       title,
@@ -99,6 +99,8 @@ describe('create and read', () => {
       status: 'active',
       createdAt: expect.any(String),
     });
+    // An admin's offer is live at once, nothing waits for review; shoppers' reads carry neither field.
+    expect({ approved, review }).toEqual({ approved: true, review: null });
     expect(await getOffer(offer.id)).toEqual(offer);
     const stored = await t.database.pool.query(
       'select title, discount, start_date::text as start, end_date::text as end, shop_id from offers where id = $1',
