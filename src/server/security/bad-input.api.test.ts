@@ -10,12 +10,13 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiErrorBody } from '../../shared/errors';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
-import { END_BEFORE_START, type Offer } from '../../shared/offer';
+import { MANAGER_INVITE_MESSAGES } from '../../shared/managers';
+import { END_BEFORE_START, type Offer, type ReviewedOffer } from '../../shared/offer';
 import type { Place } from '../../shared/place';
 import type { ShopDetail } from '../../shared/shop';
 import { FORBIDDEN_KEY } from '../request-guards';
 import { type Directory, openDirectory, type Table, uniqueName } from '../test/catalog-fixtures';
-import { createTestApp, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
+import { createTestApp, registerAs, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
 
 let t: TestApp;
 let d: Directory;
@@ -26,6 +27,13 @@ let fx: {
   shop: ShopDetail;
   offer: Offer;
   offerOfAnotherShop: Offer;
+  /** Manages `shop` (issue 14): their writes are checked against it. */
+  manager: SignedIn;
+  /** An offer `manager` submitted, waiting for an admin. */
+  pendingOffer: ReviewedOffer;
+  /** A user with an open invite to manage a shop, and its code. */
+  newcomer: SignedIn;
+  inviteCode: string;
   targets: Record<'category' | 'floor' | 'shop' | 'product' | 'offer', { id: string }>;
 };
 
@@ -34,7 +42,19 @@ beforeAll(async () => {
   d = await openDirectory(t);
   const shop = await d.shop();
   const offer = await d.offer({ shopId: shop.id });
+  const manager = await d.manager(shop.id);
+  const pending = await d.call(manager, 'POST', '/api/offers', {
+    title: uniqueName('Pending'),
+    discount: 5,
+    startDate: d.today(),
+    endDate: d.day(3),
+    shopId: shop.id,
+  });
   fx = {
+    manager,
+    pendingOffer: pending.json() as ReviewedOffer,
+    newcomer: await registerAs(t.app, 'user'),
+    inviteCode: await d.managerInvite((await d.shop()).id),
     category: await d.category(),
     floor: await d.floor(),
     shop,
@@ -96,6 +116,8 @@ const TABLES = [
   'users',
   'sessions',
   'sign_in_attempts',
+  'shop_managers',
+  'manager_invites',
 ];
 
 /** How many rows every table holds: a refused request must leave all of them as they were. */
@@ -141,7 +163,8 @@ function expectRefused(response: LightMyRequestResponse, c: Case): void {
     expect(error.code).toBe(c.code ?? 'VALIDATION');
     expect(error.message).toBe(c.message);
     if (error.code === 'VALIDATION') expect(error.fields?.[c.under ?? c.field]).toBe(c.message);
-  } else if (Object.hasOwn(c.w.fields, c.field)) {
+  } else if (Object.hasOwn(c.w.fields, c.field) && (c.status ?? 400) === 400) {
+    // A refusal of the person (403) names no field: it is not the field's value that is wrong.
     expect(error.fields?.[c.field]).toEqual(expect.stringMatching(/\S/));
   }
   // A `__proto__` key must never reach Object.prototype.
@@ -328,8 +351,13 @@ interface Writable {
   valid: () => Record<string, unknown>;
   /** The row a PATCH case aims at; none for the auth routes. */
   target?: { table: Table; id: () => string };
+  /** False where only PATCH is this person's to send (a manager and their shop). */
+  creates?: boolean;
   fields: Record<string, Bad[]>;
 }
+
+const DIRECTORY_FIELDS = "Only the mall's admins can change a shop's name, category or floor";
+const NOT_YOURS = { status: 403, code: 'FORBIDDEN' };
 
 const placeName = requiredText('Name is required', 'Name must be at most 60 characters');
 
@@ -444,6 +472,121 @@ const WRITABLE: Writable[] = [
     },
   },
   {
+    // A shop manager's offer: the same rules, and only for their own shop (issue 14).
+    entity: 'offer (shop manager)',
+    url: '/api/offers',
+    as: () => fx.manager,
+    valid: () => ({
+      title: uniqueName('Offer'),
+      discount: 15,
+      startDate: d.today(),
+      endDate: d.day(30),
+      shopId: fx.shop.id,
+    }),
+    // An approved offer of the manager's shop: a refused change leaves no proposal behind either.
+    target: { table: 'offers', id: () => fx.targets.offer.id },
+    fields: {
+      title: requiredText('Title is required', 'Title must be at most 120 characters'),
+      description: optionalText('Description must be at most 2000 characters'),
+      discount,
+      startDate: [
+        ...date('Start date is required'),
+        bad(
+          'after the end date',
+          later(() => d.day(31)),
+          END_BEFORE_START,
+          { under: 'endDate' },
+        ),
+      ],
+      endDate: [
+        ...date('End date is required'),
+        bad(
+          'before the start date',
+          later(() => d.day(-1)),
+          END_BEFORE_START,
+        ),
+      ],
+      shopId: [
+        bad('not a uuid', 'not-a-uuid', 'Shop is required'),
+        bad('empty', '', 'Shop is required'),
+        bad('null', null, 'Shop is required'),
+        bad('a uuid no shop has', randomUUID(), null, NOT_YOURS),
+        bad(
+          'another shop',
+          later(() => fx.offerOfAnotherShop.shopId),
+          null,
+          NOT_YOURS,
+        ),
+      ],
+    },
+  },
+  {
+    // A shop manager's own shop: its page is theirs, its place in the directory is not.
+    entity: 'shop (its manager)',
+    url: '/api/shops',
+    as: () => fx.manager,
+    valid: () => ({ contact: '+91 80 1234 5678' }),
+    target: { table: 'shops', id: () => fx.shop.id },
+    creates: false,
+    fields: {
+      description: optionalText('Description must be at most 2000 characters'),
+      location: optionalText('Location must be at most 200 characters'),
+      contact: optionalText('Contact must be at most 200 characters'),
+      openingHours: optionalText('Opening hours must be at most 200 characters'),
+      name: [bad('a new name', 'Renamed by the tenant', DIRECTORY_FIELDS, NOT_YOURS)],
+      categoryId: [
+        bad(
+          'another category',
+          later(() => fx.category.id),
+          DIRECTORY_FIELDS,
+          NOT_YOURS,
+        ),
+      ],
+      floorId: [
+        bad(
+          'another floor',
+          later(() => fx.floor.id),
+          DIRECTORY_FIELDS,
+          NOT_YOURS,
+        ),
+      ],
+    },
+  },
+  {
+    entity: 'send back',
+    get url() {
+      return `/api/offer-reviews/${fx.pendingOffer.id}/send-back`;
+    },
+    as: () => d.admin,
+    valid: () => ({ comment: 'Please start it on Monday' }),
+    fields: {
+      comment: requiredText('Say what should change', 'Comment must be at most 1000 characters'),
+    },
+  },
+  {
+    entity: 'manager invite',
+    url: '/api/manager-invites/accept',
+    as: () => fx.newcomer,
+    valid: () => ({ code: fx.inviteCode }),
+    fields: {
+      code: [
+        bad('empty', '', MANAGER_INVITE_MESSAGES.invalid, { under: 'code' }),
+        bad('65 characters', 'c'.repeat(65), MANAGER_INVITE_MESSAGES.invalid),
+        bad('a space inside', 'abc def', MANAGER_INVITE_MESSAGES.invalid),
+        bad('a path', '../../etc/passwd', MANAGER_INVITE_MESSAGES.invalid),
+        bad('a quote', 'a"b', MANAGER_INVITE_MESSAGES.invalid),
+        bad('a NUL', 'a\u0000b', MANAGER_INVITE_MESSAGES.invalid),
+        bad('a number', 42, MANAGER_INVITE_MESSAGES.invalid),
+        bad('null', null, MANAGER_INVITE_MESSAGES.invalid),
+        bad('an array', ['code'], MANAGER_INVITE_MESSAGES.invalid),
+        bad('a code no invite has', 'A'.repeat(43), MANAGER_INVITE_MESSAGES.invalid, {
+          status: 403,
+          code: 'INVITE_INVALID',
+        }),
+      ],
+    },
+  },
+  {
     entity: 'register',
     url: '/api/auth/register',
     as: () => null,
@@ -501,15 +644,18 @@ function casesOf(w: Writable): Array<[string, Case]> {
   ]);
 }
 
-const CREATE_CASES = WRITABLE.flatMap(casesOf);
+const CREATE_CASES = WRITABLE.filter((w) => w.creates !== false).flatMap(casesOf);
 const PATCH_CASES = WRITABLE.filter((w) => w.target).flatMap(casesOf);
 
 describe('the corpus starts from bodies the routes accept', () => {
   it.each(WRITABLE.map((w) => [w.entity, w] as const))(
     '%s: the valid body is accepted',
     async (_entity, w) => {
-      const response = await send(w.as(), 'POST', w.url, JSON.stringify(w.valid()));
-      expect(response.statusCode, response.body).toBe(w.entity === 'login' ? 200 : 201);
+      const method = w.creates === false ? 'PATCH' : 'POST';
+      const url = w.creates === false && w.target ? `${w.url}/${w.target.id()}` : w.url;
+      const response = await send(w.as(), method, url, JSON.stringify(w.valid()));
+      const accepted = ['login', 'send back', 'manager invite'].includes(w.entity) || method === 'PATCH';
+      expect(response.statusCode, response.body).toBe(accepted ? 200 : 201);
     },
   );
 });
