@@ -146,6 +146,44 @@ describe('two servers on one PostgreSQL', () => {
     expect(after).not.toContain(created.json.id);
   });
 
+  it('a shop manager removed through one server is refused on the other at the next request', async () => {
+    const admin = await call(a, 'POST', '/api/auth/register', undefined, {
+      email: uniqueEmail('two-admin'),
+      password: 'secret-password',
+      role: 'admin',
+      inviteCode: OPERATOR_CODE,
+    });
+    const shop = (await call(b, 'GET', '/api/shops?pageSize=1', admin.cookie)).json.items[0];
+    const invite = await call(a, 'POST', `/api/shops/${shop.id}/manager-invites`, admin.cookie);
+    expect(invite.status).toBe(201);
+    const manager = await call(b, 'POST', '/api/auth/register', undefined, {
+      email: uniqueEmail('two-manager'),
+      password: 'secret-password',
+      role: 'user',
+    });
+    const accepted = await call(b, 'POST', '/api/manager-invites/accept', manager.cookie, {
+      code: invite.json.invite.code,
+    });
+    expect(accepted.status).toBe(200);
+    // Both servers have let the manager in (and have read their session).
+    for (const server of [a, b]) {
+      const saved = await call(server, 'PATCH', `/api/shops/${shop.id}`, manager.cookie, {
+        contact: 'Call us',
+      });
+      expect(saved.status).toBe(200);
+    }
+    const removed = await call(
+      a,
+      'DELETE',
+      `/api/shops/${shop.id}/managers/${manager.json.user.id}`,
+      admin.cookie,
+    );
+    expect(removed.status).toBe(204);
+    const refused = await call(b, 'PATCH', `/api/shops/${shop.id}`, manager.cookie, { contact: 'Still us?' });
+    expect(refused.status).toBe(403);
+    expect((await call(b, 'GET', '/api/auth/me', manager.cookie)).json.user.managedShopIds).toEqual([]);
+  });
+
   it('a lockout counted on one server holds on the other', async () => {
     const email = uniqueEmail('two-lock');
     expect(
