@@ -14,7 +14,15 @@ describe('can', () => {
     const allowed = RESOURCES.flatMap((resource) =>
       ACTIONS.filter((action) => can(user, action, resource)).map((action) => `${action} ${resource}`),
     );
-    expect(allowed).toEqual(['read category', 'read floor', 'read shop', 'read product', 'read offer']);
+    expect(allowed).toEqual([
+      'read category',
+      'read floor',
+      'read shop',
+      'read product',
+      'read offer',
+      'read membership',
+      'create membership',
+    ]);
   });
 
   it('lets an admin do everything, whatever the record', () => {
@@ -27,5 +35,53 @@ describe('can', () => {
 
   it('says no to a role it does not know (a row written by hand, a newer server)', () => {
     expect(can({ id: 'x', role: 'manager' as never }, 'read', 'shop')).toBe(false);
+  });
+});
+
+describe('can, for a shop manager (a user with memberships)', () => {
+  const manager: Actor = { id: 'm', role: 'user', managedShopIds: ['shop-1', 'shop-2'] };
+  const own = { shopId: 'shop-1' };
+  const other = { shopId: 'shop-9' };
+
+  it("changes their shops' products and offers, and no other shop's", () => {
+    for (const action of ['create', 'update', 'delete'] as const) {
+      expect(can(manager, action, 'product', own), `${action} own product`).toBe(true);
+      expect(can(manager, action, 'product', other), `${action} other product`).toBe(false);
+    }
+    expect(can(manager, 'create', 'offer', { shopId: 'shop-2' })).toBe(true);
+    expect(can(manager, 'update', 'offer', own)).toBe(true);
+    expect(can(manager, 'update', 'offer', other)).toBe(false);
+    expect(can(manager, 'delete', 'offer', own)).toBe(false);
+  });
+
+  it("edits their shop's page, not its name, category or floor", () => {
+    expect(can(manager, 'update', 'shop', { ...own, fields: ['contact', 'description'] })).toBe(true);
+    for (const field of ['name', 'categoryId', 'floorId'])
+      expect(can(manager, 'update', 'shop', { ...own, fields: ['contact', field] }), field).toBe(false);
+    expect(can(manager, 'update', 'shop', { ...other, fields: ['contact'] })).toBe(false);
+    expect(can(manager, 'create', 'shop')).toBe(false);
+    expect(can(manager, 'delete', 'shop', own)).toBe(false);
+  });
+
+  it('is allowed past the route guard (no record) only for what some shop of theirs allows', () => {
+    expect(can(manager, 'update', 'product')).toBe(true);
+    expect(can(manager, 'read', 'managed-shop')).toBe(true);
+    expect(can(user, 'update', 'product')).toBe(false);
+    expect(can(user, 'read', 'managed-shop')).toBe(false);
+    expect(can({ ...manager, managedShopIds: [] }, 'update', 'product')).toBe(false);
+  });
+
+  it('never reaches the mall office: categories, floors, invites, managers, stats, the log, approvals', () => {
+    for (const resource of ['invite', 'manager', 'stats', 'audit', 'offer-review'] as const)
+      for (const action of ACTIONS)
+        expect(can(manager, action, resource, own), `${action} ${resource}`).toBe(false);
+    // Categories and floors: read like any shopper, never changed.
+    for (const resource of ['category', 'floor'] as const)
+      for (const action of ['create', 'update', 'delete'] as const)
+        expect(can(manager, action, resource, own), `${action} ${resource}`).toBe(false);
+  });
+
+  it('a record without a shop is no shop of theirs', () => {
+    expect(can(manager, 'update', 'product', {})).toBe(false);
   });
 });
