@@ -17,7 +17,8 @@ export class HttpError extends Error {
 }
 
 export const unauthenticated = () => new HttpError(401, 'UNAUTHENTICATED', 'Please sign in to continue');
-export const forbidden = () => new HttpError(403, 'FORBIDDEN', 'You do not have permission to do this');
+export const forbidden = (message = 'You do not have permission to do this') =>
+  new HttpError(403, 'FORBIDDEN', message);
 
 export function errorBody(code: string, message: string, fields?: Record<string, string>): ApiErrorBody {
   return { error: fields ? { code, message, fields } : { code, message } };

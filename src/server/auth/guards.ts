@@ -1,6 +1,7 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SessionUser } from '../../shared/auth';
+import { NOT_YOUR_SHOP } from '../../shared/managers';
 import { can, type Permission } from '../../shared/permissions';
 import type { Database } from '../db/client';
 import { forbidden, unauthenticated } from '../errors';
@@ -57,6 +58,12 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
 export function authorize({ action, resource }: Permission): onRequestAsyncHookHandler {
   return async (request) => {
     if (!request.user) throw unauthenticated();
-    if (!can(request.user, action, resource)) throw forbidden();
+    if (!can(request.user, action, resource)) throw forbidden(refusal(action, resource));
   };
+}
+
+/** A shop's page, products and offers are its managers' too: a refusal there says so. */
+function refusal(action: Permission['action'], resource: Permission['resource']): string | undefined {
+  const shopRecord = resource === 'shop' || resource === 'product' || resource === 'offer';
+  return shopRecord && action !== 'read' ? NOT_YOUR_SHOP : undefined;
 }

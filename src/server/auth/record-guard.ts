@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { DIRECTORY_FIELDS_REFUSED, NOT_YOUR_SHOP } from '../../shared/managers';
 import { type Action, can, type PermissionRecord, type Resource } from '../../shared/permissions';
-import { forbidden, HttpError } from '../errors';
+import { forbidden } from '../errors';
 
 /**
  * The second half of the one policy (the route guard asked the first, for the kind of record): may the
@@ -18,15 +19,11 @@ export async function authorizeRecord(
   if (!user) throw forbidden();
   if (recordIndependent(request, action, resource)) return;
   const record = await load();
-  if (!record || !can(user, action, resource, { shopId: record.shopId })) throw forbidden();
-  if (!can(user, action, resource, record)) {
-    // Their shop, a field that is not theirs to change.
-    throw new HttpError(
-      403,
-      'FORBIDDEN',
-      "Only the mall's admins can change a shop's name, category or floor",
-    );
+  if (!record || !can(user, action, resource, { shopId: record.shopId })) {
+    throw forbidden(action === 'read' ? undefined : NOT_YOUR_SHOP);
   }
+  // Their shop, a field that is not theirs to change.
+  if (!can(user, action, resource, record)) throw forbidden(DIRECTORY_FIELDS_REFUSED);
 }
 
 /** Allowed whatever the record (an admin): no need to look the record up. */

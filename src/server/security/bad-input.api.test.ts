@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiErrorBody } from '../../shared/errors';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
-import { MANAGER_INVITE_MESSAGES } from '../../shared/managers';
+import { DIRECTORY_FIELDS_REFUSED, MANAGER_INVITE_MESSAGES } from '../../shared/managers';
 import { END_BEFORE_START, type Offer, type ReviewedOffer } from '../../shared/offer';
 import type { Place } from '../../shared/place';
 import type { ShopDetail } from '../../shared/shop';
@@ -356,7 +356,7 @@ interface Writable {
   fields: Record<string, Bad[]>;
 }
 
-const DIRECTORY_FIELDS = "Only the mall's admins can change a shop's name, category or floor";
+const DIRECTORY_FIELDS = DIRECTORY_FIELDS_REFUSED;
 const NOT_YOURS = { status: 403, code: 'FORBIDDEN' };
 
 const placeName = requiredText('Name is required', 'Name must be at most 60 characters');
