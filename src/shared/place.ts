@@ -18,3 +18,35 @@ export const Place = z.object({
   shopCount: z.number().int(),
 });
 export type Place = z.infer<typeof Place>;
+
+/**
+ * A floor's level: its place in the building, and the order of every floor list (Lower Ground −1,
+ * Ground 0, First 1…). Unique: two floors at one level would have no order (docs/decisions/018).
+ */
+export const FLOOR_LEVEL_MIN = -99;
+export const FLOOR_LEVEL_MAX = 999;
+export const FLOOR_LEVEL_MESSAGE = `Level must be a whole number from ${FLOOR_LEVEL_MIN} to ${FLOOR_LEVEL_MAX}`;
+export const FloorLevel = z
+  .number({ error: FLOOR_LEVEL_MESSAGE })
+  .int(FLOOR_LEVEL_MESSAGE)
+  .min(FLOOR_LEVEL_MIN, FLOOR_LEVEL_MESSAGE)
+  .max(FLOOR_LEVEL_MAX, FLOOR_LEVEL_MESSAGE);
+
+/** A new floor without a level goes one above the highest (the spec's add-a-floor flow sends a name only). */
+export const FloorInput = z.strictObject({ name: PlaceInput.shape.name, level: FloorLevel.optional() });
+export type FloorInput = z.input<typeof FloorInput>;
+/** A rename, a move to another level, or both. */
+export const FloorPatch = FloorInput.partial().refine(
+  (patch) => patch.name !== undefined || patch.level !== undefined,
+  // An empty change is a blank rename, as for categories.
+  { message: 'Name is required', path: ['name'] },
+);
+export type FloorPatch = z.input<typeof FloorPatch>;
+
+export const Floor = Place.extend({ level: z.number().int() });
+export type Floor = z.infer<typeof Floor>;
+
+/** "Level −1", with a real minus sign. */
+export function levelLabel(level: number): string {
+  return `Level ${level < 0 ? `\u2212${-level}` : level}`;
+}

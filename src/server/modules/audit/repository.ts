@@ -2,7 +2,7 @@ import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AuditEntry, AuditListQuery, AuditPage } from '../../../shared/audit';
 import type { Db } from '../../db/client';
-import { adminInvites, auditLog, categories, floors, offers, products, shops, users } from '../../db/schema';
+import { adminInvites, amenities, auditLog, categories, floors, offers, products, shops, users } from '../../db/schema';
 import type { Executor } from '../../write-path';
 
 /** Whether the entry's record still exists, per kind of record (the Activity screen links to it then). */
@@ -12,6 +12,7 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
   when 'offer' then exists (select 1 from ${offers} where ${offers.id} = ${auditLog.entityId})
   when 'category' then exists (select 1 from ${categories} where ${categories.id} = ${auditLog.entityId})
   when 'floor' then exists (select 1 from ${floors} where ${floors.id} = ${auditLog.entityId})
+  when 'amenity' then exists (select 1 from ${amenities} where ${amenities.id} = ${auditLog.entityId})
   when 'account' then exists (select 1 from ${users} where ${users.id} = ${auditLog.entityId})
   when 'invite' then exists (select 1 from ${adminInvites} where ${adminInvites.id} = ${auditLog.entityId})
   else false end`;
