@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
+import type { AmenityKind } from '../../shared/amenity';
 import type { Db } from './client';
 import { placeNameKeys } from './place-name-keys';
-import type { AmenityKind } from '../../shared/amenity';
 import { amenities, categories, floors, offers, products, shops } from './schema';
 
 export type DemoSummary = Record<'categories' | 'floors' | 'shops' | 'products' | 'offers', number>;
@@ -47,7 +47,9 @@ const LOWER_GROUND = 0;
 type Floor = 1 | 2 | 3 | 4;
 
 /** What each floor offers besides shops, for the Floors page (docs/decisions/018). */
-const AMENITIES: ReadonlyArray<readonly [floor: Floor | typeof LOWER_GROUND, kind: AmenityKind, location: string]> = [
+const AMENITIES: ReadonlyArray<
+  readonly [floor: Floor | typeof LOWER_GROUND, kind: AmenityKind, location: string]
+> = [
   [LOWER_GROUND, 'parking-entrance', 'Car park ramp, south side'],
   [LOWER_GROUND, 'lift', 'Lift lobby by the car park doors'],
   [LOWER_GROUND, 'atm', 'Beside the lift lobby'],

@@ -59,7 +59,9 @@ function byKindThenLocation(a: Sortable, b: Sortable) {
 /** A floor's shops by unit: "Unit G-02" before "Unit G-11"; shops that give no location last, by name. */
 export function byUnit(a: FloorGuideShop, b: FloorGuideShop): number {
   if (!a.location !== !b.location) return a.location ? -1 : 1;
-  return natural.compare(a.location, b.location) || natural.compare(a.name, b.name) || a.id.localeCompare(b.id);
+  return (
+    natural.compare(a.location, b.location) || natural.compare(a.name, b.name) || a.id.localeCompare(b.id)
+  );
 }
 
 /** An amenity as the audit log shows it: its kind by name, its floor by name. */

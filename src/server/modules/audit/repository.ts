@@ -2,7 +2,17 @@ import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AuditEntry, AuditListQuery, AuditPage } from '../../../shared/audit';
 import type { Db } from '../../db/client';
-import { adminInvites, amenities, auditLog, categories, floors, offers, products, shops, users } from '../../db/schema';
+import {
+  adminInvites,
+  amenities,
+  auditLog,
+  categories,
+  floors,
+  offers,
+  products,
+  shops,
+  users,
+} from '../../db/schema';
 import type { Executor } from '../../write-path';
 
 /** Whether the entry's record still exists, per kind of record (the Activity screen links to it then). */

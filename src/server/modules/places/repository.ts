@@ -97,7 +97,12 @@ export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) 
         : await tx
             .insert(table)
             .values(values)
-            .returning({ id: table.id, name: table.name, createdAt: table.createdAt, level: sql<null>`null` });
+            .returning({
+              id: table.id,
+              name: table.name,
+              createdAt: table.createdAt,
+              level: sql<null>`null`,
+            });
       if (!row) throw new Error('insert returned no row');
       return toPlace({ ...row, shopCount: 0 });
     },
@@ -134,10 +139,7 @@ export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) 
      * Deletes a place no shop uses. The place's row is locked first: a shop being saved with it holds a
      * key-share lock on that row, so the count below waits for it and sees it. Null: no such place.
      */
-    async delete(
-      tx: WriteTx,
-      id: string,
-    ): Promise<{ deleted: PlaceRecord } | { inUse: PlaceRecord } | null> {
+    async delete(tx: WriteTx, id: string): Promise<{ deleted: PlaceRecord } | { inUse: PlaceRecord } | null> {
       const [locked] = await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
       const place = locked && (await find(id, tx));
       if (!place) return null;

@@ -24,7 +24,10 @@ interface PlaceSchemas {
 const snapshot = (place: PlaceRecord) =>
   place.level === undefined ? { name: place.name } : { name: place.name, level: place.level };
 
-function placeRoutes(kind: PlaceKind, schemas: PlaceSchemas): FastifyPluginAsyncZod<{ db: Db; now: () => Date }> {
+function placeRoutes(
+  kind: PlaceKind,
+  schemas: PlaceSchemas,
+): FastifyPluginAsyncZod<{ db: Db; now: () => Date }> {
   const { noun } = kind;
   const { input, patch, item } = schemas;
   const notFound = () => new HttpError(404, 'NOT_FOUND', `This ${noun} does not exist`);
