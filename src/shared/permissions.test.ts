@@ -14,7 +14,14 @@ describe('can', () => {
     const allowed = RESOURCES.flatMap((resource) =>
       ACTIONS.filter((action) => can(user, action, resource)).map((action) => `${action} ${resource}`),
     );
-    expect(allowed).toEqual(['read category', 'read floor', 'read shop', 'read product', 'read offer']);
+    expect(allowed).toEqual([
+      'read category',
+      'read floor',
+      'read amenity',
+      'read shop',
+      'read product',
+      'read offer',
+    ]);
   });
 
   it('lets an admin do everything, whatever the record', () => {
