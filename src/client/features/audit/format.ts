@@ -6,6 +6,7 @@ export const ENTITY_LABELS: Record<AuditEntityType, string> = {
   offer: 'Offer',
   category: 'Category',
   floor: 'Floor',
+  amenity: 'Amenity',
   account: 'Admin account',
   invite: 'Admin invite',
   audit: 'Activity log',
@@ -38,6 +39,7 @@ export function entityPath(
       return `/admin/offers/${entry.entityId}`;
     case 'category':
     case 'floor':
+    case 'amenity':
       return '/admin/categories';
     default:
       return null;
