@@ -57,18 +57,20 @@ export function contactParts(contact: string): ContactPart[] {
     else if (part.text) parts.push(part);
   };
   const pieces = contact.trim().split(SEPARATOR);
-  pieces.forEach((piece, index) => {
+  for (const [index, piece] of pieces.entries()) {
     // Odd indexes are the separators the split kept.
-    if (index % 2 === 1) return push({ kind: 'text', text: piece });
-    const labelled = LABEL.exec(piece);
-    if (labelled?.[1] && labelled[2]) {
-      const part = classify(labelled[2]);
-      if (part.kind !== 'text') {
-        push({ kind: 'text', text: labelled[1] });
-        return push(part);
-      }
+    if (index % 2 === 1) {
+      push({ kind: 'text', text: piece });
+      continue;
     }
-    push(classify(piece));
-  });
+    const labelled = LABEL.exec(piece);
+    const labelledPart = labelled?.[1] && labelled[2] ? classify(labelled[2]) : null;
+    if (labelled?.[1] && labelledPart && labelledPart.kind !== 'text') {
+      push({ kind: 'text', text: labelled[1] });
+      push(labelledPart);
+    } else {
+      push(classify(piece));
+    }
+  }
   return parts;
 }

@@ -94,15 +94,12 @@ export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) 
             // null: the trigger decides; the column is NOT NULL after it.
             .values({ ...values, level: level ?? sql`null` })
             .returning({ id: floors.id, name: floors.name, createdAt: floors.createdAt, level: floors.level })
-        : await tx
-            .insert(table)
-            .values(values)
-            .returning({
-              id: table.id,
-              name: table.name,
-              createdAt: table.createdAt,
-              level: sql<null>`null`,
-            });
+        : await tx.insert(table).values(values).returning({
+            id: table.id,
+            name: table.name,
+            createdAt: table.createdAt,
+            level: sql<null>`null`,
+          });
       if (!row) throw new Error('insert returned no row');
       return toPlace({ ...row, shopCount: 0 });
     },
