@@ -1,42 +1,10 @@
 import './zod-config';
 import { z } from 'zod';
+import { AMENITY_KINDS } from './floors';
 import { Floor } from './place';
 import { Id, optionalText } from './text';
 
-/**
- * What a floor offers besides its shops: a fixed list of kinds (the Floors page gives each its icon), each
- * with where on the floor it is. The order here is the order on a floor.
- */
-export const AMENITY_KINDS = [
-  'information-desk',
-  'restrooms',
-  'accessible-restroom',
-  'baby-care',
-  'lift',
-  'escalator',
-  'atm',
-  'food-court',
-  'prayer-room',
-  'first-aid',
-  'drinking-water',
-  'parking-entrance',
-] as const;
-export type AmenityKind = (typeof AMENITY_KINDS)[number];
-
-export const AMENITY_LABELS: Record<AmenityKind, string> = {
-  'information-desk': 'Information desk',
-  restrooms: 'Restrooms',
-  'accessible-restroom': 'Accessible restroom',
-  'baby-care': 'Baby care room',
-  lift: 'Lift',
-  escalator: 'Escalator',
-  atm: 'ATM',
-  'food-court': 'Food court',
-  'prayer-room': 'Prayer room',
-  'first-aid': 'First aid',
-  'drinking-water': 'Drinking water',
-  'parking-entrance': 'Parking entrance',
-};
+export { AMENITY_KINDS, AMENITY_LABELS, type AmenityKind } from './floors';
 
 export const AMENITY_LOCATION_MAX = 120;
 

@@ -1,6 +1,9 @@
 import './zod-config';
 import { z } from 'zod';
+import { FLOOR_LEVEL_MAX, FLOOR_LEVEL_MIN } from './floors';
 import { requiredText } from './text';
+
+export { FLOOR_LEVEL_MAX, FLOOR_LEVEL_MIN, levelLabel } from './floors';
 
 /** Categories and floors share one shape ("places" of a shop in the directory). */
 export const PLACE_NAME_MAX = 60;
@@ -23,8 +26,6 @@ export type Place = z.infer<typeof Place>;
  * A floor's level: its place in the building, and the order of every floor list (Lower Ground −1,
  * Ground 0, First 1…). Unique: two floors at one level would have no order (docs/decisions/018).
  */
-export const FLOOR_LEVEL_MIN = -99;
-export const FLOOR_LEVEL_MAX = 999;
 export const FLOOR_LEVEL_MESSAGE = `Level must be a whole number from ${FLOOR_LEVEL_MIN} to ${FLOOR_LEVEL_MAX}`;
 export const FloorLevel = z
   .number({ error: FLOOR_LEVEL_MESSAGE })
@@ -45,8 +46,3 @@ export type FloorPatch = z.input<typeof FloorPatch>;
 
 export const Floor = Place.extend({ level: z.number().int() });
 export type Floor = z.infer<typeof Floor>;
-
-/** "Level −1", with a real minus sign. */
-export function levelLabel(level: number): string {
-  return `Level ${level < 0 ? `\u2212${-level}` : level}`;
-}

@@ -14,7 +14,7 @@ import {
   TrendingUp,
   Utensils,
 } from 'lucide-react';
-import { AMENITY_LABELS, type AmenityKind } from '../../../shared/amenity';
+import { AMENITY_LABELS, type AmenityKind } from '../../../shared/floors';
 import { cn } from '../../lib/cn';
 
 const ICONS: Record<AmenityKind, LucideIcon> = {

@@ -5,7 +5,7 @@ import { Layers, Store } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { FloorGuideEntry } from '../../../shared/amenity';
-import { levelLabel } from '../../../shared/place';
+import { levelLabel } from '../../../shared/floors';
 import { Badge } from '../../components/ui/badge';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
