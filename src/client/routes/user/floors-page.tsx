@@ -46,7 +46,7 @@ export function FloorsPage() {
         {(floors) => (
           <>
             {/* why: a long mall is a long page; on a phone the floors are a tap away */}
-            <nav aria-label="Floors" className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1">
+            <nav aria-label="Jump to a floor" className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1">
               {floors.map((floor) => (
                 <a
                   key={floor.id}
