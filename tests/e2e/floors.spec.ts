@@ -138,4 +138,17 @@ test.describe('Floors', () => {
     const added = floors.find((floor) => floor.name === floorName);
     if (added) await page.request.delete(`/api/floors/${added.id}`);
   });
+
+  test('the admin screen with levels and amenities fits 375 px', { tag: '@phone' }, async ({ page }) => {
+    await registerAdmin(page);
+    await page.goto('/admin/categories');
+    await expect(
+      page
+        .getByRole('list', { name: 'Amenities on Lower Ground' })
+        .getByText('Parking entrance', { exact: true }),
+    ).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Add an amenity' }).getByLabel('Kind')).toBeVisible();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(375);
+    await screenshot(page, 'floors-admin-375');
+  });
 });

@@ -187,7 +187,7 @@ function AmenityFields({
 }) {
   return (
     <>
-      <div className="min-w-0 basis-40 sm:flex-1">
+      <div className="min-w-0 basis-full sm:basis-40 sm:flex-1">
         <SelectField
           label={`Floor${labelSuffix}`}
           value={fields.floorId}
@@ -203,7 +203,7 @@ function AmenityFields({
           ))}
         </SelectField>
       </div>
-      <div className="min-w-0 basis-40 sm:flex-1">
+      <div className="min-w-0 basis-full sm:basis-40 sm:flex-1">
         <SelectField
           label={`Kind${labelSuffix}`}
           value={fields.kind}

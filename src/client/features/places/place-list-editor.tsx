@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/form-field';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { ApiError, errorMessage } from '../../lib/api';
+import { cn } from '../../lib/cn';
 import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
 import { useCan } from '../../lib/use-can';
 import { useConfirmedDelete } from '../../lib/use-confirmed-delete';
@@ -140,7 +141,11 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
           {title}
         </h2>
         {may('create') ? (
-          <form noValidate onSubmit={add} className="mt-3 flex flex-wrap items-start gap-2">
+          <form
+            noValidate
+            onSubmit={add}
+            className={cn('mt-3 flex items-start gap-2', isFloor && 'flex-wrap')}
+          >
             <div className="min-w-0 flex-1 basis-40">
               <TextField
                 label={`New ${label.toLowerCase()} name`}
@@ -204,10 +209,13 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                     <div className="min-w-0 flex-1">
                       <p className="truncate font-medium text-slate-900">{place.name}</p>
                       <p className="text-xs text-slate-500">
-                        {'level' in place && typeof place.level === 'number'
-                          ? `${levelLabel(place.level)} · `
-                          : ''}
-                        {shopCount(place.shopCount)}
+                        {'level' in place && typeof place.level === 'number' ? (
+                          <>
+                            <span>{levelLabel(place.level)}</span> ·{' '}
+                          </>
+                        ) : null}
+                        {/* why: its own element, so "3 shops" reads (and is found) as one piece */}
+                        <span>{shopCount(place.shopCount)}</span>
                       </p>
                     </div>
                     {may('update') ? (
