@@ -41,39 +41,38 @@ const CATEGORIES = [
 ] as const;
 type Category = (typeof CATEGORIES)[number];
 
-/** Shops name a floor by its index here; each floor's level is its index minus one (Lower Ground −1). */
-const FLOORS = ['Lower Ground', 'Ground Floor', 'First Floor', 'Second Floor', 'Third Floor'] as const;
-const LOWER_GROUND = 0;
-type Floor = 1 | 2 | 3 | 4;
+/** Shops name a floor by its index here, which is also its level; the Lower Ground (−1) has no shops. */
+const FLOORS = ['Ground Floor', 'First Floor', 'Second Floor', 'Third Floor'] as const;
+type Floor = 0 | 1 | 2 | 3;
+const LOWER_GROUND = 'Lower Ground';
+type FloorName = (typeof FLOORS)[number] | typeof LOWER_GROUND;
 
 /** What each floor offers besides shops, for the Floors page (docs/decisions/018). */
-const AMENITIES: ReadonlyArray<
-  readonly [floor: Floor | typeof LOWER_GROUND, kind: AmenityKind, location: string]
-> = [
+const AMENITIES: ReadonlyArray<readonly [floor: FloorName, kind: AmenityKind, location: string]> = [
   [LOWER_GROUND, 'parking-entrance', 'Car park ramp, south side'],
   [LOWER_GROUND, 'lift', 'Lift lobby by the car park doors'],
   [LOWER_GROUND, 'atm', 'Beside the lift lobby'],
-  [1, 'information-desk', 'Main atrium, by the fountain'],
-  [1, 'restrooms', 'Corridor behind Unit G-09'],
-  [1, 'accessible-restroom', 'Beside the lifts, north corridor'],
-  [1, 'lift', 'North corridor, by Mirror Mirror Beauty'],
-  [1, 'escalator', 'Centre of the main atrium'],
-  [1, 'atm', 'Near the north entrance'],
-  [1, 'first-aid', 'At the information desk'],
-  [2, 'restrooms', 'West corridor, near Unit 1-08'],
-  [2, 'baby-care', 'West corridor, beside the restrooms'],
-  [2, 'lift', 'North corridor'],
-  [2, 'escalator', 'Above the main atrium'],
-  [2, 'prayer-room', 'East corridor, past Unit 1-12'],
-  [3, 'restrooms', 'Beside the play area, near Unit 2-07'],
-  [3, 'accessible-restroom', 'Beside the play area'],
-  [3, 'drinking-water', 'Outside Unit 2-05'],
-  [3, 'lift', 'North corridor'],
-  [4, 'food-court', 'East wing, Units 3-01 to 3-06'],
-  [4, 'restrooms', 'Near the cinema exit'],
-  [4, 'drinking-water', 'Food court entrance'],
-  [4, 'lift', 'North corridor'],
-  [4, 'escalator', 'Above the main atrium'],
+  ['Ground Floor', 'information-desk', 'Main atrium, by the fountain'],
+  ['Ground Floor', 'restrooms', 'Corridor behind Unit G-09'],
+  ['Ground Floor', 'accessible-restroom', 'Beside the lifts, north corridor'],
+  ['Ground Floor', 'lift', 'North corridor, by Mirror Mirror Beauty'],
+  ['Ground Floor', 'escalator', 'Centre of the main atrium'],
+  ['Ground Floor', 'atm', 'Near the north entrance'],
+  ['Ground Floor', 'first-aid', 'At the information desk'],
+  ['First Floor', 'restrooms', 'West corridor, near Unit 1-08'],
+  ['First Floor', 'baby-care', 'West corridor, beside the restrooms'],
+  ['First Floor', 'lift', 'North corridor'],
+  ['First Floor', 'escalator', 'Above the main atrium'],
+  ['First Floor', 'prayer-room', 'East corridor, past Unit 1-12'],
+  ['Second Floor', 'restrooms', 'Beside the play area, near Unit 2-07'],
+  ['Second Floor', 'accessible-restroom', 'Beside the play area'],
+  ['Second Floor', 'drinking-water', 'Outside Unit 2-05'],
+  ['Second Floor', 'lift', 'North corridor'],
+  ['Third Floor', 'food-court', 'East wing, Units 3-01 to 3-06'],
+  ['Third Floor', 'restrooms', 'Near the cinema exit'],
+  ['Third Floor', 'drinking-water', 'Food court entrance'],
+  ['Third Floor', 'lift', 'North corridor'],
+  ['Third Floor', 'escalator', 'Above the main atrium'],
 ];
 
 const DAILY = '10:00 – 22:00 daily';
@@ -100,7 +99,7 @@ function shop(
 }
 
 const SHOPS: readonly ShopSeed[] = [
-  shop('Threadline Studio', 'Fashion', 1, 'Unit G-04, beside the main atrium', DAILY, {
+  shop('Threadline Studio', 'Fashion', 0, 'Unit G-04, beside the main atrium', DAILY, {
     about: 'Relaxed everyday clothing in linen and cotton, cut in small batches for warm Indian summers.',
     offers: [['Monsoon Sale', 'Flat discount on linen shirts, kurtas and trousers.', 25, -5, 10]],
     products: [
@@ -113,7 +112,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Canvas Belt', 'Woven canvas belt with a leather tab.', '349.50', 'Accessories'],
     ],
   }),
-  shop('Saffron & Silk', 'Fashion', 1, 'Unit G-11, near the north entrance', DAILY, {
+  shop('Saffron & Silk', 'Fashion', 0, 'Unit G-11, near the north entrance', DAILY, {
     about: 'Occasion wear — handloom sarees, lehengas and sherwanis — with alterations done in house.',
     offers: [['Wedding Season Preview', 'Early prices on the new bridal collection.', 15, 10, 40]],
     products: [
@@ -125,7 +124,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Silk Dupatta', 'Hand-dyed silk dupatta with tassels.', '1299.00', 'Accessories'],
     ],
   }),
-  shop('Voltbay', 'Electronics', 1, 'Unit G-02, facing the main entrance', DAILY, {
+  shop('Voltbay', 'Electronics', 0, 'Unit G-02, facing the main entrance', DAILY, {
     about: 'Phones, laptops and accessories, with a service desk for repairs and screen replacements.',
     offers: [['Back to College', 'Discounts on laptops and tablets with a student ID.', 10, -10, 20]],
     products: [
@@ -138,7 +137,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Tempered Glass Screen Guard', 'Edge-to-edge guard, fitted free in store.', '299.00', 'Accessories'],
     ],
   }),
-  shop('Bean There Café', 'Food & Dining', 1, 'Unit G-15, by the fountain', '08:00 – 23:00 daily', {
+  shop('Bean There Café', 'Food & Dining', 0, 'Unit G-15, by the fountain', '08:00 – 23:00 daily', {
     about: 'Single-origin coffee from Coorg and Chikmagalur, fresh bakes and a quiet corner to work.',
     offers: [['Morning Brew Hours', 'Discount on hot coffee before noon on weekdays.', 20, -30, 30]],
     products: [
@@ -150,7 +149,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Cold Brew Bottle', '250 ml cold brew, steeped for 18 hours.', '220.00', 'Coffee'],
     ],
   }),
-  shop('Glow Apothecary', 'Beauty & Health', 1, 'Unit G-07, near the south entrance', DAILY, {
+  shop('Glow Apothecary', 'Beauty & Health', 0, 'Unit G-07, near the south entrance', DAILY, {
     about: 'Skincare and bath products made with Ayurvedic botanicals; free skin consultations at weekends.',
     offers: [['Festive Glow', 'Gift sets at a special festive price.', 30, -90, -45]],
     products: [
@@ -162,7 +161,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Festive Gift Box', 'Soap, face oil and toner in a gift box.', '1999.00', 'Gift Sets'],
     ],
   }),
-  shop('Mirror Mirror Beauty', 'Beauty & Health', 1, 'Unit G-09, by the lifts', 'Mon–Sat 10:00 – 21:00', {
+  shop('Mirror Mirror Beauty', 'Beauty & Health', 0, 'Unit G-09, by the lifts', 'Mon–Sat 10:00 – 21:00', {
     about: 'Makeup, fragrances and grooming tools, plus a walk-in nail bar.',
     products: [
       ['Matte Liquid Lipstick', 'Long-wear lipstick in 18 shades.', '599.00', 'Makeup'],
@@ -173,7 +172,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Hair Dryer 1600 W', 'Compact dryer with a cool-shot button.', '1499.00', 'Grooming'],
     ],
   }),
-  shop('Loom & Lane', 'Fashion', 2, 'Unit 1-03, above the main atrium', DAILY, {
+  shop('Loom & Lane', 'Fashion', 1, 'Unit 1-03, above the main atrium', DAILY, {
     about: 'Smart casuals and footwear for men and women, with a made-to-measure shirt service.',
     offers: [
       ['Rainy Day Footwear Fest', 'Discount on waterproof sandals and sneakers.', 20, -7, 14],
@@ -188,7 +187,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Wrap Dress', 'Viscose wrap dress in a floral print.', '2199.00', 'Dresses'],
     ],
   }),
-  shop('Circuit House', 'Electronics', 2, 'Unit 1-10, near the east lifts', DAILY, {
+  shop('Circuit House', 'Electronics', 1, 'Unit 1-10, near the east lifts', DAILY, {
     about: 'Televisions, home audio and large appliances, with free delivery and installation in the city.',
     offers: [['Big Screen Days', 'Discount on 55-inch and larger televisions.', 12, -3, 11]],
     products: [
@@ -200,7 +199,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Microwave Oven 25 L', 'Convection microwave with 200 auto-cook menus.', '11490.00', 'Appliances'],
     ],
   }),
-  shop('Pixel Point', 'Electronics', 2, 'Unit 1-14, beside the food court stairs', '11:00 – 21:30 daily', {
+  shop('Pixel Point', 'Electronics', 1, 'Unit 1-14, beside the food court stairs', '11:00 – 21:30 daily', {
     about: 'Cameras, gaming consoles and smart-home gear, with demo stations to try before you buy.',
     offers: [['Gamer Week', 'Discount on consoles, controllers and games.', 10, -40, -20]],
     products: [
@@ -212,7 +211,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Wi-Fi Smart Bulb', '9 W colour bulb, controlled from an app.', '649.00', 'Smart Home'],
     ],
   }),
-  shop('Hearth & Home', 'Home & Living', 2, 'Unit 1-06, near the west escalator', DAILY, {
+  shop('Hearth & Home', 'Home & Living', 1, 'Unit 1-06, near the west escalator', DAILY, {
     about: 'Cookware, tableware and kitchen tools for Indian kitchens, from pressure cookers to brassware.',
     offers: [['Kitchen Upgrade Week', 'Discount on kadais and pressure cookers.', 18, 0, 7]],
     products: [
@@ -224,7 +223,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Spice Box', 'Steel masala dabba with seven cups.', '699.00', 'Kitchen Tools'],
     ],
   }),
-  shop('Peak Trail Outfitters', 'Sports & Outdoors', 2, 'Unit 1-18, at the end of the east wing', DAILY, {
+  shop('Peak Trail Outfitters', 'Sports & Outdoors', 1, 'Unit 1-18, at the end of the east wing', DAILY, {
     about: 'Trekking, camping and running gear, sold by staff who have walked the trails they recommend.',
     offers: [['Trek Season Kick-off', 'Discount on tents, backpacks and trekking shoes.', 20, 15, 45]],
     products: [
@@ -236,7 +235,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Insulated Water Bottle', 'Steel bottle that keeps drinks cold all day.', '899.00', 'Accessories'],
     ],
   }),
-  shop('Paperleaf Books', 'Books & Stationery', 2, 'Unit 1-08, opposite the cinema lobby', DAILY, {
+  shop('Paperleaf Books', 'Books & Stationery', 1, 'Unit 1-08, opposite the cinema lobby', DAILY, {
     about: 'An independent bookshop with Indian fiction, regional-language titles and a reading nook.',
     offers: [["Readers' Month", 'Discount on all paperback fiction.', 15, -14, 16]],
     products: [
@@ -249,7 +248,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Bookmark Set', 'Set of five illustrated bookmarks.', '149.00', 'Gifts'],
     ],
   }),
-  shop('Nest Living', 'Home & Living', 3, 'Unit 2-02, beside the west escalator', DAILY, {
+  shop('Nest Living', 'Home & Living', 2, 'Unit 2-02, beside the west escalator', DAILY, {
     about: 'Furniture and furnishings in solid wood, cane and cotton, with made-to-order sofas.',
     offers: [
       ['Home Refresh', 'Discount on cushions, throws and curtains.', 25, -20, 0],
@@ -265,7 +264,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Jute Area Rug', 'Braided jute rug, 5 × 7 ft.', '3499.00', 'Rugs'],
     ],
   }),
-  shop('Lumen & Clay', 'Home & Living', 3, 'Unit 2-09, near the north lifts', 'Tue–Sun 11:00 – 21:00', {
+  shop('Lumen & Clay', 'Home & Living', 2, 'Unit 2-09, near the north lifts', 'Tue–Sun 11:00 – 21:00', {
     about: 'Lamps, ceramics and handmade décor from small studios across India.',
     products: [
       ['Terracotta Table Lamp', 'Handmade lamp with a linen shade.', '2899.00', 'Lighting'],
@@ -276,7 +275,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Brass Diya Set', 'Set of four hand-cast brass diyas.', '899.00', 'Décor'],
     ],
   }),
-  shop('Goalpost Sports', 'Sports & Outdoors', 3, 'Unit 2-12, near the east wing', DAILY, {
+  shop('Goalpost Sports', 'Sports & Outdoors', 2, 'Unit 2-12, near the east wing', DAILY, {
     about: 'Cricket, football and racquet sports equipment, with bat knocking and racquet stringing.',
     offers: [['Cricket Carnival', 'Discount on bats, pads and balls.', 15, -1, 1]],
     products: [
@@ -289,7 +288,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Table Tennis Paddle', 'All-round paddle with approved rubbers.', '1299.00', 'Racquet Sports'],
     ],
   }),
-  shop('FitForm Studio', 'Sports & Outdoors', 3, 'Unit 2-05, next to the gym', '07:00 – 22:00 daily', {
+  shop('FitForm Studio', 'Sports & Outdoors', 2, 'Unit 2-05, next to the gym', '07:00 – 22:00 daily', {
     about: 'Home fitness equipment, yoga gear and activewear for every level.',
     offers: [['Fitness Fortnight', 'Discount on dumbbells and yoga mats.', 20, -180, -166]],
     products: [
@@ -301,7 +300,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Dry-Fit Training Tee', 'Quick-drying tee with mesh panels.', '699.00', 'Activewear'],
     ],
   }),
-  shop('Ink & Quill', 'Books & Stationery', 3, 'Unit 2-14, near the south lifts', DAILY, {
+  shop('Ink & Quill', 'Books & Stationery', 2, 'Unit 2-14, near the south lifts', DAILY, {
     about: 'Stationery, art supplies and fine pens, with a calligraphy workshop every Saturday.',
     products: [
       ['Hardbound Notebook A5', '192 pages of 100 gsm dotted paper.', '349.00', 'Notebooks'],
@@ -312,7 +311,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Geometry Box', 'Compass, protractor and set squares.', '149.50', 'School Supplies'],
     ],
   }),
-  shop('Little Sprouts', 'Kids & Toys', 3, 'Unit 2-07, beside the play area', DAILY, {
+  shop('Little Sprouts', 'Kids & Toys', 2, 'Unit 2-07, beside the play area', DAILY, {
     about: 'Clothing and everyday essentials for babies and toddlers in soft organic cotton.',
     offers: [['Summer Cottons', 'Discount on rompers and sleepsuits.', 20, -25, -1]],
     products: [
@@ -324,7 +323,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Stroller Fan', 'Clip-on fan with flexible legs.', '649.00', 'Accessories'],
     ],
   }),
-  shop('Spice Route Kitchen', 'Food & Dining', 4, 'Unit 3-01, food court', '11:00 – 23:00 daily', {
+  shop('Spice Route Kitchen', 'Food & Dining', 3, 'Unit 3-01, food court', '11:00 – 23:00 daily', {
     about: 'Regional thalis and biryanis from across India, cooked fresh in an open kitchen.',
     offers: [
       ['Family Feast', 'Discount on thalis for groups of four or more.', 15, -5, 25],
@@ -340,7 +339,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Mango Lassi', 'Sweet yogurt drink with Alphonso mango.', '120.00', 'Beverages'],
     ],
   }),
-  shop('Noodle Bar 88', 'Food & Dining', 4, 'Unit 3-04, food court', '11:30 – 23:30 daily', {
+  shop('Noodle Bar 88', 'Food & Dining', 3, 'Unit 3-04, food court', '11:30 – 23:30 daily', {
     about: 'Wok-tossed noodles, dumplings and rice bowls, with a build-your-own ramen counter.',
     products: [
       ['Hakka Noodles', 'Wok-tossed noodles with crunchy vegetables.', '220.00', 'Noodles'],
@@ -351,7 +350,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Iced Lemon Tea', 'Brewed tea with lemon and mint.', '99.50', 'Beverages'],
     ],
   }),
-  shop('Toybox Planet', 'Kids & Toys', 4, "Unit 3-08, beside the kids' play zone", DAILY, {
+  shop('Toybox Planet', 'Kids & Toys', 3, "Unit 3-08, beside the kids' play zone", DAILY, {
     about: 'Toys, board games and craft kits, with a demo table where children can try them out.',
     offers: [['Toy Fair', 'Discount on board games and building sets.', 30, 20, 35]],
     products: [
@@ -363,7 +362,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Craft Kit', 'Clay, beads and paints for 20 projects.', '899.00', 'Arts & Crafts'],
     ],
   }),
-  shop('Tiny Explorers', 'Kids & Toys', 4, 'Unit 3-11, near the cinema exit', '10:30 – 21:30 daily', {
+  shop('Tiny Explorers', 'Kids & Toys', 3, 'Unit 3-11, near the cinema exit', '10:30 – 21:30 daily', {
     about: 'Science kits, outdoor toys and books that make learning hands-on.',
     products: [
       ['Junior Science Kit', '30 safe experiments with a guidebook.', '1499.00', 'STEM'],
@@ -374,7 +373,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Illustrated Atlas', "Children's world atlas with fold-out maps.", '699.00', 'Books'],
     ],
   }),
-  shop('Chapter & Verse', 'Books & Stationery', 4, 'Unit 3-06, near the west lifts', DAILY, {
+  shop('Chapter & Verse', 'Books & Stationery', 3, 'Unit 3-06, near the west lifts', DAILY, {
     about: 'Second-hand and rare books, comics and graphic novels, bought and sold.',
     products: [
       ['Vintage Poetry Collection', '1970s hardback edition in good condition.', '850.00', 'Rare Books'],
@@ -385,7 +384,7 @@ const SHOPS: readonly ShopSeed[] = [
       ['Book Tote Bag', 'Canvas tote printed with a library stamp.', '399.00', 'Gifts'],
     ],
   }),
-  shop('Pure Balance Pharmacy', 'Beauty & Health', 4, 'Unit 3-14, near the south lifts', LATE, {
+  shop('Pure Balance Pharmacy', 'Beauty & Health', 3, 'Unit 3-14, near the south lifts', LATE, {
     about: 'Pharmacy and wellness store with vitamins, health monitors and a pharmacist always on duty.',
     products: [
       ['Digital BP Monitor', 'Upper-arm monitor with memory for two users.', '2199.00', 'Health Devices'],
@@ -460,13 +459,15 @@ export async function loadDemoData(
 
     const floorRows = await tx
       .insert(floors)
-      .values(FLOORS.map((name, index) => ({ name, level: index - 1, ...placeNameKeys(name) })))
+      .values(
+        [LOWER_GROUND, ...FLOORS].map((name, index) => ({ name, level: index - 1, ...placeNameKeys(name) })),
+      )
       .returning({ id: floors.id, name: floors.name });
     const floorIds = new Map(floorRows.map((row) => [row.name, row.id]));
 
     await tx.insert(amenities).values(
       AMENITIES.map(([floor, kind, location]) => ({
-        floorId: need(floorIds, FLOORS[floor]),
+        floorId: need(floorIds, floor),
         kind,
         location,
       })),
