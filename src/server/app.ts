@@ -24,6 +24,7 @@ import { answerClientError, notFoundBody, registerErrorHandler, sendFrameworkErr
 import { mallToday } from './lib/mall-time';
 import { decodedPath, isApiRequest } from './lib/request-route';
 import { inviteRoutes } from './modules/accounts/invite-routes';
+import { amenityRoutes, floorGuideRoutes } from './modules/amenities/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { managerRoutes } from './modules/managers/routes';
 import { offerReviewRoutes } from './modules/offers/review-routes';
@@ -215,6 +216,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auditRoutes, { prefix: '/api/audit', db, timeZone });
   await app.register(categoryRoutes, { prefix: '/api/categories', db, now });
   await app.register(floorRoutes, { prefix: '/api/floors', db, now });
+  await app.register(amenityRoutes, { prefix: '/api/amenities', db, now });
+  await app.register(floorGuideRoutes, { prefix: '/api/floor-guide', db });
   await app.register(shopRoutes, { prefix: '/api/shops', db, now });
   await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });

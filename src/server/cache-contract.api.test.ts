@@ -35,6 +35,9 @@ beforeAll(async () => {
     products: product.id,
     categories: (await d.category()).id,
     floors: (await d.floor()).id,
+    amenities: (
+      await d.call(d.admin, 'POST', '/api/amenities', { floorId: (await d.floor()).id, kind: 'lift' })
+    ).json().id,
   });
 });
 afterAll(async () => {
@@ -55,8 +58,11 @@ describe('the cache contract', () => {
     const cacheable = t.app.routeTable.filter((route) => route.cache);
     expect(cacheable.map((route) => route.url).sort()).toEqual(
       [
+        '/api/amenities',
+        '/api/amenities/:id',
         '/api/categories',
         '/api/categories/:id',
+        '/api/floor-guide',
         '/api/floors',
         '/api/floors/:id',
         '/api/offers',

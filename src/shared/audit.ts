@@ -13,6 +13,7 @@ export const AUDIT_ENTITY_TYPES = [
   'offer',
   'category',
   'floor',
+  'amenity',
   'account',
   'invite',
   'audit',

@@ -17,6 +17,7 @@ describe('can', () => {
     expect(allowed).toEqual([
       'read category',
       'read floor',
+      'read amenity',
       'read shop',
       'read product',
       'read offer',

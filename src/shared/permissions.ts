@@ -12,6 +12,7 @@ import type { Role } from './roles';
 export const RESOURCES = [
   'category',
   'floor',
+  'amenity',
   'shop',
   'product',
   'offer',
@@ -67,7 +68,7 @@ export interface Permission {
 }
 
 /** The directory shoppers browse: every signed-in person reads it (spec: the directory is for members). */
-const DIRECTORY: readonly Resource[] = ['category', 'floor', 'shop', 'product', 'offer'];
+const DIRECTORY: readonly Resource[] = ['category', 'floor', 'amenity', 'shop', 'product', 'offer'];
 
 type Rule = (actor: Actor, record: PermissionRecord | undefined) => boolean;
 const always: Rule = () => true;

@@ -2,7 +2,8 @@ import { expect, type Page, test } from '@playwright/test';
 import { registerAdmin, registerUser } from './fixtures';
 
 const ADMIN_LINKS = ['Dashboard', 'Manage Shops', 'Manage Products', 'Manage Offers', 'Categories & Floors'];
-const USER_LINKS = ['Dashboard', 'Shops', 'Offers', 'Compare'];
+// The spec's four links, and Floors (issue 15, docs/decisions/018).
+const USER_LINKS = ['Dashboard', 'Shops', 'Floors', 'Offers', 'Compare'];
 
 const navLink = (page: Page, name: string) =>
   page.getByRole('navigation').getByRole('link', { name, exact: true });

@@ -8,6 +8,7 @@ import { LogoutButton } from './logout-button';
 const links = [
   { to: '/user/dashboard', label: 'Dashboard' },
   { to: '/user/shops', label: 'Shops' },
+  { to: '/user/floors', label: 'Floors' },
   { to: '/user/offers', label: 'Offers' },
   { to: '/user/compare', label: 'Compare' },
 ];

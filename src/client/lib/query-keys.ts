@@ -8,6 +8,8 @@ import type { QueryKey } from '@tanstack/react-query';
 export const queryKeys = {
   categories: ['categories'],
   floors: ['floors'],
+  amenities: ['amenities'],
+  floorGuide: ['floor-guide'],
   shops: ['shops'],
   products: ['products'],
   offers: ['offers'],

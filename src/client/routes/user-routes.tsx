@@ -8,6 +8,7 @@ export const userRoutes: RouteObject[] = [
   }),
   lazyRoute(() => import('./user/shops-page'), 'ShopsPage', { path: 'user/shops' }),
   lazyRoute(() => import('./user/shop-detail-page'), 'ShopDetailPage', { path: 'user/shops/:id' }),
+  lazyRoute(() => import('./user/floors-page'), 'FloorsPage', { path: 'user/floors' }),
   lazyRoute(() => import('./user/offers-page'), 'OffersPage', { path: 'user/offers' }),
   lazyRoute(() => import('./user/compare-page'), 'ComparePage', { path: 'user/compare' }),
 ];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openEmbedded } from './client';
 import { addDays, type DemoSummary, isDemoDataEnabled, loadDemoData } from './demo-data';
 import { runMigrations } from './migrate';
-import { categories, floors, offers, products, shops } from './schema';
+import { amenities, categories, floors, offers, products, shops } from './schema';
 
 const TODAY = '2026-06-15';
 
@@ -75,11 +75,29 @@ describe('loadDemoData', () => {
   });
 
   it('inserts the whole mall and reports what it inserted', async () => {
-    const expected = { categories: 8, floors: 4, shops: 24, products: 150, offers: 20 };
+    const expected = { categories: 8, floors: 5, shops: 24, products: 150, offers: 20 };
     expect(summary).toEqual(expected);
     expect(await counts()).toEqual(expected);
-    const floorNames = (await database.db.select({ name: floors.name }).from(floors)).map((f) => f.name);
-    expect(floorNames.sort()).toEqual(['First Floor', 'Ground Floor', 'Second Floor', 'Third Floor']);
+    const floorsByLevel = await database.db
+      .select({ name: floors.name, level: floors.level })
+      .from(floors)
+      .orderBy(floors.level);
+    expect(floorsByLevel).toEqual([
+      { name: 'Lower Ground', level: -1 },
+      { name: 'Ground Floor', level: 0 },
+      { name: 'First Floor', level: 1 },
+      { name: 'Second Floor', level: 2 },
+      { name: 'Third Floor', level: 3 },
+    ]);
+  });
+
+  it('gives every floor amenities, the Lower Ground its parking entrance', async () => {
+    const rows = await database.db
+      .select({ floor: floors.name, kind: amenities.kind })
+      .from(amenities)
+      .innerJoin(floors, eq(floors.id, amenities.floorId));
+    expect(new Set(rows.map((row) => row.floor)).size).toBe(5);
+    expect(rows).toContainEqual({ floor: 'Lower Ground', kind: 'parking-entrance' });
   });
 
   it('dates offers around today: 10 active, 5 expired, 5 future', async () => {

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
+import type { AmenityKind } from '../../shared/amenity';
 import type { Db } from './client';
 import { placeNameKeys } from './place-name-keys';
-import { categories, floors, offers, products, shops } from './schema';
+import { amenities, categories, floors, offers, products, shops } from './schema';
 
 export type DemoSummary = Record<'categories' | 'floors' | 'shops' | 'products' | 'offers', number>;
 
@@ -40,8 +41,39 @@ const CATEGORIES = [
 ] as const;
 type Category = (typeof CATEGORIES)[number];
 
+/** Shops name a floor by its index here, which is also its level; the Lower Ground (−1) has no shops. */
 const FLOORS = ['Ground Floor', 'First Floor', 'Second Floor', 'Third Floor'] as const;
 type Floor = 0 | 1 | 2 | 3;
+const LOWER_GROUND = 'Lower Ground';
+type FloorName = (typeof FLOORS)[number] | typeof LOWER_GROUND;
+
+/** What each floor offers besides shops, for the Floors page (docs/decisions/018). */
+const AMENITIES: ReadonlyArray<readonly [floor: FloorName, kind: AmenityKind, location: string]> = [
+  [LOWER_GROUND, 'parking-entrance', 'Car park ramp, south side'],
+  [LOWER_GROUND, 'lift', 'Lift lobby by the car park doors'],
+  [LOWER_GROUND, 'atm', 'Beside the lift lobby'],
+  ['Ground Floor', 'information-desk', 'Main atrium, by the fountain'],
+  ['Ground Floor', 'restrooms', 'Corridor behind Unit G-09'],
+  ['Ground Floor', 'accessible-restroom', 'Beside the lifts, north corridor'],
+  ['Ground Floor', 'lift', 'North corridor, by Mirror Mirror Beauty'],
+  ['Ground Floor', 'escalator', 'Centre of the main atrium'],
+  ['Ground Floor', 'atm', 'Near the north entrance'],
+  ['Ground Floor', 'first-aid', 'At the information desk'],
+  ['First Floor', 'restrooms', 'West corridor, near Unit 1-08'],
+  ['First Floor', 'baby-care', 'West corridor, beside the restrooms'],
+  ['First Floor', 'lift', 'North corridor'],
+  ['First Floor', 'escalator', 'Above the main atrium'],
+  ['First Floor', 'prayer-room', 'East corridor, past Unit 1-12'],
+  ['Second Floor', 'restrooms', 'Beside the play area, near Unit 2-07'],
+  ['Second Floor', 'accessible-restroom', 'Beside the play area'],
+  ['Second Floor', 'drinking-water', 'Outside Unit 2-05'],
+  ['Second Floor', 'lift', 'North corridor'],
+  ['Third Floor', 'food-court', 'East wing, Units 3-01 to 3-06'],
+  ['Third Floor', 'restrooms', 'Near the cinema exit'],
+  ['Third Floor', 'drinking-water', 'Food court entrance'],
+  ['Third Floor', 'lift', 'North corridor'],
+  ['Third Floor', 'escalator', 'Above the main atrium'],
+];
 
 const DAILY = '10:00 – 22:00 daily';
 const LATE = '09:00 – 23:00 daily';
@@ -427,9 +459,19 @@ export async function loadDemoData(
 
     const floorRows = await tx
       .insert(floors)
-      .values(FLOORS.map((name) => ({ name, ...placeNameKeys(name) })))
+      .values(
+        [LOWER_GROUND, ...FLOORS].map((name, index) => ({ name, level: index - 1, ...placeNameKeys(name) })),
+      )
       .returning({ id: floors.id, name: floors.name });
     const floorIds = new Map(floorRows.map((row) => [row.name, row.id]));
+
+    await tx.insert(amenities).values(
+      AMENITIES.map(([floor, kind, location]) => ({
+        floorId: need(floorIds, floor),
+        kind,
+        location,
+      })),
+    );
 
     const shopRows = await tx
       .insert(shops)

@@ -513,13 +513,22 @@ export async function loadLargeMall(
              now() - make_interval(days => 400 + ${rnd('g', 1)} % 300)
       from generate_series(${from}, ${to}) g`,
 
+    // Levels in name order (Lower Ground −1, Ground 0…); each floor with a few amenities.
     floors: (from, to) => `
-      insert into floors (id, name, created_at)
-      select ${uid('f', 'g')},
-             ${pick(FLOOR_NAMES, 'g - 1')}
-               || case when g > ${FLOOR_NAMES.length} then ' ' || ((g - 1) / ${FLOOR_NAMES.length} + 1) else '' end,
-             now() - make_interval(days => 400 + ${rnd('g', 2)} % 300)
-      from generate_series(${from}, ${to}) g`,
+      with f as (
+        insert into floors (id, name, level, created_at)
+        select ${uid('f', 'g')},
+               ${pick(FLOOR_NAMES, 'g - 1')}
+                 || case when g > ${FLOOR_NAMES.length} then ' ' || ((g - 1) / ${FLOOR_NAMES.length} + 1) else '' end,
+               g - 2,
+               now() - make_interval(days => 400 + ${rnd('g', 2)} % 300)
+        from generate_series(${from}, ${to}) g
+        returning id
+      )
+      insert into amenities (floor_id, kind, location)
+      select f.id, a.kind, a.location
+      from f cross join (values ('restrooms', 'Beside the lifts'), ('lift', 'North corridor'),
+                                ('escalator', 'Centre of the atrium'), ('atm', 'Near the lifts')) a(kind, location)`,
 
     shops: (from, to) => {
       const combos = SHOP_PREFIXES.length * SHOP_SUFFIXES.length;

@@ -10,6 +10,7 @@ const MIGRATIONS = journal.entries.length;
 
 const TABLES = [
   'admin_invites',
+  'amenities',
   'audit_log',
   'catalog_version',
   'categories',

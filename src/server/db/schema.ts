@@ -17,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { AMENITY_KINDS } from '../../shared/amenity';
 
 import type { OfferProposal } from '../../shared/offer';
 
@@ -128,9 +129,16 @@ export const floors = pgTable(
     name: text('name').notNull(),
     nameKey: nameKey('name_key'),
     nameGlyphKey: nameKey('name_glyph_key'),
+    /**
+     * Where the floor is in the building, and the order of every floor list: −1 Lower Ground, 0 Ground,
+     * 1 First… Unique. A row inserted without one (plain SQL, a loader) is put one above the highest by
+     * a trigger (migration 0008, docs/decisions/018).
+     */
+    level: integer('level').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex('floors_level_key').on(t.level),
     uniqueIndex('floors_name_key_key').on(t.nameKey),
     uniqueIndex('floors_name_glyph_key_key').on(t.nameGlyphKey),
     check('floors_name_check', sql`length(btrim(${t.name})) > 0`),
@@ -161,6 +169,31 @@ export const shops = pgTable(
     index('shops_name_order_idx').on(sql`lower(${t.name})`, t.name, t.id),
     index('shops_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     check('shops_name_check', sql`length(btrim(${t.name})) > 0`),
+  ],
+);
+
+/**
+ * A floor's amenities (restrooms, lifts, ATMs…): a small list per floor, shown on the shoppers' Floors
+ * page. They go with their floor when it is deleted (the floor's log entry names them).
+ */
+export const amenities = pgTable(
+  'amenities',
+  {
+    id: id(),
+    floorId: uuid('floor_id')
+      .notNull()
+      .references(() => floors.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    location: text('location').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('amenities_floor_id_idx').on(t.floorId),
+    // The kinds the app knows (shared/amenity.ts); a new kind is a new migration.
+    check(
+      'amenities_kind_check',
+      sql`${t.kind} in (${sql.raw(AMENITY_KINDS.map((kind) => `'${kind}'`).join(', '))})`,
+    ),
   ],
 );
 

@@ -12,7 +12,7 @@ import type { ApiErrorBody } from '../../shared/errors';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
 import { DIRECTORY_FIELDS_REFUSED, MANAGER_INVITE_MESSAGES } from '../../shared/managers';
 import { END_BEFORE_START, type Offer, type ReviewedOffer } from '../../shared/offer';
-import type { Place } from '../../shared/place';
+import { FLOOR_LEVEL_MESSAGE, type Place } from '../../shared/place';
 import type { ShopDetail } from '../../shared/shop';
 import { FORBIDDEN_KEY } from '../request-guards';
 import { type Directory, openDirectory, type Table, uniqueName } from '../test/catalog-fixtures';
@@ -34,7 +34,7 @@ let fx: {
   /** A user with an open invite to manage a shop, and its code. */
   newcomer: SignedIn;
   inviteCode: string;
-  targets: Record<'category' | 'floor' | 'shop' | 'product' | 'offer', { id: string }>;
+  targets: Record<'category' | 'floor' | 'amenity' | 'shop' | 'product' | 'offer', { id: string }>;
 };
 
 beforeAll(async () => {
@@ -63,6 +63,9 @@ beforeAll(async () => {
     targets: {
       category: await d.category(),
       floor: await d.floor(),
+      amenity: (
+        await d.call(d.admin, 'POST', '/api/amenities', { floorId: (await d.floor()).id, kind: 'lift' })
+      ).json(),
       shop: await d.shop(),
       product: await d.product({ shopId: shop.id, offerId: offer.id }),
       // Runs from today to today + 30 (the date cases below lean on that).
@@ -110,6 +113,7 @@ function send(as: SignedIn | null, method: 'POST' | 'PATCH', url: string, body: 
 const TABLES = [
   'categories',
   'floors',
+  'amenities',
   'shops',
   'products',
   'offers',
@@ -376,7 +380,37 @@ const WRITABLE: Writable[] = [
     as: () => d.admin,
     valid: () => ({ name: uniqueName('Floor') }),
     target: { table: 'floors', id: () => fx.targets.floor.id },
-    fields: { name: placeName },
+    fields: {
+      name: placeName,
+      level: [
+        bad('a fraction', 1.5, FLOOR_LEVEL_MESSAGE),
+        bad('a numeric string', '2', FLOOR_LEVEL_MESSAGE),
+        bad('null', null, FLOOR_LEVEL_MESSAGE),
+        bad('1e309', raw('1e309'), FLOOR_LEVEL_MESSAGE),
+        bad('above the highest', 1000, FLOOR_LEVEL_MESSAGE),
+        bad('below the lowest', -100, FLOOR_LEVEL_MESSAGE),
+        bad('an array', [1], FLOOR_LEVEL_MESSAGE),
+      ],
+    },
+  },
+  {
+    entity: 'amenity',
+    url: '/api/amenities',
+    as: () => d.admin,
+    valid: () => ({ floorId: fx.floor.id, kind: 'restrooms', location: 'Beside the lifts' }),
+    target: { table: 'amenities', id: () => fx.targets.amenity.id },
+    fields: {
+      floorId: id('Floor is required'),
+      kind: [
+        bad('not on the list', 'sauna', 'Choose a kind of amenity'),
+        bad('in capitals', 'LIFT', 'Choose a kind of amenity'),
+        bad('empty', '', 'Choose a kind of amenity'),
+        bad('null', null, 'Choose a kind of amenity'),
+        bad('a number', 1, 'Choose a kind of amenity'),
+        bad('an array', ['lift'], 'Choose a kind of amenity'),
+      ],
+      location: optionalText('Location must be at most 120 characters'),
+    },
   },
   {
     entity: 'shop',
@@ -707,6 +741,7 @@ const UNICODE: Array<{ label: string; sent: string; stored: string }> = [
 const TEXT_FIELDS: Array<[entity: string, field: string]> = [
   ['category', 'name'],
   ['floor', 'name'],
+  ['amenity', 'location'],
   ['shop', 'name'],
   ['shop', 'description'],
   ['shop', 'location'],

@@ -180,6 +180,39 @@ async function pendingOffer(): Promise<string> {
   });
   return response.json().id as string;
 }
+const amenityBody = async () => ({ floorId: (await d.floor()).id, kind: 'lift', location: uniqueName('At') });
+const existingAmenity = async () =>
+  (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/amenities',
+      headers: d.admin.headers,
+      payload: await amenityBody(),
+    })
+  ).json().id as string;
+Object.assign(RULES, {
+  'GET /api/floor-guide': { request: async () => ({ url: '/api/floor-guide' }), success: 200 },
+  'GET /api/amenities': { request: async () => ({ url: '/api/amenities' }), success: 200 },
+  'GET /api/amenities/:id': {
+    request: async () => ({ url: `/api/amenities/${await existingAmenity()}` }),
+    success: 200,
+  },
+  'POST /api/amenities': {
+    request: async () => ({ url: '/api/amenities', payload: await amenityBody() }),
+    success: 201,
+  },
+  'PATCH /api/amenities/:id': {
+    request: async () => ({
+      url: `/api/amenities/${await existingAmenity()}`,
+      payload: { location: 'Moved' },
+    }),
+    success: 200,
+  },
+  'DELETE /api/amenities/:id': {
+    request: async () => ({ url: `/api/amenities/${await existingAmenity()}` }),
+    success: 204,
+  },
+} satisfies Record<string, Rule>);
 
 for (const [resource, create] of [
   ['categories', async () => ({ name: uniqueName('Category') })],

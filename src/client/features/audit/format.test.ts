@@ -13,6 +13,9 @@ describe('audit formatting', () => {
     );
     expect(entityPath({ entityType: 'product', entityId: 'p1', entityExists: false })).toBeNull();
     expect(entityPath({ entityType: 'floor', entityId: 'f1', entityExists: true })).toBe('/admin/categories');
+    expect(entityPath({ entityType: 'amenity', entityId: 'a1', entityExists: true })).toBe(
+      '/admin/categories',
+    );
     expect(entityPath({ entityType: 'account', entityId: 'a1', entityExists: true })).toBeNull();
   });
 

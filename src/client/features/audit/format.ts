@@ -6,6 +6,7 @@ export const ENTITY_LABELS: Record<AuditEntityType, string> = {
   offer: 'Offer',
   category: 'Category',
   floor: 'Floor',
+  amenity: 'Amenity',
   account: 'Admin account',
   invite: 'Invite',
   audit: 'Activity log',
@@ -42,6 +43,7 @@ export function entityPath(
       return `/admin/offers/${entry.entityId}`;
     case 'category':
     case 'floor':
+    case 'amenity':
       return '/admin/categories';
     default:
       return null;

@@ -1,32 +1,35 @@
 // Categories and floors ("places" of a shop in the directory): reads for both areas, writes for admins.
 import { queryOptions } from '@tanstack/react-query';
-import type { Place, PlaceInput } from '../../../shared/place';
+import type { Floor, FloorInput, Place } from '../../../shared/place';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { recordWrites } from '../../lib/record-writes';
 
 export type PlaceKind = 'categories' | 'floors';
 
-function placesQuery(kind: PlaceKind) {
+function placesQuery<T extends Place>(kind: PlaceKind) {
   return queryOptions({
     queryKey: queryKeys[kind],
-    queryFn: ({ signal }) => api<{ items: Place[] }>(`/api/${kind}`, { signal }).then((body) => body.items),
+    queryFn: ({ signal }) => api<{ items: T[] }>(`/api/${kind}`, { signal }).then((body) => body.items),
   });
 }
 
-export const categoriesQuery = placesQuery('categories');
-export const floorsQuery = placesQuery('floors');
+export const categoriesQuery = placesQuery<Place>('categories');
+/** In level order (Lower Ground, Ground, First…), as the server lists them: every floor select and filter. */
+export const floorsQuery = placesQuery<Floor>('floors');
 
 function placeWrites(kind: PlaceKind) {
   const root = queryKeys[kind];
-  return recordWrites<Place, PlaceInput>({
+  // A floor's name and level show on the Floors page and beside its amenities.
+  const floorViews = kind === 'floors' ? [queryKeys.amenities, queryKeys.floorGuide] : [];
+  return recordWrites<Place, FloorInput>({
     path: `/api/${kind}`,
     root,
     refresh: {
-      create: [root, queryKeys.stats],
+      create: [root, queryKeys.stats, ...floorViews],
       // Every shop shows the new name at once.
-      update: [root, queryKeys.shops],
-      delete: [root, queryKeys.stats],
+      update: [root, queryKeys.shops, ...floorViews],
+      delete: [root, queryKeys.stats, ...floorViews],
     },
   });
 }

@@ -1,14 +1,24 @@
 // An admin's list of categories or of floors: add, rename inline, delete (refused while shops use one).
+// Floors also have a level, which orders them (docs/decisions/018): set when adding (or one above the
+// highest when left empty) and changed inline.
 import { useQuery } from '@tanstack/react-query';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { type Place, PlaceInput } from '../../../shared/place';
+import {
+  FLOOR_LEVEL_MAX,
+  FLOOR_LEVEL_MIN,
+  FloorLevel,
+  levelLabel,
+  type Place,
+  PlaceInput,
+} from '../../../shared/place';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/form-field';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
-import { errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
+import { cn } from '../../lib/cn';
 import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
 import { useCan } from '../../lib/use-can';
 import { useConfirmedDelete } from '../../lib/use-confirmed-delete';
@@ -42,6 +52,26 @@ function parseName(name: string): { name: string } | { error: string } {
 
 const shopCount = (n: number) => `${n} ${n === 1 ? 'shop' : 'shops'}`;
 
+/** A typed level: undefined when left empty, the number, or the message to show. */
+function parseLevel(text: string): { level: number | undefined } | { error: string } {
+  if (!text.trim()) return { level: undefined };
+  const parsed = FloorLevel.safeParse(Number(text));
+  return parsed.success ? { level: parsed.data } : { error: parsed.error.issues[0]?.message ?? '' };
+}
+
+/** The server's refusal, under the field it names (a level another floor holds) or else under the name. */
+function fieldOf(error: unknown): 'level' | 'name' {
+  return error instanceof ApiError && error.fields?.level ? 'level' : 'name';
+}
+
+const levelAttributes = {
+  type: 'number',
+  inputMode: 'numeric',
+  step: 1,
+  min: FLOOR_LEVEL_MIN,
+  max: FLOOR_LEVEL_MAX,
+} as const;
+
 export function PlaceList({ kind, title, label }: PlaceListProps) {
   // two typed queries, one enabled: a union of the two query options does not type-check.
   const categories = useQuery({ ...categoriesQuery, enabled: kind === 'categories' });
@@ -57,6 +87,9 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
     can(action, kind === 'categories' ? 'category' : 'floor');
   const [name, setName] = useState('');
   const [addError, setAddError] = useState<string | null>(null);
+  const [level, setLevel] = useState('');
+  const [levelError, setLevelError] = useState<string | null>(null);
+  const isFloor = kind === 'floors';
   const [editingId, setEditingId] = useState<string | null>(null);
   const headingId = useId();
   const editButtons = useRef(new Map<string, HTMLButtonElement>());
@@ -77,12 +110,24 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
       return;
     }
     setAddError(null);
+    const parsedLevel = isFloor ? parseLevel(level) : { level: undefined };
+    if ('error' in parsedLevel) {
+      setLevelError(parsedLevel.error);
+      return;
+    }
+    setLevelError(null);
     try {
-      await create.mutateAsync({ name: parsed.name });
+      const input =
+        parsedLevel.level === undefined
+          ? { name: parsed.name }
+          : { name: parsed.name, level: parsedLevel.level };
+      await create.mutateAsync(input);
       toast.success(`${label} added`);
       setName('');
+      setLevel('');
     } catch (error) {
-      setAddError(errorMessage(error));
+      if (fieldOf(error) === 'level') setLevelError(errorMessage(error));
+      else setAddError(errorMessage(error));
     }
   }
 
@@ -96,8 +141,12 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
           {title}
         </h2>
         {may('create') ? (
-          <form noValidate onSubmit={add} className="mt-3 flex items-start gap-2">
-            <div className="min-w-0 flex-1">
+          <form
+            noValidate
+            onSubmit={add}
+            className={cn('mt-3 flex items-start gap-2', isFloor && 'flex-wrap')}
+          >
+            <div className="min-w-0 flex-1 basis-40">
               <TextField
                 label={`New ${label.toLowerCase()} name`}
                 placeholder={`Add ${label}`}
@@ -111,6 +160,21 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                 {...nameAttributes}
               />
             </div>
+            {isFloor ? (
+              <div className="w-24 shrink-0">
+                <TextField
+                  label="Level"
+                  placeholder="Next"
+                  value={level}
+                  onChange={(event) => {
+                    setLevel(event.target.value);
+                    setLevelError(null);
+                  }}
+                  error={levelError ?? undefined}
+                  {...levelAttributes}
+                />
+              </div>
+            ) : null}
             {/* why: lines the button up with the input, under the label */}
             <Button type="submit" className="mt-6.5 shrink-0 py-2.5" disabled={create.isPending}>
               <Plus aria-hidden="true" className="size-4" />
@@ -144,7 +208,15 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                   <div className="flex items-center gap-3">
                     <div className="min-w-0 flex-1">
                       <p className="truncate font-medium text-slate-900">{place.name}</p>
-                      <p className="text-xs text-slate-500">{shopCount(place.shopCount)}</p>
+                      <p className="text-xs text-slate-500">
+                        {'level' in place && typeof place.level === 'number' ? (
+                          <>
+                            <span>{levelLabel(place.level)}</span> ·{' '}
+                          </>
+                        ) : null}
+                        {/* why: its own element, so "3 shops" reads (and is found) as one piece */}
+                        <span>{shopCount(place.shopCount)}</span>
+                      </p>
                     </div>
                     {may('update') ? (
                       <Button
@@ -207,6 +279,9 @@ function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
   const update = useUpdatePlace(kind);
   const [name, setName] = useState(place.name);
   const [error, setError] = useState<string | null>(null);
+  const currentLevel = 'level' in place && typeof place.level === 'number' ? place.level : undefined;
+  const [level, setLevel] = useState(currentLevel === undefined ? '' : String(currentLevel));
+  const [levelError, setLevelError] = useState<string | null>(null);
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -216,16 +291,25 @@ function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
       setError(parsed.error);
       return;
     }
-    if (parsed.name === place.name) {
+    const parsedLevel = currentLevel === undefined ? { level: undefined } : parseLevel(level);
+    if ('error' in parsedLevel) {
+      setLevelError(parsedLevel.error);
+      return;
+    }
+    // A floor keeps its level when the field is emptied.
+    const newLevel = parsedLevel.level === currentLevel ? undefined : parsedLevel.level;
+    if (parsed.name === place.name && newLevel === undefined) {
       onDone();
       return;
     }
     try {
-      await update.mutateAsync({ id: place.id, input: { name: parsed.name } });
+      const input = newLevel === undefined ? { name: parsed.name } : { name: parsed.name, level: newLevel };
+      await update.mutateAsync({ id: place.id, input });
       toast.success(`${label} updated`);
       onDone();
     } catch (caught) {
-      setError(errorMessage(caught));
+      if (fieldOf(caught) === 'level') setLevelError(errorMessage(caught));
+      else setError(errorMessage(caught));
     }
   }
 
@@ -253,6 +337,21 @@ function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
         autoFocus
         {...nameAttributes}
       />
+      {currentLevel === undefined ? null : (
+        <div className="w-32">
+          <TextField
+            label={`Level of ${place.name}`}
+            value={level}
+            onChange={(event) => {
+              setLevel(event.target.value);
+              setLevelError(null);
+            }}
+            onKeyDown={onKeyDown}
+            error={levelError ?? undefined}
+            {...levelAttributes}
+          />
+        </div>
+      )}
       <div className="flex gap-2">
         <Button type="submit" size="sm" disabled={update.isPending}>
           Update

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { ShopDetail } from '../../../shared/shop';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
+import { ContactLinks } from './contact-links';
 import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 
 export function ShopHeader({ shop }: { shop: ShopDetail }) {
@@ -25,7 +26,13 @@ export function ShopHeader({ shop }: { shop: ShopDetail }) {
           label="Location"
           value={shop.location}
         />
-        <Detail icon={<Phone aria-hidden="true" className="size-4" />} label="Contact" value={shop.contact} />
+        <Detail
+          icon={<Phone aria-hidden="true" className="size-4" />}
+          label="Contact"
+          value={shop.contact}
+          // Phone numbers, emails and web addresses are links (tel:, mailto:, https).
+          content={shop.contact ? <ContactLinks contact={shop.contact} /> : undefined}
+        />
         <Detail
           icon={<Clock aria-hidden="true" className="size-4" />}
           label="Opening hours"
@@ -36,7 +43,18 @@ export function ShopHeader({ shop }: { shop: ShopDetail }) {
   );
 }
 
-function Detail({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
+function Detail({
+  icon,
+  label,
+  value,
+  content,
+}: {
+  icon: ReactNode;
+  label: string;
+  value: string;
+  /** How to show a value that is not plain text. */
+  content?: ReactNode;
+}) {
   return (
     <div className="flex min-w-0 gap-3">
       <span className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-500">
@@ -45,7 +63,7 @@ function Detail({ icon, label, value }: { icon: ReactNode; label: string; value:
       <div className="min-w-0">
         <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
         <dd className={cn('mt-0.5 text-sm break-words', value ? 'text-slate-900' : 'text-slate-400')}>
-          {value || 'Not listed'}
+          {content ?? (value || 'Not listed')}
         </dd>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { AdminPageHeader } from '../../components/admin-page';
+import { AmenitiesPanel } from '../../features/amenities/forms';
 import { PlaceList } from '../../features/places/forms';
 
 export function CategoriesPage() {
@@ -6,12 +7,13 @@ export function CategoriesPage() {
     <div className="space-y-6">
       <AdminPageHeader
         title="Categories & Floors"
-        description="Shops choose their category and floor from these lists. A rename shows on every shop at once."
+        description="Shops choose their category and floor from these lists. A rename shows on every shop at once. Floors are listed by level, lowest first."
       />
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <PlaceList kind="categories" title="Categories" label="Category" />
         <PlaceList kind="floors" title="Floors" label="Floor" />
       </div>
+      <AmenitiesPanel />
     </div>
   );
 }

@@ -83,6 +83,15 @@ describe('every write route, performed, leaves exactly its expected audit entrie
     categoryId: (await d.category()).id,
     floorId: (await d.floor()).id,
   });
+  const amenity = async () =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/amenities',
+        headers: d.admin.headers,
+        payload: { floorId: (await d.floor()).id, kind: 'lift' },
+      })
+    ).json().id as string;
   const EXPECTED: Record<string, Expectation> = {
     'POST /api/auth/register': {
       // A shopper's sign-up is not a change to the mall.
@@ -156,6 +165,27 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       }),
       status: 200,
       entries: [['floor', 'update']],
+    },
+    'POST /api/amenities': {
+      request: async () => ({
+        url: '/api/amenities',
+        payload: { floorId: (await d.floor()).id, kind: 'atm' },
+      }),
+      status: 201,
+      entries: [['amenity', 'create']],
+    },
+    'PATCH /api/amenities/:id': {
+      request: async () => ({
+        url: `/api/amenities/${await amenity()}`,
+        payload: { location: uniqueName('At') },
+      }),
+      status: 200,
+      entries: [['amenity', 'update']],
+    },
+    'DELETE /api/amenities/:id': {
+      request: async () => ({ url: `/api/amenities/${await amenity()}` }),
+      status: 204,
+      entries: [['amenity', 'delete']],
     },
     'DELETE /api/floors/:id': {
       request: async () => ({ url: `/api/floors/${(await d.floor()).id}` }),

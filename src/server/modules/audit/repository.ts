@@ -4,6 +4,7 @@ import type { AuditEntry, AuditListQuery, AuditPage } from '../../../shared/audi
 import type { Db } from '../../db/client';
 import {
   adminInvites,
+  amenities,
   auditLog,
   categories,
   floors,
@@ -23,6 +24,7 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
   when 'offer' then exists (select 1 from ${offers} where ${offers.id} = ${auditLog.entityId})
   when 'category' then exists (select 1 from ${categories} where ${categories.id} = ${auditLog.entityId})
   when 'floor' then exists (select 1 from ${floors} where ${floors.id} = ${auditLog.entityId})
+  when 'amenity' then exists (select 1 from ${amenities} where ${amenities.id} = ${auditLog.entityId})
   when 'account' then exists (select 1 from ${users} where ${users.id} = ${auditLog.entityId})
   when 'invite' then exists (select 1 from ${adminInvites} where ${adminInvites.id} = ${auditLog.entityId})
     or exists (select 1 from ${managerInvites} where ${managerInvites.id} = ${auditLog.entityId})

@@ -89,13 +89,20 @@ describe.each(kinds)('$path', ({ path, table, noun, idField, nameField }) => {
       const response = await post({ name: `   ${name}\t ` });
       expect(response.statusCode).toBe(201);
       const place = response.json() as Place;
-      expect(place).toEqual({ id: expect.any(String), name, createdAt: expect.any(String), shopCount: 0 });
+      expect(place).toEqual({
+        id: expect.any(String),
+        name,
+        createdAt: expect.any(String),
+        shopCount: 0,
+        // A floor added by name only goes one above the highest (docs/decisions/018).
+        ...(noun === 'floor' ? { level: expect.any(Number) } : {}),
+      });
       expect(Date.parse(place.createdAt)).toBeGreaterThan(Date.now() - 60_000);
       expect((await d.row(table, place.id))?.name).toBe(name);
       expect((await get(place.id)).json()).toEqual(place);
     });
 
-    it('lists every one by name, with how many shops use each', async () => {
+    it('lists every one in order (categories by name, floors by level), with how many shops use each', async () => {
       const prefix = uniqueName('Listed');
       const b = await create(`${prefix} b`);
       const a = await create(`${prefix} a`);
@@ -107,11 +114,20 @@ describe.each(kinds)('$path', ({ path, table, noun, idField, nameField }) => {
       const items = await list();
       expect(items).toHaveLength(await d.count(table));
       const mine = items.filter((item) => item.name.startsWith(prefix));
-      expect(mine.map((item) => [item.name, item.shopCount])).toEqual([
-        [a.name, 0],
-        [b.name, 2],
-        [c.name, 1],
-      ]);
+      // Floors added without a level go one above the highest: b, then a, then c.
+      expect(mine.map((item) => [item.name, item.shopCount])).toEqual(
+        noun === 'category'
+          ? [
+              [a.name, 0],
+              [b.name, 2],
+              [c.name, 1],
+            ]
+          : [
+              [b.name, 2],
+              [a.name, 0],
+              [c.name, 1],
+            ],
+      );
       expect((await get(b.id)).json().shopCount).toBe(2);
     });
 

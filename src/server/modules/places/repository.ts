@@ -1,8 +1,8 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Place } from '../../../shared/place';
 import type { Db } from '../../db/client';
 import { placeNameKeys } from '../../db/place-name-keys';
-import { categories, floors, shops } from '../../db/schema';
+import { amenities, categories, floors, shops } from '../../db/schema';
 import type { Executor, WriteTx } from '../../write-path';
 
 /** Categories and floors: the same queries on two tables ("places" of a shop in the directory). */
@@ -16,7 +16,19 @@ export interface PlaceKind {
 export const CATEGORY: PlaceKind = { table: categories, shopColumn: shops.categoryId, noun: 'category' };
 export const FLOOR: PlaceKind = { table: floors, shopColumn: shops.floorId, noun: 'floor' };
 
-export function placeRepository(db: Db, { table, shopColumn }: PlaceKind) {
+/** A place as the API answers it; floors carry their level (docs/decisions/018). */
+export type PlaceRecord = Place & { level?: number };
+
+/** What a create or update may set: a floor's level too. */
+export interface PlaceFields {
+  name?: string;
+  level?: number;
+}
+
+export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) {
+  const isFloor = noun === 'floor';
+  // Floors are listed by level (Lower Ground, Ground, First…), categories by name.
+  const order = isFloor ? [asc(floors.level)] : [asc(sql`lower(${table.name})`), asc(table.name)];
   const select = (tx: Executor) => {
     const shopCounts = tx
       .select({ placeId: shopColumn, shopCount: count().as('shop_count') })
@@ -24,19 +36,32 @@ export function placeRepository(db: Db, { table, shopColumn }: PlaceKind) {
       .groupBy(shopColumn)
       .as('shop_counts');
     return tx
-      .select({ id: table.id, name: table.name, createdAt: table.createdAt, shopCount: shopCounts.shopCount })
+      .select({
+        id: table.id,
+        name: table.name,
+        createdAt: table.createdAt,
+        shopCount: shopCounts.shopCount,
+        level: isFloor ? floors.level : sql<null>`null`,
+      })
       .from(table)
       .leftJoin(shopCounts, eq(shopCounts.placeId, table.id));
   };
 
-  const toPlace = (row: { id: string; name: string; createdAt: Date; shopCount: number | null }): Place => ({
+  const toPlace = (row: {
+    id: string;
+    name: string;
+    createdAt: Date;
+    shopCount: number | null;
+    level: number | null;
+  }): PlaceRecord => ({
     id: row.id,
     name: row.name,
     createdAt: row.createdAt.toISOString(),
     shopCount: Number(row.shopCount ?? 0),
+    ...(row.level === null ? {} : { level: row.level }),
   });
 
-  async function find(id: string, tx: Executor = db): Promise<Place | null> {
+  async function find(id: string, tx: Executor = db): Promise<PlaceRecord | null> {
     const [row] = await select(tx).where(eq(table.id, id));
     return row ? toPlace(row) : null;
   }
@@ -44,38 +69,74 @@ export function placeRepository(db: Db, { table, shopColumn }: PlaceKind) {
   return {
     find,
 
-    async list(tx: Executor = db): Promise<Place[]> {
-      return (await select(tx).orderBy(asc(sql`lower(${table.name})`), asc(table.name))).map(toPlace);
+    async list(tx: Executor = db): Promise<PlaceRecord[]> {
+      return (await select(tx).orderBy(...order, asc(table.id))).map(toPlace);
     },
 
-    /** Names are unique by how they look: the keys go with every write (docs/decisions/011). */
-    async insert(tx: WriteTx, name: string): Promise<Place> {
+    /** The floor at `level`, other than `exceptId`: who holds a level an admin asks for. */
+    async floorAtLevel(tx: Executor, level: number, exceptId?: string): Promise<{ name: string } | null> {
       const [row] = await tx
-        .insert(table)
-        .values({ name, ...placeNameKeys(name) })
-        .returning({ id: table.id, name: table.name, createdAt: table.createdAt });
+        .select({ name: floors.name })
+        .from(floors)
+        .where(exceptId ? and(eq(floors.level, level), ne(floors.id, exceptId)) : eq(floors.level, level));
+      return row ?? null;
+    },
+
+    /**
+     * Names are unique by how they look: the keys go with every write (docs/decisions/011). A floor
+     * without a level gets one above the highest from the database's insert trigger (migration 0007).
+     */
+    async insert(tx: WriteTx, { name, level }: { name: string; level?: number }): Promise<PlaceRecord> {
+      const values = { name, ...placeNameKeys(name) };
+      const [row] = isFloor
+        ? await tx
+            .insert(floors)
+            // null: the trigger decides; the column is NOT NULL after it.
+            .values({ ...values, level: level ?? sql`null` })
+            .returning({ id: floors.id, name: floors.name, createdAt: floors.createdAt, level: floors.level })
+        : await tx.insert(table).values(values).returning({
+            id: table.id,
+            name: table.name,
+            createdAt: table.createdAt,
+            level: sql<null>`null`,
+          });
       if (!row) throw new Error('insert returned no row');
       return toPlace({ ...row, shopCount: 0 });
     },
 
-    async rename(tx: WriteTx, id: string, name: string): Promise<{ before: Place; after: Place } | null> {
+    async update(
+      tx: WriteTx,
+      id: string,
+      { name, level }: PlaceFields,
+    ): Promise<{ before: PlaceRecord; after: PlaceRecord } | null> {
       const [locked] = await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
       const before = locked && (await find(id, tx));
       if (!before) return null;
-      await tx
-        .update(table)
-        .set({ name, ...placeNameKeys(name) })
-        .where(eq(table.id, id));
+      const set = {
+        ...(name === undefined ? {} : { name, ...placeNameKeys(name) }),
+        ...(isFloor && level !== undefined ? { level } : {}),
+      };
+      if (Object.keys(set).length > 0) await tx.update(table).set(set).where(eq(table.id, id));
       const after = await find(id, tx);
       if (!after) return null;
       return { before, after };
+    },
+
+    /** A floor's amenities, for the log of its delete (they go with it). */
+    async amenitiesOf(tx: Executor, floorId: string): Promise<Array<{ kind: string; location: string }>> {
+      if (!isFloor) return [];
+      return tx
+        .select({ kind: amenities.kind, location: amenities.location })
+        .from(amenities)
+        .where(eq(amenities.floorId, floorId))
+        .orderBy(asc(amenities.kind), asc(amenities.location));
     },
 
     /**
      * Deletes a place no shop uses. The place's row is locked first: a shop being saved with it holds a
      * key-share lock on that row, so the count below waits for it and sees it. Null: no such place.
      */
-    async delete(tx: WriteTx, id: string): Promise<{ deleted: Place } | { inUse: Place } | null> {
+    async delete(tx: WriteTx, id: string): Promise<{ deleted: PlaceRecord } | { inUse: PlaceRecord } | null> {
       const [locked] = await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
       const place = locked && (await find(id, tx));
       if (!place) return null;

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Place, PlaceInput } from '../../../shared/place';
+import { Floor, FloorInput, FloorPatch, levelLabel, Place, PlaceInput } from '../../../shared/place';
 import type { Db } from '../../db/client';
 import { HttpError } from '../../errors';
 import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from '../../lib/db-errors';
 import { routeWriter } from '../../write-path';
-import { CATEGORY, FLOOR, type PlaceKind, placeRepository } from './repository';
+import { CATEGORY, FLOOR, type PlaceKind, type PlaceRecord, placeRepository } from './repository';
 
 const IdParams = z.strictObject({ id: z.uuid('Not found') });
 
@@ -14,8 +14,22 @@ const IdParams = z.strictObject({ id: z.uuid('Not found') });
  * (shops refer to them by id); deleting one that shops use is refused with how many. Names are unique by
  * how they look: every write stores the name's keys and the database refuses a taken one (docs/decisions/011).
  */
-function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () => Date }> {
+interface PlaceSchemas {
+  input: typeof PlaceInput | typeof FloorInput;
+  patch: typeof PlaceInput | typeof FloorPatch;
+  item: typeof Place | typeof Floor;
+}
+
+/** What the log shows of a place: its name, and a floor's level. */
+const snapshot = (place: PlaceRecord) =>
+  place.level === undefined ? { name: place.name } : { name: place.name, level: place.level };
+
+function placeRoutes(
+  kind: PlaceKind,
+  schemas: PlaceSchemas,
+): FastifyPluginAsyncZod<{ db: Db; now: () => Date }> {
   const { noun } = kind;
+  const { input, patch, item } = schemas;
   const notFound = () => new HttpError(404, 'NOT_FOUND', `This ${noun} does not exist`);
   const duplicate = () =>
     new HttpError(409, 'DUPLICATE', `A ${noun} with this name already exists`, {
@@ -27,8 +41,20 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
       'IN_USE',
       `${place.name} is used by ${shopCount} ${shopCount === 1 ? 'shop' : 'shops'}. Move ${shopCount === 1 ? 'it' : 'them'} to another ${noun} first.`,
     );
+  /** A level another floor holds: named when known (the check before the write), else in general (a race). */
+  const levelTaken = (level: number, holder?: string) => {
+    const message = holder
+      ? `${holder} is already at ${levelLabel(level).toLowerCase()}`
+      : 'Another floor is already at this level';
+    return new HttpError(409, 'LEVEL_TAKEN', message, { level: message });
+  };
   const writeError = (error: unknown) => {
-    const code = pgError(error)?.code;
+    const cause = pgError(error);
+    const code = cause?.code;
+    if (code === UNIQUE_VIOLATION && cause?.constraint === 'floors_level_key')
+      return new HttpError(409, 'LEVEL_TAKEN', 'Another floor is already at this level', {
+        level: 'Another floor is already at this level',
+      });
     if (code === UNIQUE_VIOLATION) return duplicate();
     // Only a delete can break a shop's reference, and it counts the shops first under a lock; should a
     // shop still refer to it, say so as the count would.
@@ -49,7 +75,7 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
       '/',
       {
         config: { permission: { action: 'read', resource: noun }, cache: { varies: ['catalog'] } },
-        schema: { response: { 200: z.object({ items: z.array(Place) }) } },
+        schema: { response: { 200: z.object({ items: z.array(item) }) } },
       },
       async () => ({ items: await places.list() }),
     );
@@ -58,7 +84,7 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
       '/:id',
       {
         config: { permission: { action: 'read', resource: noun }, cache: { varies: ['catalog'] } },
-        schema: { params: IdParams, response: { 200: Place } },
+        schema: { params: IdParams, response: { 200: item } },
       },
       async (request) => {
         const place = await places.find(request.params.id);
@@ -71,17 +97,22 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
       '/',
       {
         config: { permission: { action: 'create', resource: noun } },
-        schema: { body: PlaceInput, response: { 201: Place } },
+        schema: { body: input, response: { 201: item } },
       },
       async (request, reply) => {
+        const { name, level } = request.body as { name: string; level?: number };
         const place = await write(request, async ({ tx, record }) => {
-          const created = await places.insert(tx, request.body.name);
+          if (level !== undefined) {
+            const holder = await places.floorAtLevel(tx, level);
+            if (holder) throw levelTaken(level, holder.name);
+          }
+          const created = await places.insert(tx, { name, level });
           record({
             entityType: noun,
             entityId: created.id,
             entityName: created.name,
             action: 'create',
-            after: { name: created.name },
+            after: snapshot(created),
           });
           return created;
         });
@@ -93,20 +124,25 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
       '/:id',
       {
         config: { permission: { action: 'update', resource: noun } },
-        schema: { params: IdParams, body: PlaceInput, response: { 200: Place } },
+        schema: { params: IdParams, body: patch, response: { 200: item } },
       },
       async (request) => {
         const { id } = request.params;
+        const fields = request.body as { name?: string; level?: number };
         return write(request, async ({ tx, record }) => {
-          const renamed = await places.rename(tx, id, request.body.name);
+          if (fields.level !== undefined) {
+            const holder = await places.floorAtLevel(tx, fields.level, id);
+            if (holder) throw levelTaken(fields.level, holder.name);
+          }
+          const renamed = await places.update(tx, id, fields);
           if (!renamed) throw notFound();
           record({
             entityType: noun,
             entityId: id,
             entityName: renamed.after.name,
             action: 'update',
-            before: { name: renamed.before.name },
-            after: { name: renamed.after.name },
+            before: snapshot(renamed.before),
+            after: snapshot(renamed.after),
           });
           // As the transaction read it: no second read after the commit (as the other entities).
           return renamed.after;
@@ -119,6 +155,8 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
       { config: { permission: { action: 'delete', resource: noun } }, schema: { params: IdParams } },
       async (request, reply) => {
         await write(request, async ({ tx, record }) => {
+          // Read before the delete: a floor's amenities go with it, and its entry names them.
+          const goingWith = await places.amenitiesOf(tx, request.params.id);
           const outcome = await places.delete(tx, request.params.id);
           if (!outcome) throw notFound();
           if ('inUse' in outcome) throw inUse(outcome.inUse, outcome.inUse.shopCount);
@@ -128,7 +166,8 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
             entityId: place.id,
             entityName: place.name,
             action: 'delete',
-            before: { name: place.name },
+            before: snapshot(place),
+            detail: goingWith.length > 0 ? { amenities: goingWith } : null,
           });
         });
         return reply.status(204).send();
@@ -137,5 +176,5 @@ function placeRoutes(kind: PlaceKind): FastifyPluginAsyncZod<{ db: Db; now: () =
   };
 }
 
-export const categoryRoutes = placeRoutes(CATEGORY);
-export const floorRoutes = placeRoutes(FLOOR);
+export const categoryRoutes = placeRoutes(CATEGORY, { input: PlaceInput, patch: PlaceInput, item: Place });
+export const floorRoutes = placeRoutes(FLOOR, { input: FloorInput, patch: FloorPatch, item: Floor });

@@ -1,0 +1,350 @@
+// The admin's list of amenities per floor (Categories & Floors screen): add, change inline, delete after
+// a confirmation. Shoppers see them on the Floors page.
+import { useQuery } from '@tanstack/react-query';
+import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { AMENITY_KINDS, AMENITY_LABELS, type Amenity, AmenityInput } from '../../../shared/amenity';
+import { type Floor, levelLabel } from '../../../shared/place';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { SelectField, TextField } from '../../components/ui/form-field';
+import { QueryView, SkeletonList } from '../../components/ui/query-states';
+import { ApiError, errorMessage } from '../../lib/api';
+import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
+import { useCan } from '../../lib/use-can';
+import { useConfirmedDelete } from '../../lib/use-confirmed-delete';
+import { floorsQuery } from '../places';
+import { AmenityIcon } from './amenity-icon';
+import { amenitiesQuery, useCreateAmenity, useDeleteAmenity, useUpdateAmenity } from './api';
+
+const locationAttributes = constraintAttributes({
+  ...fieldConstraints(AmenityInput, 'location'),
+  required: false,
+});
+
+type Fields = { floorId: string; kind: string; location: string };
+type Errors = Partial<Record<keyof Fields, string>>;
+
+/** The shared schema's verdict: the input to send, or a message per field. */
+function validate(fields: Fields): { input: AmenityInput } | { errors: Errors } {
+  const parsed = AmenityInput.safeParse(fields);
+  if (parsed.success) return { input: parsed.data };
+  const errors: Errors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as keyof Fields;
+    errors[field] ??= issue.message;
+  }
+  return { errors };
+}
+
+/** The server's refusal under the field it names, or under the kind. */
+function serverErrors(error: unknown): Errors {
+  const fields = error instanceof ApiError ? error.fields : undefined;
+  if (fields?.floorId) return { floorId: fields.floorId };
+  if (fields?.location) return { location: fields.location };
+  return { kind: errorMessage(error) };
+}
+
+const amenityName = (amenity: Amenity) => `${AMENITY_LABELS[amenity.kind]} (${amenity.floor})`;
+
+export function AmenitiesPanel() {
+  const floors = useQuery(floorsQuery);
+  const amenities = useQuery(amenitiesQuery);
+  const remove = useDeleteAmenity();
+  const deleting = useConfirmedDelete<Amenity>(remove, 'Amenity deleted');
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const can = useCan();
+  const headingId = useId();
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm"
+    >
+      <div className="border-b border-slate-200 p-5">
+        <h2 id={headingId} className="text-lg font-semibold text-slate-900">
+          Amenities
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Restrooms, lifts, ATMs and more on each floor. Shoppers see them on the Floors page.
+        </p>
+        {can('create', 'amenity') && floors.data && floors.data.length > 0 ? (
+          <AddAmenity floors={floors.data} />
+        ) : null}
+      </div>
+      <QueryView
+        query={amenities}
+        needs={[floors]}
+        errorClassName="p-5"
+        loading={
+          <SkeletonList count={4} className="divide-y divide-slate-100" label="Loading amenities">
+            <div className="flex h-16 items-center px-5">
+              <span className="block h-4 w-48 animate-pulse rounded bg-slate-200" />
+            </div>
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.length === 0}
+        empty={
+          <p className="p-5 text-sm text-slate-500">
+            {floors.data?.length === 0 ? 'Add a floor first, then its amenities.' : 'No amenities yet.'}
+          </p>
+        }
+      >
+        {(data) => (
+          <div className="divide-y divide-slate-100">
+            {(floors.data ?? []).map((floor) => {
+              const onFloor = data.filter((amenity) => amenity.floorId === floor.id);
+              if (onFloor.length === 0) return null;
+              return (
+                <div key={floor.id} className="px-5 py-4">
+                  <h3 className="text-sm font-semibold text-slate-700">
+                    {floor.name}{' '}
+                    <span className="font-normal text-slate-500">· {levelLabel(floor.level)}</span>
+                  </h3>
+                  <ul aria-label={`Amenities on ${floor.name}`} className="mt-2 space-y-2">
+                    {onFloor.map((amenity) => (
+                      <li key={amenity.id}>
+                        {editingId === amenity.id ? (
+                          <EditAmenity
+                            amenity={amenity}
+                            floors={floors.data ?? []}
+                            onDone={() => setEditingId(null)}
+                          />
+                        ) : (
+                          <div className="flex items-center gap-3">
+                            <AmenityIcon kind={amenity.kind} />
+                            <div className="min-w-0 flex-1">
+                              <p className="text-sm font-medium text-slate-900">
+                                {AMENITY_LABELS[amenity.kind]}
+                              </p>
+                              <p className="truncate text-xs text-slate-500">
+                                {amenity.location || 'No location given'}
+                              </p>
+                            </div>
+                            {can('update', 'amenity') ? (
+                              <Button
+                                variant="secondary"
+                                size="sm"
+                                className="max-sm:p-2.5"
+                                onClick={() => setEditingId(amenity.id)}
+                              >
+                                <Pencil aria-hidden="true" className="size-4" />
+                                <span className="max-sm:sr-only">Edit</span>
+                                <span className="sr-only"> {amenityName(amenity)}</span>
+                              </Button>
+                            ) : null}
+                            {can('delete', 'amenity') ? (
+                              <Button
+                                variant="secondary"
+                                size="sm"
+                                className="text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5"
+                                onClick={() => deleting.ask(amenity)}
+                                disabled={remove.isPending && remove.variables === amenity.id}
+                              >
+                                <Trash2 aria-hidden="true" className="size-4" />
+                                <span className="max-sm:sr-only">Delete</span>
+                                <span className="sr-only"> {amenityName(amenity)}</span>
+                              </Button>
+                            ) : null}
+                          </div>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </QueryView>
+      <ConfirmDialog
+        open={deleting.target !== null}
+        title={deleting.target ? `Delete ${amenityName(deleting.target)}?` : ''}
+        description={<p>Shoppers will no longer see it on the Floors page. This cannot be undone.</p>}
+        pending={remove.isPending}
+        onConfirm={deleting.confirm}
+        onCancel={deleting.cancel}
+      />
+    </section>
+  );
+}
+
+function AmenityFields({
+  fields,
+  errors,
+  floors,
+  onChange,
+  onKeyDown,
+  labelSuffix = '',
+}: {
+  fields: Fields;
+  errors: Errors;
+  floors: Floor[];
+  onChange(fields: Fields): void;
+  onKeyDown?(event: KeyboardEvent<HTMLElement>): void;
+  labelSuffix?: string;
+}) {
+  return (
+    <>
+      <div className="min-w-0 basis-full sm:basis-40 sm:flex-1">
+        <SelectField
+          label={`Floor${labelSuffix}`}
+          value={fields.floorId}
+          onChange={(event) => onChange({ ...fields, floorId: event.target.value })}
+          onKeyDown={onKeyDown}
+          error={errors.floorId}
+        >
+          <option value="">Select floor</option>
+          {floors.map((floor) => (
+            <option key={floor.id} value={floor.id}>
+              {floor.name}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <div className="min-w-0 basis-full sm:basis-40 sm:flex-1">
+        <SelectField
+          label={`Kind${labelSuffix}`}
+          value={fields.kind}
+          onChange={(event) => onChange({ ...fields, kind: event.target.value })}
+          onKeyDown={onKeyDown}
+          error={errors.kind}
+        >
+          <option value="">Select kind</option>
+          {AMENITY_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {AMENITY_LABELS[kind]}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <div className="min-w-0 basis-full sm:flex-[2]">
+        <TextField
+          label={`Location${labelSuffix}`}
+          placeholder="e.g. Beside the lifts"
+          value={fields.location}
+          onChange={(event) => onChange({ ...fields, location: event.target.value })}
+          onKeyDown={onKeyDown}
+          error={errors.location}
+          autoComplete="off"
+          {...locationAttributes}
+        />
+      </div>
+    </>
+  );
+}
+
+function AddAmenity({ floors }: { floors: Floor[] }) {
+  const create = useCreateAmenity();
+  const empty: Fields = { floorId: '', kind: '', location: '' };
+  const [fields, setFields] = useState<Fields>(empty);
+  const [errors, setErrors] = useState<Errors>({});
+
+  async function add(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (create.isPending) return;
+    const checked = validate(fields);
+    if ('errors' in checked) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    try {
+      await create.mutateAsync(checked.input);
+      toast.success('Amenity added');
+      // The next one is often on the same floor.
+      setFields({ ...empty, floorId: fields.floorId });
+    } catch (error) {
+      setErrors(serverErrors(error));
+    }
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={add}
+      aria-label="Add an amenity"
+      className="mt-4 flex flex-wrap items-start gap-3"
+    >
+      <AmenityFields
+        fields={fields}
+        errors={errors}
+        floors={floors}
+        onChange={(next) => {
+          setFields(next);
+          setErrors({});
+        }}
+      />
+      <Button type="submit" className="shrink-0 py-2.5 sm:mt-6.5" disabled={create.isPending}>
+        <Plus aria-hidden="true" className="size-4" />
+        Add Amenity
+      </Button>
+    </form>
+  );
+}
+
+function EditAmenity({ amenity, floors, onDone }: { amenity: Amenity; floors: Floor[]; onDone(): void }) {
+  const update = useUpdateAmenity();
+  const [fields, setFields] = useState<Fields>({
+    floorId: amenity.floorId,
+    kind: amenity.kind,
+    location: amenity.location,
+  });
+  const [errors, setErrors] = useState<Errors>({});
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (update.isPending) return;
+    const checked = validate(fields);
+    if ('errors' in checked) {
+      setErrors(checked.errors);
+      return;
+    }
+    try {
+      await update.mutateAsync({ id: amenity.id, input: checked.input });
+      toast.success('Amenity updated');
+      onDone();
+    } catch (error) {
+      setErrors(serverErrors(error));
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLElement>) {
+    if (event.key === 'Escape') {
+      // Escape belongs to this editor; the admin drawer listens for it on the document too.
+      event.stopPropagation();
+      event.preventDefault();
+      onDone();
+    }
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={save}
+      aria-label={`Edit ${amenityName(amenity)}`}
+      className="flex flex-wrap items-start gap-3 rounded-xl bg-slate-50 p-3"
+    >
+      <AmenityFields
+        fields={fields}
+        errors={errors}
+        floors={floors}
+        onChange={(next) => {
+          setFields(next);
+          setErrors({});
+        }}
+        onKeyDown={onKeyDown}
+        labelSuffix={` of ${AMENITY_LABELS[amenity.kind].toLowerCase()}`}
+      />
+      <div className="flex basis-full gap-2">
+        <Button type="submit" size="sm" disabled={update.isPending}>
+          Update
+        </Button>
+        <Button variant="secondary" size="sm" onClick={onDone} disabled={update.isPending}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
