@@ -278,8 +278,11 @@ for (const width of [375, 1280]) {
     await registerAdmin(admin);
     const manager = await newVisitor(browser, width);
     const { shop } = await managedShop(admin, manager);
-    const shot = (page: Page, name: string) =>
-      page.screenshot({ path: `docs/screenshots/${name}-${width}.png`, fullPage: true });
+    const shot = async (page: Page, name: string) => {
+      // from the top: a page scrolled by the last click would show its sticky bar mid-page
+      await page.evaluate('window.scrollTo(0, 0)');
+      await page.screenshot({ path: `docs/screenshots/${name}-${width}.png`, fullPage: true });
+    };
 
     await manager.goto('/manage');
     await expect(manager.getByRole('heading', { name: 'My shops', level: 1 })).toBeVisible();

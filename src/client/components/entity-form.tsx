@@ -34,6 +34,8 @@ interface EntityFormPageProps<R> {
   children(record: R | undefined): ReactNode;
   /** Under the title of an existing record's page: who changed it last (the audit feature's LastChanged). */
   aside?: ReactNode;
+  /** Under the form of an existing record's page: what goes with the record (a shop's managers). */
+  below?: ReactNode;
 }
 
 export function EntityFormPage<R>({
@@ -47,6 +49,7 @@ export function EntityFormPage<R>({
   fields,
   children,
   aside,
+  below,
 }: EntityFormPageProps<R>) {
   if (id && record.isError && isNotFound(record.error)) {
     return <RecordNotFound message={`${noun} not found`} to={listPath} linkText={backText} />;
@@ -73,6 +76,7 @@ export function EntityFormPage<R>({
       ) : (
         <FormSkeleton fields={fields} />
       )}
+      {id && ready ? below : null}
     </div>
   );
 }

@@ -18,15 +18,9 @@ export function ShopFormPage() {
   return (
     <EntityFormPage
       id={id}
-      aside={
-        id ? (
-          <>
-            <LastChanged entityType="shop" entityId={id} />
-            {/* issue 14: who keeps this shop's page current */}
-            {shop.data ? <ManagersPanel shopId={id} shopName={shop.data.name} /> : null}
-          </>
-        ) : null
-      }
+      aside={id ? <LastChanged entityType="shop" entityId={id} /> : null}
+      // issue 14: who keeps this shop's page current
+      below={id && shop.data ? <ManagersPanel shopId={id} shopName={shop.data.name} /> : null}
       noun="Shop"
       listPath="/admin/shops"
       backText="Back to shops"
