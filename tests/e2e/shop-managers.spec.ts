@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
   apiCreate,
+  apiDelete,
   confirmDialog,
   createAccountButton,
   createProduct,
@@ -174,6 +175,8 @@ test.describe('Shop managers', () => {
     await expect(shopper.getByText('+91 22 5555 0142')).toBeVisible();
 
     for (const other of [manager, shopper]) await other.context().close();
+    // its offer is no longer among the shoppers' first page of offers (user-offers.spec.ts counts them)
+    await apiDelete(page, `/api/shops/${shop.id}`);
   });
 
   test('sign in from the invite link comes back to it; a used link says so', async ({ page, browser }) => {
@@ -212,6 +215,7 @@ test.describe('Shop managers', () => {
     await person.getByRole('button', { name: 'Sign in' }).click();
     await expect(person).toHaveURL('/user/dashboard');
     await person.context().close();
+    await apiDelete(page, `/api/shops/${shop.id}`);
   });
 });
 
@@ -354,6 +358,8 @@ for (const width of [375, 1280]) {
     await expectAccessible(admin, 'the admin shop form with its managers panel');
     await shot(admin, 'manager-admin-panel');
 
-    for (const other of [admin, manager, visitor]) await other.context().close();
+    for (const other of [manager, visitor]) await other.context().close();
+    await apiDelete(admin, `/api/shops/${shop.id}`);
+    await admin.context().close();
   });
 }
