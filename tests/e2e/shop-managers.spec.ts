@@ -282,7 +282,9 @@ for (const width of [375, 1280]) {
     await registerAdmin(admin);
     const manager = await newVisitor(browser, width);
     const { shop } = await managedShop(admin, manager);
+    // docs/screenshots are written only when asked (E2E_SCREENSHOTS=1), so a test run leaves the tree clean
     const shot = async (page: Page, name: string) => {
+      if (!process.env.E2E_SCREENSHOTS) return;
       // from the top: a page scrolled by the last click would show its sticky bar mid-page
       await page.evaluate('window.scrollTo(0, 0)');
       await page.screenshot({ path: `docs/screenshots/${name}-${width}.png`, fullPage: true });
