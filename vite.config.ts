@@ -137,22 +137,24 @@ export default defineConfig({
             // zod, the form schemas and what reads them: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](amenity|audit|auth|offer|place|product|settings|shop|text|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](amenity|audit|auth|managers|offer|place|product|settings|shop|text|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
               priority: 80,
             },
             {
               name: 'auth',
-              test: /src[\\/]client[\\/](routes[\\/](login|register)-page|components[\\/]auth-)/,
+              // and a shop manager's invitation link, which visitors open
+              test: /src[\\/]client[\\/](routes[\\/]((login|register)-page|manage[\\/]invite-page)|components[\\/]auth-)/,
               priority: 70,
             },
             {
               name: 'admin-forms',
-              test: /src[\\/]client[\\/](routes[\\/]admin[\\/](.*-form-page|categories-page)|components[\\/]entity-form|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
+              test: /src[\\/]client[\\/](routes[\\/](admin|manage)[\\/](.*-form-page|shop-edit-page|categories-page)|components[\\/]entity-form|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
               priority: 70,
             },
             {
               name: 'admin',
-              test: /src[\\/]client[\\/](routes[\\/]admin|components[\\/]admin-|features[\\/](invites[\\/]|shops[\\/]shop-filter|offers[\\/]offer-status-badge))/,
+              // with a shop manager's screens, which are made of the admin area's lists and forms
+              test: /src[\\/]client[\\/](routes[\\/](admin|manage[\\/])|components[\\/]admin-|features[\\/](invites[\\/]|managers[\\/]|shops[\\/]shop-filter|offers[\\/]offer-status-badge))/,
               priority: 60,
             },
             // the shopper's screens, and the features' pieces only they show (cards, a shop's header)

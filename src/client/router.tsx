@@ -21,6 +21,8 @@ export const routes: RouteObject[] = [
     children: [
       lazyRoute(() => import('./routes/login-page'), 'LoginPage', { path: 'login' }),
       lazyRoute(() => import('./routes/register-page'), 'RegisterPage', { path: 'register' }),
+      // A shop manager's invitation link: for visitors too (they sign in or register, then come back).
+      lazyRoute(() => import('./routes/manage/invite-page'), 'InvitePage', { path: 'manage/invite' }),
     ],
   },
   lazyRoute(() => import('./routes/unauthorized-page'), 'UnauthorizedPage', {

@@ -25,3 +25,10 @@ export const INVITE_MESSAGES = {
   required: 'An admin invite code is required to create an Admin account',
   invalid: 'This admin invite code is not valid or has expired',
 } as const;
+
+/**
+ * A refused change to a shop, its products or offers by someone who is not (or no longer) one of its
+ * managers: says who can, so a manager who was removed knows why their save failed.
+ */
+export const NOT_YOUR_SHOP = "Only the mall office and this shop's managers can change it";
+export const DIRECTORY_FIELDS_REFUSED = "Only the mall's admins can change a shop's name, category or floor";

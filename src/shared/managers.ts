@@ -1,6 +1,8 @@
 import './zod-config';
 import { z } from 'zod';
 
+export { DIRECTORY_FIELDS_REFUSED, NOT_YOUR_SHOP } from './errors';
+
 /**
  * Shop managers (docs/decisions/015): a user account with a membership in one or more shops. An admin
  * invites one from the shop's page with a one-time link; the person accepts it signed in.
@@ -12,13 +14,6 @@ export const MANAGER_INVITE_MESSAGES = {
     "An admin account looks after every shop already: open the link signed in with the shop's own account.",
   already: 'You already manage this shop.',
 } as const;
-
-/**
- * A refused change to a shop, its products or offers by someone who is not (or no longer) one of its
- * managers: says who can, so a manager who was removed knows why their save failed.
- */
-export const NOT_YOUR_SHOP = "Only the mall office and this shop's managers can change it";
-export const DIRECTORY_FIELDS_REFUSED = "Only the mall's admins can change a shop's name, category or floor";
 
 /** The link's secret, as the page sends it: letters, digits, - and _ (base64url), never more than 64. */
 export const ManagerInviteCode = z.strictObject({

@@ -32,6 +32,14 @@ export const ShopInput = z.strictObject({
 export type ShopInput = z.input<typeof ShopInput>;
 export const ShopPatch = ShopInput.partial();
 export type ShopPatch = z.input<typeof ShopPatch>;
+/** What a shop's manager changes on its page (permissions.ts MANAGER_SHOP_FIELDS): not name, category, floor. */
+export const ShopListingInput = ShopInput.pick({
+  description: true,
+  location: true,
+  contact: true,
+  openingHours: true,
+});
+export type ShopListingInput = z.input<typeof ShopListingInput>;
 
 export const ShopListQuery = z.strictObject({
   ...PageQuery.shape,

@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import {
+  BadgeCheck,
   History,
   Layers,
   LayoutDashboard,
@@ -11,6 +13,7 @@ import {
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
+import { offerReviewsQuery } from '../features/managers';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
 import { LogoLink } from './logo-link';
@@ -24,12 +27,15 @@ const links: Array<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/admin/categories', label: 'Categories & Floors', icon: Layers },
   // Beyond the spec's links: who changed what (docs/decisions/012).
   { to: '/admin/activity', label: 'Activity', icon: History },
+  // Offers shop managers submitted, waiting for an admin (docs/decisions/015).
+  { to: '/admin/approvals', label: 'Approvals', icon: BadgeCheck },
 ];
 
 export function AdminLayout() {
   const { user } = useAuth();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
+  const waiting = useWaitingApprovals();
   const [shownPath, setShownPath] = useState(pathname);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
@@ -103,6 +109,10 @@ export function AdminLayout() {
               <li key={to}>
                 <NavLink
                   to={to}
+                  // "Approvals, 3 waiting": the badge's number, read as part of the link's name
+                  aria-label={
+                    to === '/admin/approvals' && waiting > 0 ? `${label}, ${waiting} waiting` : undefined
+                  }
                   className={({ isActive }) =>
                     cn(
                       'flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors',
@@ -115,6 +125,7 @@ export function AdminLayout() {
                 >
                   <Icon aria-hidden="true" className="size-5 shrink-0" />
                   {label}
+                  {to === '/admin/approvals' && waiting > 0 ? <ApprovalsBadge total={waiting} /> : null}
                 </NavLink>
               </li>
             ))}
@@ -126,5 +137,23 @@ export function AdminLayout() {
         <Outlet />
       </main>
     </div>
+  );
+}
+
+/** How many offers wait for an admin: read when the area opens, on focus and every minute. */
+function useWaitingApprovals(): number {
+  const reviews = useQuery({ ...offerReviewsQuery, refetchInterval: 60_000 });
+  return reviews.data?.total ?? 0;
+}
+
+/** The number beside the Approvals link (the link's name says it in words). */
+function ApprovalsBadge({ total }: { total: number }) {
+  return (
+    <span
+      aria-hidden="true"
+      className="ml-auto inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-slate-950"
+    >
+      {total}
+    </span>
   );
 }

@@ -26,6 +26,8 @@ export interface AdminListConfig<T extends { id: string }> {
   /** 'Manage Shops' and the line under it. */
   title: string;
   description: string;
+  /** h2 when the list is a section of a page (a shop manager's products); h1 otherwise. */
+  headingLevel?: 'h1' | 'h2';
   /** The permission policy's name for the records. */
   resource: Resource;
   /** '/admin/shops': the list's path; forms at `${path}/new` and `${path}/{id}`. */
@@ -101,6 +103,7 @@ export function AdminListPage<T extends { id: string }>({ config }: { config: Ad
       <AdminPageHeader
         title={config.title}
         description={config.description}
+        level={config.headingLevel}
         action={
           can('create', resource) ? <AddLink to={`${config.path}/new`}>{config.addLabel}</AddLink> : null
         }

@@ -13,13 +13,23 @@ interface AdminPageHeaderProps {
   title: string;
   description?: string;
   action?: ReactNode;
+  /** h2 for a section of a page (a shop manager's products), h1 for a page's own title. */
+  level?: 'h1' | 'h2';
 }
 
-export function AdminPageHeader({ title, description, action }: AdminPageHeaderProps) {
+export function AdminPageHeader({ title, description, action, level: Heading = 'h1' }: AdminPageHeaderProps) {
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0">
-        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+        <Heading
+          className={
+            Heading === 'h1'
+              ? 'text-2xl font-bold tracking-tight text-slate-900'
+              : 'text-xl font-bold tracking-tight text-slate-900'
+          }
+        >
+          {title}
+        </Heading>
         {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
       </div>
       {action}

@@ -34,6 +34,8 @@ interface EntityFormPageProps<R> {
   children(record: R | undefined): ReactNode;
   /** Under the title of an existing record's page: who changed it last (the audit feature's LastChanged). */
   aside?: ReactNode;
+  /** Under the form of an existing record's page: what goes with the record (a shop's managers). */
+  below?: ReactNode;
 }
 
 export function EntityFormPage<R>({
@@ -47,6 +49,7 @@ export function EntityFormPage<R>({
   fields,
   children,
   aside,
+  below,
 }: EntityFormPageProps<R>) {
   if (id && record.isError && isNotFound(record.error)) {
     return <RecordNotFound message={`${noun} not found`} to={listPath} linkText={backText} />;
@@ -73,6 +76,7 @@ export function EntityFormPage<R>({
       ) : (
         <FormSkeleton fields={fields} />
       )}
+      {id && ready ? below : null}
     </div>
   );
 }
@@ -82,13 +86,16 @@ interface EntityFormOptions<Input extends FieldValues, Output, Saved> {
   /** The record being edited, or undefined for a new one. */
   record: { id: string } | undefined;
   defaultValues: DefaultValues<Input>;
-  create: UseMutationResult<Saved, Error, Output>;
+  /** Not needed by a form that only ever edits (a shop manager's shop page). */
+  create?: UseMutationResult<Saved, Error, Output>;
   update: UseMutationResult<Saved, Error, { id: string; input: Output }>;
   /** 'Shop': the toasts 'Shop added' / 'Shop updated', the buttons 'Add Shop' / 'Update Shop'. */
   noun: string;
   listPath: string;
   /** The values as the API takes them (e.g. an empty choice as null). */
   toInput?(values: Output): Output;
+  /** The toasts, when not '{noun} added' / '{noun} updated' (a manager's offer waits for approval). */
+  done?: { created: string; updated: string };
 }
 
 /**
@@ -105,6 +112,7 @@ export function useEntityForm<Input extends FieldValues, Output, Saved>({
   noun,
   listPath,
   toInput = (values) => values,
+  done = { created: `${noun} added`, updated: `${noun} updated` },
 }: EntityFormOptions<Input, Output, Saved>) {
   const form = useForm<Input, unknown, Output>({
     resolver: zodResolver(schema as never) as never,
@@ -115,8 +123,12 @@ export function useEntityForm<Input extends FieldValues, Output, Saved>({
   const onSubmit = form.handleSubmit((values) => {
     const input = toInput(values);
     return save(
-      () => (record ? update.mutateAsync({ id: record.id, input }) : create.mutateAsync(input)),
-      record ? `${noun} updated` : `${noun} added`,
+      () => {
+        if (record) return update.mutateAsync({ id: record.id, input });
+        if (!create) throw new Error('This form only edits a record');
+        return create.mutateAsync(input);
+      },
+      record ? done.updated : done.created,
     );
   });
   const formProps = {

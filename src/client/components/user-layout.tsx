@@ -24,6 +24,9 @@ export function UserLayout() {
 
 function UserShell() {
   const { user } = useAuth();
+  // a shop manager (a user with a membership) also has "My shops"
+  const navLinks =
+    (user?.managedShopIds ?? []).length > 0 ? [...links, { to: '/manage', label: 'My shops' }] : links;
   return (
     <div className="min-h-dvh bg-slate-50">
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
@@ -35,7 +38,7 @@ function UserShell() {
             className="order-last -mx-4 w-[calc(100%+2rem)] overflow-x-auto border-t border-slate-100 px-4 md:order-none md:mx-0 md:w-auto md:border-0 md:px-0"
           >
             <ul className="flex gap-1 py-1.5 md:py-0">
-              {links.map(({ to, label }) => (
+              {navLinks.map(({ to, label }) => (
                 <li key={to} className="shrink-0">
                   <NavLink
                     to={to}

@@ -22,6 +22,8 @@ interface AuthContextValue {
   login(input: LoginInput): Promise<SessionUser>;
   register(input: RegisterInput): Promise<SessionUser>;
   logout(): Promise<void>;
+  /** Reads the session again (a membership was added or removed): the user as the server now sees them. */
+  refresh(): Promise<SessionUser | null>;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -111,9 +113,15 @@ export function AuthProvider({ children, onSignedOut }: AuthProviderProps) {
     await clearQueryCache();
   }, [onSignedOut]);
 
+  const refresh = useCallback(async () => {
+    const body = await api<{ user: SessionUser | null }>('/api/auth/me');
+    setUser(body.user);
+    return body.user;
+  }, []);
+
   const value = useMemo(
-    () => ({ user, ready, loggedOut, login, register, logout }),
-    [user, ready, loggedOut, login, register, logout],
+    () => ({ user, ready, loggedOut, login, register, logout, refresh }),
+    [user, ready, loggedOut, login, register, logout, refresh],
   );
 
   // screens render at once, not after the session request: the landing page and the sign-in

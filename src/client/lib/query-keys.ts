@@ -17,4 +17,10 @@ export const queryKeys = {
   invites: ['admin-invites'],
   settings: ['settings'],
   audit: ['audit'],
+  /** A shop's managers and open manager invites (admin). */
+  shopManagers: ['shop-managers'],
+  /** The signed-in manager's shops, their offers under review and their history. */
+  managedShops: ['managed-shops'],
+  /** The approvals queue (admin). */
+  offerReviews: ['offer-reviews'],
 } as const satisfies Record<string, QueryKey>;

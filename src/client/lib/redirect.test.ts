@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeRedirect } from './redirect';
+import { safeNext, safeRedirect } from './redirect';
 
 describe('safeRedirect', () => {
   it('returns to a remembered page of the same role', () => {
@@ -40,5 +40,32 @@ describe('safeRedirect', () => {
     expect(safeRedirect('/user/\\evil.example', 'user')).toBe('/user/dashboard');
     expect(safeRedirect('//evil.example/user/x', 'user')).toBe('/user/dashboard');
     expect(safeRedirect('https://evil.example/user/x', 'user')).toBe('/user/dashboard');
+  });
+});
+
+describe('safeNext', () => {
+  it('keeps a path on this site, with its query', () => {
+    expect(safeNext('/manage/invite')).toBe('/manage/invite');
+    expect(safeNext('/user/shops?category=Food')).toBe('/user/shops?category=Food');
+  });
+
+  it('refuses anything a browser could take to another site', () => {
+    for (const next of [
+      '//evil.example',
+      '/\\evil.example',
+      '\\\\evil.example',
+      'https://evil.example',
+      'javascript:alert(1)',
+      'manage/invite',
+      '/manage//x',
+      '/manage/../admin',
+      '/x\u0000y',
+      '/x\ty',
+      '',
+    ]) {
+      expect(safeNext(next), next).toBeNull();
+    }
+    expect(safeNext(null)).toBeNull();
+    expect(safeNext(undefined)).toBeNull();
   });
 });

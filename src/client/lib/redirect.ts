@@ -27,3 +27,23 @@ function toPath(from: unknown): string | null {
   const hash = 'hash' in from && typeof from.hash === 'string' ? from.hash : '';
   return `${pathname}${search}${hash}`;
 }
+
+/**
+ * The `next` query parameter of /login and /register (an invitation link sends people back to itself):
+ * a path on this site only. Anything that a browser could take elsewhere — another origin (`//host`,
+ * `/\\host`), a scheme (`https:`, `javascript:`), dot segments, control characters — gives null.
+ */
+export function safeNext(next: string | null | undefined): string | null {
+  if (typeof next !== 'string' || next.length === 0 || next.length > 512) return null;
+  if (!next.startsWith('/') || next.startsWith('//')) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\\\u0000-\u001f\u007f]/.test(next)) return null;
+  const pathname = next.split(/[?#]/, 1)[0] ?? '';
+  if (pathname.includes('//') || pathname.split('/').some((s) => s === '.' || s === '..')) return null;
+  return next;
+}
+
+/** `/login?next=…` when there is somewhere to come back to. */
+export function withNext(path: string, next: string | null): string {
+  return next ? `${path}?${new URLSearchParams({ next })}` : path;
+}

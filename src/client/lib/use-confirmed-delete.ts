@@ -1,7 +1,7 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { errorMessage } from './api';
+import { useExplainError } from './explain-error';
 
 /**
  * A delete that waits for confirmation: `ask(record)` opens the dialog (`target`), `confirm()` deletes,
@@ -13,6 +13,7 @@ export function useConfirmedDelete<T extends { id: string }>(
   onDeleted?: (target: T) => void,
 ) {
   const [target, setTarget] = useState<T | null>(null);
+  const explain = useExplainError();
   async function confirm() {
     if (!target) return;
     try {
@@ -20,7 +21,7 @@ export function useConfirmedDelete<T extends { id: string }>(
       toast.success(deleted);
       onDeleted?.(target);
     } catch (error) {
-      toast.error(errorMessage(error));
+      toast.error(explain(error));
     } finally {
       setTarget(null);
     }

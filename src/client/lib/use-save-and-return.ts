@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { errorMessage } from './api';
+import { useExplainError } from './explain-error';
 import { applyServerFieldErrors } from './form-errors';
 
 /**
@@ -15,6 +15,7 @@ export function useSaveAndReturn<T extends FieldValues>(
   listPath: string,
 ) {
   const navigate = useNavigate();
+  const explain = useExplainError();
   const [serverError, setServerError] = useState<string | null>(null);
   async function save(write: () => Promise<unknown>, done: string): Promise<void> {
     setServerError(null);
@@ -23,7 +24,7 @@ export function useSaveAndReturn<T extends FieldValues>(
       toast.success(done);
       await navigate(listPath);
     } catch (error) {
-      setServerError(errorMessage(error));
+      setServerError(explain(error));
       applyServerFieldErrors(error, setError, fields);
     }
   }

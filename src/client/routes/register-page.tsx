@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { RegisterInput } from '../../shared/auth';
 import { dashboardPath } from '../../shared/roles';
@@ -9,11 +9,14 @@ import { AuthForm, EmailField, PasswordField } from '../components/auth-form';
 import { SelectField, TextField } from '../components/ui/form-field';
 import { errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
+import { safeNext, withNext } from '../lib/redirect';
 import { schemaFields } from '../lib/schema-fields';
 
 export function RegisterPage() {
   const auth = useAuth();
   const navigate = useNavigate();
+  // an invitation link sends people here and expects them back (?next=/manage/invite)
+  const next = safeNext(useSearchParams()[0].get('next'));
   const [serverError, setServerError] = useState<string | null>(null);
   const form = useForm<RegisterInput, unknown, z.output<typeof RegisterInput>>({
     resolver: zodResolver(RegisterInput),
@@ -29,7 +32,7 @@ export function RegisterPage() {
       const user = await auth.register(
         values.role === 'admin' && inviteCode ? { ...values, inviteCode } : values,
       );
-      await navigate(dashboardPath(user.role), { replace: true });
+      await navigate(next ?? dashboardPath(user.role), { replace: true });
     } catch (error) {
       setServerError(errorMessage(error));
     }
@@ -39,7 +42,7 @@ export function RegisterPage() {
     <AuthForm
       title="Create Account"
       subtitle="Join our super mall experience"
-      other={{ question: 'Already have an account?', to: '/login', link: 'Sign in' }}
+      other={{ question: 'Already have an account?', to: withNext('/login', next), link: 'Sign in' }}
       onSubmit={onSubmit}
       serverError={serverError}
       submitting={form.formState.isSubmitting}

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { lazyRoute } from '../lib/lazy-route';
+import { manageRoutes } from './manage-routes';
 
 /** The shopper area's pages, inside the user layout and the user guard (see router.tsx). */
 export const userRoutes: RouteObject[] = [
@@ -11,4 +12,6 @@ export const userRoutes: RouteObject[] = [
   lazyRoute(() => import('./user/floors-page'), 'FloorsPage', { path: 'user/floors' }),
   lazyRoute(() => import('./user/offers-page'), 'OffersPage', { path: 'user/offers' }),
   lazyRoute(() => import('./user/compare-page'), 'ComparePage', { path: 'user/compare' }),
+  // A shop manager's "My shops" (a user with a membership), in the same layout.
+  ...manageRoutes,
 ];

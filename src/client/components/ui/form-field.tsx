@@ -127,3 +127,13 @@ export function ChoiceOptions({
     </>
   );
 }
+
+/** A record's shop where it cannot be changed (a shop manager's forms): shown as text, not a control. */
+export function FixedShop({ name }: { name: string }) {
+  return (
+    <div className="space-y-1.5">
+      <p className="text-sm font-medium text-slate-700">Shop</p>
+      <p className="text-sm break-words text-slate-900">{name}</p>
+    </div>
+  );
+}

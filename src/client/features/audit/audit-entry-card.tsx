@@ -43,8 +43,17 @@ function summaryText(action: AuditEntry['action'], fieldCount: number): string {
 }
 
 /** One change: when, who, what; opens to show each changed field before and after. */
-export function AuditEntryCard({ entry, timeZone }: { entry: AuditEntry; timeZone?: string }) {
-  const path = entityPath(entry);
+export function AuditEntryCard({
+  entry,
+  timeZone,
+  linkRecords = true,
+}: {
+  entry: AuditEntry;
+  timeZone?: string;
+  /** Links to the admin area's forms; off where the reader is not an admin (a shop manager's history). */
+  linkRecords?: boolean;
+}) {
+  const path = linkRecords ? entityPath(entry) : null;
   const fields = Object.entries(entry.changes);
   const detail = entry.detail ?? {};
   const plainDetail = Object.entries(detail).filter(([, value]) => !Array.isArray(value));

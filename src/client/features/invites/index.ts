@@ -1,1 +1,2 @@
-export { InvitesPanel } from './invites-panel';
+export { formatDateTime, inviteHint } from './api';
+export { InvitesPanel, NewInviteCode } from './invites-panel';

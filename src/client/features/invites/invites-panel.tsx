@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormAlert } from '../../components/ui/form-alert';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { errorMessage } from '../../lib/api';
+import { cn } from '../../lib/cn';
 import { useCan } from '../../lib/use-can';
 import { useConfirmedDelete } from '../../lib/use-confirmed-delete';
 import { formatDateTime, inviteHint, invitesQuery, useCreateInvite, useRevokeInvite } from './api';
@@ -129,8 +130,24 @@ export function InvitesPanel() {
 
 type CopyState = 'idle' | 'copied' | 'manual';
 
-/** The new code, shown once, with Copy (and the text selected for a manual copy when that fails). */
-function NewInviteCode({ invite, onHide }: { invite: CreatedAdminInvite; onHide(): void }) {
+interface NewInviteCodeProps {
+  invite: { code: string; expiresAt: string };
+  onHide(): void;
+  /** What is shown and copied: the code itself unless told (a shop manager's invite is a whole link). */
+  value?: string;
+  label?: string;
+}
+
+/**
+ * A new one-time code (or link), shown once, with Copy (and the text selected for a manual copy when
+ * that fails).
+ */
+export function NewInviteCode({
+  invite,
+  onHide,
+  value = invite.code,
+  label = 'New invite code',
+}: NewInviteCodeProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [copyState, setCopyState] = useState<CopyState>('idle');
   const inputId = useId();
@@ -144,7 +161,7 @@ function NewInviteCode({ invite, onHide }: { invite: CreatedAdminInvite; onHide(
   async function copy() {
     try {
       if (!navigator.clipboard) throw new Error('No clipboard');
-      await navigator.clipboard.writeText(invite.code);
+      await navigator.clipboard.writeText(value);
       setCopyState('copied');
     } catch {
       selectCode();
@@ -155,17 +172,20 @@ function NewInviteCode({ invite, onHide }: { invite: CreatedAdminInvite; onHide(
   return (
     <div className="rounded-xl border border-indigo-200 bg-indigo-50 p-4">
       <label htmlFor={inputId} className="block text-sm font-medium text-slate-900">
-        New invite code
+        {label}
       </label>
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <input
           ref={inputRef}
           id={inputId}
           readOnly
-          value={invite.code}
+          value={value}
           aria-describedby={noteId}
           onFocus={(event) => event.currentTarget.select()}
-          className="w-56 min-w-0 rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-base font-semibold tracking-wider text-slate-900 outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30"
+          className={cn(
+            'min-w-0 rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono font-semibold text-slate-900 outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30',
+            value === invite.code ? 'w-56 text-base tracking-wider' : 'w-full text-sm',
+          )}
         />
         <Button variant="secondary" onClick={copy}>
           {copyState === 'copied' ? (
@@ -186,7 +206,8 @@ function NewInviteCode({ invite, onHide }: { invite: CreatedAdminInvite; onHide(
         </p>
       </div>
       <p id={noteId} className="mt-2 text-sm text-slate-600">
-        Expires {formatDateTime(invite.expiresAt)}. This code is shown only once: copy it now.
+        Expires {formatDateTime(invite.expiresAt)}. This {value === invite.code ? 'code' : 'link'} is shown
+        only once: copy it now.
       </p>
     </div>
   );

@@ -24,16 +24,17 @@ export function shopOffersQuery(shopId: string) {
   });
 }
 
-const { shops, products, offers, stats } = queryKeys;
+const { shops, products, offers, stats, managedShops, offerReviews } = queryKeys;
 const writes = recordWrites<Offer, OfferInput>({
   path: '/api/offers',
   root: offers,
   refresh: {
-    create: [offers, shops, stats],
+    // A manager's offer waits in the approvals queue; their My shops page counts it.
+    create: [offers, shops, stats, managedShops, offerReviews],
     // Products show their offer's title, discount and dates; the dashboard counts active offers.
-    update: [offers, products, shops, stats],
+    update: [offers, products, shops, stats, managedShops, offerReviews],
     // Products that had it lose it.
-    delete: [offers, products, shops, stats],
+    delete: [offers, products, shops, stats, managedShops, offerReviews],
   },
 });
 export const useCreateOffer = writes.useCreate;

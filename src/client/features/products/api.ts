@@ -16,15 +16,15 @@ export interface ProductFilters {
 export const productsQuery = pageQuery<Product, ProductFilters>(queryKeys.products, '/api/products');
 export const productQuery = recordQuery<Product>(queryKeys.products, '/api/products');
 
-const { shops, products, stats } = queryKeys;
+const { shops, products, stats, managedShops } = queryKeys;
 const writes = recordWrites<Product, ProductInput>({
   path: '/api/products',
   root: products,
   refresh: {
     // A shop's detail counts its products.
-    create: [products, shops, stats],
-    update: [products, shops],
-    delete: [products, shops, stats],
+    create: [products, shops, stats, managedShops],
+    update: [products, shops, managedShops],
+    delete: [products, shops, stats, managedShops],
   },
 });
 export const useCreateProduct = writes.useCreate;

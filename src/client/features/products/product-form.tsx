@@ -3,7 +3,13 @@ import { useWatch } from 'react-hook-form';
 import { type Product, ProductInput } from '../../../shared/product';
 import type { Shop } from '../../../shared/shop';
 import { EntityForm, useEntityForm } from '../../components/entity-form';
-import { ChoiceOptions, SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
+import {
+  ChoiceOptions,
+  FixedShop,
+  SelectField,
+  TextAreaField,
+  TextField,
+} from '../../components/ui/form-field';
 import { shopOffersQuery } from '../offers';
 import { useCreateProduct, useUpdateProduct } from './api';
 
@@ -11,10 +17,12 @@ interface ProductFormProps {
   product: Product | undefined;
   shops: Shop[];
   listPath: string;
+  /** The shop the product belongs to, shown instead of the Shop select (a shop manager's page). */
+  fixedShop?: { id: string; name: string };
 }
 
 /** A product's fields; limits, the price's range and step, required marks and messages from ProductInput. */
-export function ProductForm({ product, shops, listPath }: ProductFormProps) {
+export function ProductForm({ product, shops, listPath, fixedShop }: ProductFormProps) {
   const { form, field, formProps } = useEntityForm({
     schema: ProductInput,
     record: product,
@@ -24,7 +32,7 @@ export function ProductForm({ product, shops, listPath }: ProductFormProps) {
       // an empty number input reads as NaN, which the schema answers with 'Valid price is required'
       price: product ? Number(product.price) : undefined,
       category: product?.category ?? '',
-      shopId: product?.shopId ?? '',
+      shopId: product?.shopId ?? fixedShop?.id ?? '',
       offerId: product?.offerId ?? null,
     },
     create: useCreateProduct(),
@@ -45,15 +53,19 @@ export function ProductForm({ product, shops, listPath }: ProductFormProps) {
         <TextField label="Price" type="number" inputMode="decimal" {...field('price')} />
         <TextField label="Category" placeholder="e.g. Shirts" {...field('category')} />
       </div>
-      <SelectField
-        label="Shop"
-        {...field('shopId', {
-          // an offer belongs to one shop; a new shop starts with none.
-          onChange: () => form.setValue('offerId', null),
-        })}
-      >
-        <ChoiceOptions placeholder="Select shop" choices={shops} />
-      </SelectField>
+      {fixedShop ? (
+        <FixedShop name={fixedShop.name} />
+      ) : (
+        <SelectField
+          label="Shop"
+          {...field('shopId', {
+            // an offer belongs to one shop; a new shop starts with none.
+            onChange: () => form.setValue('offerId', null),
+          })}
+        >
+          <ChoiceOptions placeholder="Select shop" choices={shops} />
+        </SelectField>
+      )}
       {shopOffers.length > 0 ? (
         <SelectField
           label="Apply Offer"

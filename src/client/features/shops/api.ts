@@ -1,6 +1,6 @@
 // The mall's shops: reads for both areas, writes for admins.
 import { queryOptions } from '@tanstack/react-query';
-import type { Shop, ShopDetail, ShopInput } from '../../../shared/shop';
+import type { Shop, ShopDetail, ShopInput, ShopListingInput } from '../../../shared/shop';
 import { fetchAll, pageQuery, recordQuery } from '../../lib/list-query';
 import { queryKeys } from '../../lib/query-keys';
 import { recordWrites } from '../../lib/record-writes';
@@ -22,22 +22,25 @@ export const allShopsQuery = queryOptions({
   queryFn: ({ signal }) => fetchAll<Shop>('/api/shops', {}, signal),
 });
 
-const { categories, floors, shops, products, offers, stats } = queryKeys;
-const writes = recordWrites<ShopDetail, ShopInput>({
+const { categories, floors, shops, products, offers, stats, managedShops } = queryKeys;
+const shopWrites = {
   path: '/api/shops',
   root: shops,
   refresh: {
     // Categories and floors show how many shops use them.
     create: [shops, categories, floors, stats],
     // Products and offers show their shop's name.
-    update: [shops, categories, floors, products, offers],
+    update: [shops, categories, floors, products, offers, managedShops],
     // Its products and offers go with it.
-    delete: [shops, categories, floors, products, offers, stats],
+    delete: [shops, categories, floors, products, offers, stats, managedShops],
   },
-});
+};
+const writes = recordWrites<ShopDetail, ShopInput>(shopWrites);
 export const useCreateShop = writes.useCreate;
 export const useUpdateShop = writes.useUpdate;
 export const useDeleteShop = writes.useDelete;
+/** A shop manager's change to their shop's page: only the fields they may change are sent. */
+export const useUpdateShopListing = recordWrites<ShopDetail, ShopListingInput>(shopWrites).useUpdate;
 
 /** 'Its 12 products and 2 offers will be deleted too.' — nothing when the shop has neither. */
 export function shopDeleteConsequence({ productCount, offerCount }: ShopDetail): string {

@@ -55,17 +55,20 @@ function Detail({
   /** How to show a value that is not plain text. */
   content?: ReactNode;
 }) {
+  // why: a <dl>'s groups may hold only <dt> and <dd>: the icon sits in the <dt>, laid out by the grid
   return (
-    <div className="flex min-w-0 gap-3">
-      <span className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-500">
-        {icon}
-      </span>
-      <div className="min-w-0">
-        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-        <dd className={cn('mt-0.5 text-sm break-words', value ? 'text-slate-900' : 'text-slate-400')}>
-          {content ?? (value || 'Not listed')}
-        </dd>
-      </div>
+    <div className="grid min-w-0 grid-cols-[2rem_minmax(0,1fr)] gap-x-3">
+      <dt className="contents">
+        <span className="row-span-2 mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-500">
+          {icon}
+        </span>
+        <span className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</span>
+      </dt>
+      <dd
+        className={cn('col-start-2 mt-0.5 text-sm break-words', value ? 'text-slate-900' : 'text-slate-500')}
+      >
+        {content ?? (value || 'Not listed')}
+      </dd>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
 import { LastChanged } from '../../features/audit';
+import { ManagersPanel } from '../../features/managers';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { shopQuery } from '../../features/shops';
 import { ShopForm } from '../../features/shops/forms';
@@ -18,6 +19,8 @@ export function ShopFormPage() {
     <EntityFormPage
       id={id}
       aside={id ? <LastChanged entityType="shop" entityId={id} /> : null}
+      // issue 14: who keeps this shop's page current
+      below={id && shop.data ? <ManagersPanel shopId={id} shopName={shop.data.name} /> : null}
       noun="Shop"
       listPath="/admin/shops"
       backText="Back to shops"

@@ -1,0 +1,59 @@
+import { type ShopDetail, ShopListingInput } from '../../../shared/shop';
+import { EntityForm, useEntityForm } from '../../components/entity-form';
+import { TextAreaField, TextField } from '../../components/ui/form-field';
+import { useUpdateShopListing } from './api';
+
+/**
+ * A shop's page as its manager edits it: description, location, contact, opening hours. The name,
+ * category and floor are shown, not edited: the mall office changes those.
+ */
+export function ShopListingForm({ shop, listPath }: { shop: ShopDetail; listPath: string }) {
+  const { field, formProps } = useEntityForm({
+    schema: ShopListingInput,
+    record: shop,
+    defaultValues: {
+      description: shop.description,
+      location: shop.location,
+      contact: shop.contact,
+      openingHours: shop.openingHours,
+    },
+    update: useUpdateShopListing(),
+    noun: 'Shop',
+    listPath,
+    done: { created: 'Shop saved', updated: 'Shop details saved' },
+  });
+
+  return (
+    <EntityForm {...formProps} submitLabel="Save shop details">
+      <div className="rounded-lg border border-slate-200 bg-slate-50 p-4">
+        <dl className="grid gap-3 text-sm sm:grid-cols-3">
+          <div className="min-w-0">
+            <dt className="font-medium text-slate-600">Name</dt>
+            <dd className="break-words text-slate-900">{shop.name}</dd>
+          </div>
+          <div className="min-w-0">
+            <dt className="font-medium text-slate-600">Category</dt>
+            <dd className="break-words text-slate-900">{shop.category}</dd>
+          </div>
+          <div className="min-w-0">
+            <dt className="font-medium text-slate-600">Floor</dt>
+            <dd className="break-words text-slate-900">{shop.floor}</dd>
+          </div>
+        </dl>
+        <p className="mt-3 text-xs text-slate-600">
+          The mall office changes a shop's name, category and floor: ask them if these are wrong.
+        </p>
+      </div>
+      <TextAreaField label="Description" {...field('description')} />
+      <TextField
+        label="Location"
+        placeholder="e.g. Unit G-04, beside the main atrium"
+        {...field('location')}
+      />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <TextField label="Contact" placeholder="Phone or email" {...field('contact')} />
+        <TextField label="Opening Hours" placeholder="e.g. 10:00 – 22:00 daily" {...field('openingHours')} />
+      </div>
+    </EntityForm>
+  );
+}

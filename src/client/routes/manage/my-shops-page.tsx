@@ -1,0 +1,94 @@
+import { useQuery } from '@tanstack/react-query';
+import { Store } from 'lucide-react';
+import { useId } from 'react';
+import { Link } from 'react-router';
+import type { ManagedShop } from '../../../shared/managers';
+import { Badge } from '../../components/ui/badge';
+import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
+import { Skeleton } from '../../components/ui/skeleton';
+import { managedShopsQuery } from '../../features/managers';
+import { queryClient } from '../../lib/query-client';
+
+export function prefetch(): void {
+  void queryClient.prefetchQuery(managedShopsQuery);
+}
+
+const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
+
+/** /manage: the shops this person manages, with how their offers stand with the mall office. */
+export function MyShopsPage() {
+  const shops = useQuery(managedShopsQuery);
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">My shops</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          The shops you keep current: their details, products and offers. Offers go live after the mall office
+          approves them.
+        </p>
+      </div>
+      <QueryView
+        query={shops}
+        loading={
+          <SkeletonList count={2} className={GRID} label="Loading your shops">
+            <Skeleton className="h-36 w-full rounded-2xl" />
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.length === 0}
+        empty={
+          <EmptyState
+            title="You do not manage any shop at the moment."
+            icon={<Store aria-hidden="true" className="size-6" />}
+          >
+            <p>The mall office sends a shop's manager an invitation link.</p>
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ul className={GRID}>
+            {data.map((shop) => (
+              <li key={shop.id}>
+                <ManagedShopCard shop={shop} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
+    </div>
+  );
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function ManagedShopCard({ shop }: { shop: ManagedShop }) {
+  const nameId = useId();
+  return (
+    <article
+      aria-labelledby={nameId}
+      className="relative flex h-full min-h-36 flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-indigo-600"
+    >
+      <h2 id={nameId} className="text-lg font-semibold text-slate-900">
+        <Link
+          to={`/manage/shops/${shop.id}`}
+          className="break-words outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
+        >
+          {shop.name}
+        </Link>
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        {shop.categoryName} · {shop.floorName}
+      </p>
+      <p className="mt-auto flex flex-wrap gap-2 pt-4">
+        {shop.pendingOffers > 0 ? (
+          <Badge tone="amber">{count(shop.pendingOffers, 'offer', 'offers')} waiting for approval</Badge>
+        ) : null}
+        {shop.sentBackOffers > 0 ? (
+          <Badge tone="rose">{count(shop.sentBackOffers, 'offer', 'offers')} sent back</Badge>
+        ) : null}
+        {shop.pendingOffers === 0 && shop.sentBackOffers === 0 ? (
+          <Badge tone="green">No offers waiting</Badge>
+        ) : null}
+      </p>
+    </article>
+  );
+}

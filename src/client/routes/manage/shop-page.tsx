@@ -1,0 +1,248 @@
+import { useQuery } from '@tanstack/react-query';
+import { ArrowLeft, Eye, History, Pencil, Percent, Plus } from 'lucide-react';
+import { useId, useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { formatDollars } from '../../../shared/money';
+import type { ReviewedOffer } from '../../../shared/offer';
+import type { Product } from '../../../shared/product';
+import { type AdminListConfig, AdminListPage, adminPage } from '../../components/admin-list-page';
+import { RecordNotFound } from '../../components/admin-page';
+import { Badge } from '../../components/ui/badge';
+import { buttonClass } from '../../components/ui/button';
+import { Pagination } from '../../components/ui/pagination';
+import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
+import { Skeleton } from '../../components/ui/skeleton';
+import { AuditEntryCard } from '../../features/audit';
+import {
+  MANAGED_ACTIVITY_PAGE_SIZE,
+  managedActivityQuery,
+  managedOffersQuery,
+  OfferReviewStatus,
+} from '../../features/managers';
+import { productsQuery, useDeleteProduct } from '../../features/products';
+import { settingsQuery } from '../../features/settings';
+import { ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
+import { isNotFound } from '../../lib/api';
+import { formatDate } from '../../lib/format-date';
+
+const linkClass =
+  '-ml-2 inline-flex min-h-10 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600';
+
+/** /manage/shops/:id: the shop as its manager keeps it — details, offers, products, recent history. */
+export function ManagedShopPage() {
+  const { id = '' } = useParams();
+  const shop = useQuery(shopQuery(id));
+
+  if (shop.isError && isNotFound(shop.error)) {
+    return <RecordNotFound message="Shop not found" to="/manage" linkText="Back to my shops" />;
+  }
+
+  return (
+    <div className="space-y-10">
+      <div className="space-y-4">
+        <Link to="/manage" className={linkClass}>
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          My shops
+        </Link>
+        <QueryView query={shop} loading={<ShopHeaderSkeleton />}>
+          {(data) => <ShopHeader shop={data} />}
+        </QueryView>
+        <div className="flex flex-wrap gap-3">
+          <Link to={`/manage/shops/${id}/edit`} className={buttonClass('primary')}>
+            <Pencil aria-hidden="true" className="size-4" />
+            Edit shop details
+          </Link>
+          <Link to={`/user/shops/${id}`} className={buttonClass('secondary')}>
+            <Eye aria-hidden="true" className="size-4" />
+            See the shoppers' page
+          </Link>
+        </div>
+      </div>
+      {shop.isSuccess ? (
+        <>
+          <ManagedOffers shopId={id} />
+          <ManagedProducts shopId={id} />
+          <ShopHistory shopId={id} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function ManagedOffers({ shopId }: { shopId: string }) {
+  const offers = useQuery(managedOffersQuery(shopId));
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h2 id={headingId} className="text-xl font-bold tracking-tight text-slate-900">
+            Offers
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            A new offer, or a change to a live one, goes live after the mall office approves it. Shoppers keep
+            seeing the live terms meanwhile.
+          </p>
+        </div>
+        <Link to={`/manage/shops/${shopId}/offers/new`} className={buttonClass('primary')}>
+          <Plus aria-hidden="true" className="size-4" />
+          Add offer
+        </Link>
+      </div>
+      <QueryView
+        query={offers}
+        loading={
+          <SkeletonList count={2} className="space-y-3" label="Loading offers">
+            <Skeleton className="h-28 w-full rounded-2xl" />
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.length === 0}
+        empty={
+          <EmptyState
+            title="This shop has no offers yet."
+            icon={<Percent aria-hidden="true" className="size-6" />}
+          />
+        }
+      >
+        {(data) => (
+          <ul aria-label="Offers" className="space-y-3">
+            {data.map((offer) => (
+              <ManagedOfferItem key={offer.id} offer={offer} shopId={shopId} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+function ManagedOfferItem({ offer, shopId }: { offer: ReviewedOffer; shopId: string }) {
+  const titleId = useId();
+  return (
+    <li aria-labelledby={titleId} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 id={titleId} className="text-lg font-semibold break-words text-slate-900">
+            {offer.title}
+          </h3>
+          <p className="text-sm text-slate-600">
+            {offer.discount}% off · {formatDate(offer.startDate)} – {formatDate(offer.endDate)}
+          </p>
+        </div>
+        <Link to={`/manage/shops/${shopId}/offers/${offer.id}`} className={buttonClass('secondary', 'sm')}>
+          <Pencil aria-hidden="true" className="size-4" />
+          Edit<span className="sr-only"> {offer.title}</span>
+        </Link>
+      </div>
+      <div className="mt-3">
+        <OfferReviewStatus offer={offer} />
+      </div>
+    </li>
+  );
+}
+
+function ManagedProducts({ shopId }: { shopId: string }) {
+  const config = useMemo<AdminListConfig<Product>>(
+    () => ({
+      title: 'Products',
+      description: "This shop's products, by name. A change shows to shoppers at once.",
+      headingLevel: 'h2',
+      resource: 'product',
+      path: `/manage/shops/${shopId}/products`,
+      addLabel: 'Add product',
+      search: { label: 'Search products', placeholder: 'Search by product name' },
+      singular: 'product',
+      plural: 'products',
+      query: (request) => productsQuery({ ...adminPage(request), shopId }),
+      columns: [
+        {
+          header: 'Name',
+          cell: (product) => (
+            <p className="font-medium text-slate-900">
+              {product.name}
+              {product.offer ? (
+                <Badge tone="green" className="ml-2 align-middle">
+                  {product.offer.discount}% off
+                </Badge>
+              ) : null}
+            </p>
+          ),
+        },
+        {
+          header: 'Price',
+          className: 'text-right whitespace-nowrap tabular-nums',
+          width: 'w-28',
+          cell: (product) => formatDollars(product.price),
+        },
+      ],
+      name: (product) => product.name,
+      owner: (product) => ({ shopId: product.shopId }),
+      useDelete: useDeleteProduct,
+      deleted: 'Product deleted',
+      useConfirmation: (target) => ({
+        title: target ? `Delete ${target.name}?` : '',
+        description: <p>Shoppers will no longer see it. This cannot be undone.</p>,
+      }),
+    }),
+    [shopId],
+  );
+  return (
+    <section className="space-y-4">
+      <AdminListPage config={config} />
+    </section>
+  );
+}
+
+function ShopHistory({ shopId }: { shopId: string }) {
+  const [page, setPage] = useState(1);
+  const entries = useQuery(managedActivityQuery(shopId, page));
+  const settings = useQuery(settingsQuery);
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="space-y-4">
+      <div>
+        <h2 id={headingId} className="text-xl font-bold tracking-tight text-slate-900">
+          Recent history
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Every change to this shop, its products, offers and managers, newest first, with the mall office's
+          decisions on offers.
+        </p>
+      </div>
+      <QueryView
+        query={entries}
+        loading={
+          <SkeletonList count={3} className="space-y-3" label="Loading history">
+            <Skeleton className="h-20 w-full rounded-xl" />
+          </SkeletonList>
+        }
+        isEmpty={(data) => data.items.length === 0}
+        empty={
+          <EmptyState title="No changes yet." icon={<History aria-hidden="true" className="size-6" />} />
+        }
+      >
+        {(data) => (
+          <>
+            <ol aria-label="Changes, newest first" aria-busy={entries.isFetching} className="space-y-3">
+              {data.items.map((entry) => (
+                <AuditEntryCard
+                  key={entry.id}
+                  entry={entry}
+                  timeZone={settings.data?.timeZone}
+                  linkRecords={false}
+                />
+              ))}
+            </ol>
+            <Pagination
+              label="History pages"
+              page={page}
+              pageCount={Math.ceil(data.total / MANAGED_ACTIVITY_PAGE_SIZE)}
+              onPageChange={setPage}
+              busy={entries.isFetching}
+            />
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
