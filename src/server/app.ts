@@ -25,6 +25,7 @@ import { mallToday } from './lib/mall-time';
 import { decodedPath, isApiRequest } from './lib/request-route';
 import { inviteRoutes } from './modules/accounts/invite-routes';
 import { auditRoutes } from './modules/audit/routes';
+import { mallHoursRoutes } from './modules/mall-hours/routes';
 import { offerRoutes } from './modules/offers/routes';
 import { categoryRoutes, floorRoutes } from './modules/places/routes';
 import { productRoutes } from './modules/products/routes';
@@ -198,7 +199,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Public, never cached: the browser's view of the mall's calendar (shared/settings.ts).
   app.get('/api/settings', { schema: { response: { 200: PublicSettings } } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
-    return { timeZone, today: mallToday(timeZone, now()) };
+    const at = now();
+    return { timeZone, today: mallToday(timeZone, at), now: at.toISOString() };
   });
   await app.register(authRoutes, {
     prefix: '/api/auth',
@@ -213,7 +215,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auditRoutes, { prefix: '/api/audit', db, timeZone });
   await app.register(categoryRoutes, { prefix: '/api/categories', db, now });
   await app.register(floorRoutes, { prefix: '/api/floors', db, now });
-  await app.register(shopRoutes, { prefix: '/api/shops', db, now });
+  await app.register(mallHoursRoutes, { prefix: '/api/mall-hours', db, now });
+  await app.register(shopRoutes, { prefix: '/api/shops', db, now, timeZone });
   await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
 

@@ -16,6 +16,7 @@ export const AUDIT_ENTITY_TYPES = [
   'account',
   'invite',
   'audit',
+  'mall',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

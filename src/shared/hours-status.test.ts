@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { everyDay, OpeningHours, type OpeningHours as Hours } from './hours';
+import { everyDay, type OpeningHours as Hours, OpeningHours } from './hours';
 import { hoursStatus, isOpenAt, wallClock, zonedInstant } from './hours-status';
 
 const LONDON = 'Europe/London';
@@ -29,7 +29,10 @@ describe('zonedInstant', () => {
   });
 
   it('reads the wall clock of an instant', () => {
-    expect(wallClock(at('2026-11-24T23:30:00Z'), KOLKATA)).toMatchObject({ date: '2026-11-25', minutes: 300 });
+    expect(wallClock(at('2026-11-24T23:30:00Z'), KOLKATA)).toMatchObject({
+      date: '2026-11-25',
+      minutes: 300,
+    });
   });
 });
 
@@ -40,7 +43,12 @@ describe('hoursStatus', () => {
   it('is open with its closing time, and "Closes in N min" near it', () => {
     expect(hoursStatus(daily, at('2026-11-24T12:00:00Z'), opts).label).toBe('Open now · closes 21:00');
     const soon = hoursStatus(daily, at('2026-11-24T20:40:00Z'), opts);
-    expect(soon).toMatchObject({ state: 'open', closingSoon: true, minutesToClose: 20, label: 'Closes in 20 min' });
+    expect(soon).toMatchObject({
+      state: 'open',
+      closingSoon: true,
+      minutesToClose: 20,
+      label: 'Closes in 20 min',
+    });
     // A wider warning window.
     expect(hoursStatus(daily, at('2026-11-24T20:00:00Z'), { ...opts, soonMinutes: 60 }).label).toBe(
       'Closes in 60 min',
@@ -56,7 +64,15 @@ describe('hoursStatus', () => {
     expect(hoursStatus(midweek, at('2026-11-24T22:00:00Z'), opts).label).toBe('Closed · opens Fri 10:00');
     // Closed all week but Monday: from Tuesday noon, "Mon"; from Monday night, a week on, by its date.
     const mondays = OpeningHours.parse({
-      weekly: { mon: [{ open: '10:00', close: '21:00' }], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] },
+      weekly: {
+        mon: [{ open: '10:00', close: '21:00' }],
+        tue: [],
+        wed: [],
+        thu: [],
+        fri: [],
+        sat: [],
+        sun: [],
+      },
     });
     expect(hoursStatus(mondays, at('2026-11-24T12:00:00Z'), opts).label).toBe('Closed · opens Mon 10:00');
     expect(hoursStatus(mondays, at('2026-11-23T22:00:00Z'), opts).label).toBe('Closed · opens 30 Nov 10:00');
@@ -64,7 +80,10 @@ describe('hoursStatus', () => {
   });
 
   it('is unknown without structured hours', () => {
-    expect(hoursStatus(null, at('2026-11-24T12:00:00Z'), opts)).toMatchObject({ state: 'unknown', label: '' });
+    expect(hoursStatus(null, at('2026-11-24T12:00:00Z'), opts)).toMatchObject({
+      state: 'unknown',
+      label: '',
+    });
     expect(isOpenAt(null, at('2026-11-24T12:00:00Z'), opts)).toBe(false);
   });
 
@@ -81,7 +100,10 @@ describe('hoursStatus', () => {
     // Saturday 02:00: closed, next opening Sunday 10:00.
     expect(hoursStatus(late, at('2026-11-28T02:00:00Z'), opts).label).toBe('Closed · opens tomorrow 10:00');
     // An interval to midnight, and one that joins the next day's: open through.
-    const joined = week({ mon: [{ open: '10:00', close: '24:00' }], tue: [{ open: '00:00', close: '03:00' }] });
+    const joined = week({
+      mon: [{ open: '10:00', close: '24:00' }],
+      tue: [{ open: '00:00', close: '03:00' }],
+    });
     expect(hoursStatus(joined, at('2026-11-23T23:00:00Z'), opts).label).toBe('Open now · closes 03:00');
   });
 
@@ -126,9 +148,13 @@ describe('hoursStatus', () => {
     expect(isOpenAt(shop, at('2026-11-24T09:00:00Z'), withMall)).toBe(false);
     // It closes with the mall at 21:00, not at 23:00.
     expect(hoursStatus(shop, at('2026-11-24T20:45:00Z'), withMall).label).toBe('Closes in 15 min');
-    expect(hoursStatus(shop, at('2026-11-24T22:00:00Z'), withMall).label).toBe('Closed · opens tomorrow 10:00');
+    expect(hoursStatus(shop, at('2026-11-24T22:00:00Z'), withMall).label).toBe(
+      'Closed · opens tomorrow 10:00',
+    );
     // The mall's closure day closes the shop too.
-    expect(hoursStatus(shop, at('2026-11-26T12:00:00Z'), withMall).label).toBe('Closed · opens tomorrow 10:00');
+    expect(hoursStatus(shop, at('2026-11-26T12:00:00Z'), withMall).label).toBe(
+      'Closed · opens tomorrow 10:00',
+    );
     // A shop with shorter hours keeps them.
     const short = everyDay('12:00', '18:00');
     expect(hoursStatus(short, at('2026-11-24T17:00:00Z'), withMall).label).toBe('Open now · closes 18:00');

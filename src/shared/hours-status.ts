@@ -38,7 +38,10 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** The wall clock in `timeZone` at `instant`: its date (YYYY-MM-DD) and minutes after midnight. */
-export function wallClock(instant: number, timeZone: string): { date: string; minutes: number; utcWall: number } {
+export function wallClock(
+  instant: number,
+  timeZone: string,
+): { date: string; minutes: number; utcWall: number } {
   const parts: Record<string, string> = {};
   for (const part of partsFormatter(timeZone).formatToParts(instant)) parts[part.type] = part.value;
   const year = Number(parts.year);
@@ -184,7 +187,9 @@ const HORIZON_DAYS = 15;
 function effectiveRanges(hours: OpeningHours, at: number, options: StatusOptions, days: number): Range[] {
   const yesterday = addDays(wallClock(at, options.timeZone).date, -1);
   const own = openRanges(hours, yesterday, days, options.timeZone);
-  return options.mall ? intersectRanges(own, openRanges(options.mall, yesterday, days, options.timeZone)) : own;
+  return options.mall
+    ? intersectRanges(own, openRanges(options.mall, yesterday, days, options.timeZone))
+    : own;
 }
 
 /** Open at `at`? (The Open-now filter: looks at yesterday's overnight intervals and today's only.) */
@@ -205,7 +210,11 @@ export function hoursStatus(hours: OpeningHours | null, at: number, options: Sta
   };
   if (!hours) return unknown;
   const ranges = effectiveRanges(hours, at, options, HORIZON_DAYS + 1);
-  const horizonEnd = zonedInstant(addDays(wallClock(at, options.timeZone).date, HORIZON_DAYS), 0, options.timeZone);
+  const horizonEnd = zonedInstant(
+    addDays(wallClock(at, options.timeZone).date, HORIZON_DAYS),
+    0,
+    options.timeZone,
+  );
   const current = ranges.find(([start, end]) => start <= at && at < end);
   if (current) {
     const closesAt = current[1] >= horizonEnd ? null : current[1];

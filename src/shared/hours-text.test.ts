@@ -6,7 +6,13 @@ const day = (open: string, close: string) => [{ open, close }];
 
 describe('parseHoursText', () => {
   it('reads one interval every day', () => {
-    for (const text of ['10:00 - 21:00', '10:00–21:00', '10:00 – 21:00 daily', 'Daily 10am to 9pm', '10 am - 9 pm']) {
+    for (const text of [
+      '10:00 - 21:00',
+      '10:00–21:00',
+      '10:00 – 21:00 daily',
+      'Daily 10am to 9pm',
+      '10 am - 9 pm',
+    ]) {
       expect(parseHoursText(text), text).toEqual({ hours: everyDay('10:00', '21:00'), unmentioned: [] });
     }
   });
@@ -48,7 +54,14 @@ describe('parseHoursText', () => {
   });
 
   it('offers nothing for text it does not fully understand', () => {
-    for (const text of ['', 'Call for hours', 'Mon–Sat 10:00 – 21:00 except holidays', '25:00-26:00', 'Sun closed', '10:00']) {
+    for (const text of [
+      '',
+      'Call for hours',
+      'Mon–Sat 10:00 – 21:00 except holidays',
+      '25:00-26:00',
+      'Sun closed',
+      '10:00',
+    ]) {
       expect(parseHoursText(text), text).toBeNull();
     }
   });

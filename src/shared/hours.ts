@@ -122,15 +122,35 @@ export const OpeningHours = z.strictObject(
 export type OpeningHours = z.infer<typeof OpeningHours>;
 export type OpeningHoursInput = z.input<typeof OpeningHours>;
 
+/**
+ * Hours as the API answers them: the same shape without the input's cleaning and checks (a response
+ * schema is encoded, and a one-way transform cannot be).
+ */
+const PlainInterval = z.object({ open: z.string(), close: z.string() });
+export const StoredHours = z.object({
+  weekly: z.object(
+    Object.fromEntries(WEEKDAYS.map((day) => [day, z.array(PlainInterval)])) as Record<
+      Weekday,
+      z.ZodArray<typeof PlainInterval>
+    >,
+  ),
+  special: z.array(
+    z.object({ date: z.string(), intervals: z.array(PlainInterval), note: z.string().optional() }),
+  ),
+});
+
 /** The mall's own hours: GET /api/mall-hours answers it, PUT sets it (null: the mall gives none). */
 export const MallHoursInput = z.strictObject({ hours: OpeningHours.nullable() });
 export type MallHoursInput = z.input<typeof MallHoursInput>;
-export const MallHours = z.object({ hours: OpeningHours.nullable(), updatedAt: z.string().nullable() });
+export const MallHours = z.object({ hours: StoredHours.nullable(), updatedAt: z.string().nullable() });
 export type MallHours = z.infer<typeof MallHours>;
 
 /** Every day closed, no special days: where an editor starts. */
 export function emptyWeek(): OpeningHours {
-  return { weekly: Object.fromEntries(WEEKDAYS.map((day) => [day, []])) as unknown as WeeklyHours, special: [] };
+  return {
+    weekly: Object.fromEntries(WEEKDAYS.map((day) => [day, []])) as unknown as WeeklyHours,
+    special: [],
+  };
 }
 
 /** The same intervals every day. */
@@ -147,4 +167,39 @@ export function formatIntervals(intervals: readonly HoursInterval[]): string {
   return intervals
     .map(({ open, close }) => (open === '00:00' && close === '24:00' ? 'Open 24 hours' : `${open}–${close}`))
     .join(', ');
+}
+
+const SHORT_DAYS: Record<Weekday, string> = {
+  mon: 'Mon',
+  tue: 'Tue',
+  wed: 'Wed',
+  thu: 'Thu',
+  fri: 'Fri',
+  sat: 'Sat',
+  sun: 'Sun',
+};
+
+/** Runs of weekdays with the same intervals: "Mon–Sat" 10:00–21:00, "Sun" Closed. */
+export function weekGroups(weekly: WeeklyHours): { days: string; intervals: string }[] {
+  const groups: { first: Weekday; last: Weekday; intervals: string }[] = [];
+  for (const day of WEEKDAYS) {
+    const intervals = formatIntervals(weekly[day]);
+    const last = groups.at(-1);
+    if (last && last.intervals === intervals) last.last = day;
+    else groups.push({ first: day, last: day, intervals });
+  }
+  return groups.map(({ first, last, intervals }) => ({
+    days: first === last ? SHORT_DAYS[first] : `${SHORT_DAYS[first]}–${SHORT_DAYS[last]}`,
+    intervals,
+  }));
+}
+
+/** The hours as one line of text, for the audit log: "Mon–Sat 10:00–21:00; Sun Closed; 2026-12-25 Closed". */
+export function describeHours(hours: OpeningHours | null | undefined): string | null {
+  if (!hours) return null;
+  const week = weekGroups(hours.weekly).map(({ days, intervals }) => `${days} ${intervals}`);
+  const special = hours.special.map(
+    (day) => `${day.date} ${formatIntervals(day.intervals)}${day.note ? ` (${day.note})` : ''}`,
+  );
+  return [...week, ...special].join('; ');
 }

@@ -15,6 +15,8 @@ export const RESOURCES = [
   'invite',
   'stats',
   'audit',
+  /** The mall itself: its opening hours. */
+  'mall',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 

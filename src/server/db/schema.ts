@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { OpeningHours } from '../../shared/hours';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -149,6 +150,8 @@ export const shops = pgTable(
     location: text('location').notNull().default(''),
     contact: text('contact').notNull().default(''),
     openingHours: text('opening_hours').notNull().default(''),
+    /** Structured hours (shared/hours.ts, docs/decisions/017); null: only the free text above. */
+    hours: jsonb('hours').$type<OpeningHours>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -214,6 +217,21 @@ export const products = pgTable(
     check('products_price_check', sql`${t.price} >= 0`),
     check('products_name_check', sql`length(btrim(${t.name})) > 0`),
   ],
+);
+
+/**
+ * The mall's own opening hours (shared/hours.ts): one row, set by admins; they bound every shop's. A
+ * change raises the catalogue version (migration 0007's trigger): cached shop lists filtered by "open at"
+ * depend on them.
+ */
+export const mallHours = pgTable(
+  'mall_hours',
+  {
+    id: smallint('id').primaryKey().default(1),
+    hours: jsonb('hours').$type<OpeningHours>(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [check('mall_hours_single_row', sql`${t.id} = 1`)],
 );
 
 /**

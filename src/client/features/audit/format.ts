@@ -9,6 +9,7 @@ export const ENTITY_LABELS: Record<AuditEntityType, string> = {
   account: 'Admin account',
   invite: 'Admin invite',
   audit: 'Activity log',
+  mall: 'Mall',
 };
 
 const VERBS: Record<AuditAction, string> = {
