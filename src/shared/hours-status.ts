@@ -1,4 +1,5 @@
-import { type HoursInterval, intervalMinutes, type OpeningHours, type SpecialDay, WEEKDAYS } from './hours';
+import type { HoursInterval, OpeningHours, SpecialDay } from './hours';
+import { intervalMinutes, WEEKDAYS } from './hours-core';
 
 /**
  * "Open now · closes 21:00": the one computation of opening status, used by the server (the Open-now

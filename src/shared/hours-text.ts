@@ -1,4 +1,5 @@
-import { emptyWeek, type HoursInterval, type OpeningHours, WEEKDAYS, type Weekday } from './hours';
+import type { HoursInterval, OpeningHours } from './hours';
+import { emptyWeek, WEEKDAYS, type Weekday } from './hours-core';
 
 /**
  * Reads a free-text Opening Hours value ("10:00 - 21:00", "Mon–Sat 10am–9pm, Sun closed", "10:00 – 22:00

@@ -1,4 +1,5 @@
 import {
+  Clock,
   History,
   Layers,
   LayoutDashboard,
@@ -24,6 +25,8 @@ const links: Array<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/admin/categories', label: 'Categories & Floors', icon: Layers },
   // Beyond the spec's links: who changed what (docs/decisions/012).
   { to: '/admin/activity', label: 'Activity', icon: History },
+  // The mall's own opening hours (docs/decisions/017).
+  { to: '/admin/mall-hours', label: 'Mall hours', icon: Clock },
 ];
 
 export function AdminLayout() {

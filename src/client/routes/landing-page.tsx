@@ -1,10 +1,16 @@
 import { ArrowRight, BadgePercent, type LucideIcon, Scale, Sparkles, Store } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { dashboardPath } from '../../shared/roles';
 import { LogoLink } from '../components/logo-link';
 import { buttonClass } from '../components/ui/button';
 import { useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
+
+// Loaded after the page (the landing page's 100 KB budget, decision 007).
+const LandingMallHours = lazy(() =>
+  import('../features/hours').then((m) => ({ default: m.LandingMallHours })),
+);
 
 const features: Array<{ title: string; text: string; icon: LucideIcon }> = [
   {
@@ -73,7 +79,12 @@ export function LandingPage() {
               Find your favourite shops, catch the best offers and compare products before you buy, all under
               one roof.
             </p>
-            <div className="mt-10 flex justify-center">
+            <div className="mt-6 min-h-6">
+              <Suspense fallback={null}>
+                <LandingMallHours />
+              </Suspense>
+            </div>
+            <div className="mt-8 flex justify-center">
               <Link to={startPath} className={buttonClass('primary', 'lg', 'shadow-lg shadow-indigo-500/30')}>
                 Get Started
                 <ArrowRight aria-hidden="true" className="size-5" />
