@@ -26,5 +26,5 @@ export const adminRoutes: RouteObject[] = [
     path: 'admin/categories',
   }),
   lazyRoute(() => import('./admin/activity-page'), 'ActivityPage', { path: 'admin/activity' }),
-  lazyRoute(() => import('./admin/mall-hours-page'), 'MallHoursPage', { path: 'admin/mall-hours' }),
+  lazyRoute(() => import('./admin/mall-hours-form-page'), 'MallHoursPage', { path: 'admin/mall-hours' }),
 ];
