@@ -1,7 +1,7 @@
 import './zod-config';
 import { z } from 'zod';
-import { calendarDate } from './offer';
 import { intervalMinutes, WEEKDAY_NAMES, WEEKDAYS, type Weekday } from './hours-core';
+import { calendarDate } from './offer';
 import { optionalText } from './text';
 
 export * from './hours-core';
@@ -18,7 +18,6 @@ export * from './hours-core';
  *   weekly ones; an empty list closes the day. A day's overnight interval still runs into the next date.
  */
 
-
 export const HOURS_LIMITS = { intervalsPerDay: 4, specialDays: 100, note: 80 } as const;
 
 export const TIME_MESSAGE = 'Enter a time as HH:MM (00:00–23:59)';
@@ -27,7 +26,6 @@ export const SAME_TIME_MESSAGE = 'Closing time must differ from opening time';
 
 const OPEN_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 const CLOSE_TIME = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
-
 
 export const HoursInterval = z
   .strictObject({
@@ -125,4 +123,3 @@ export const MallHoursInput = z.strictObject({ hours: OpeningHours.nullable() })
 export type MallHoursInput = z.input<typeof MallHoursInput>;
 export const MallHours = z.object({ hours: StoredHours.nullable(), updatedAt: z.string().nullable() });
 export type MallHours = z.infer<typeof MallHours>;
-

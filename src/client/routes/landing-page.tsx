@@ -1,16 +1,11 @@
 import { ArrowRight, BadgePercent, type LucideIcon, Scale, Sparkles, Store } from 'lucide-react';
-import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { dashboardPath } from '../../shared/roles';
 import { LogoLink } from '../components/logo-link';
 import { buttonClass } from '../components/ui/button';
+import { LandingMallHours } from '../features/hours';
 import { useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
-
-// Loaded after the page (the landing page's 100 KB budget, decision 007).
-const LandingMallHours = lazy(() =>
-  import('../features/hours').then((m) => ({ default: m.LandingMallHours })),
-);
 
 const features: Array<{ title: string; text: string; icon: LucideIcon }> = [
   {
@@ -80,9 +75,7 @@ export function LandingPage() {
               one roof.
             </p>
             <div className="mt-6 min-h-6">
-              <Suspense fallback={null}>
-                <LandingMallHours />
-              </Suspense>
+              <LandingMallHours />
             </div>
             <div className="mt-8 flex justify-center">
               <Link to={startPath} className={buttonClass('primary', 'lg', 'shadow-lg shadow-indigo-500/30')}>

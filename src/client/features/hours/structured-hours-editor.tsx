@@ -37,7 +37,7 @@ export function StructuredHoursField({
           checked={value !== null}
           onChange={(event) => onChange(event.target.checked ? everyDay('10:00', '21:00') : null)}
         />
-        Give structured opening hours
+        Give structured hours (for “Open now”)
       </label>
       {value === null ? (
         <HoursTextOffer text={freeText} onAccept={(hours) => onChange(hours)} />
