@@ -136,6 +136,7 @@ test("the shop page and the dashboard show the hours; the landing page the mall'
   await page.screenshot({ path: 'docs/screenshots/hours-landing-375.png' });
   await registerUser(page);
   await expect(page.getByText(/Mall hours today:/)).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshots/hours-dashboard-375.png' });
   await page.goto(`/user/shops/${early.id}`);
   await expect(page.getByTestId('open-status')).toHaveText('Open now · closes 18:00');
   await expect(page.getByRole('heading', { name: 'Weekly hours' })).toBeVisible();

@@ -14,6 +14,7 @@ const TABLES = [
   'catalog_version',
   'categories',
   'floors',
+  'mall_hours',
   'offers',
   'products',
   'sessions',
