@@ -26,6 +26,7 @@ import { decodedPath, isApiRequest } from './lib/request-route';
 import { inviteRoutes } from './modules/accounts/invite-routes';
 import { amenityRoutes, floorGuideRoutes } from './modules/amenities/routes';
 import { auditRoutes } from './modules/audit/routes';
+import { mallHoursRoutes } from './modules/mall-hours/routes';
 import { managerRoutes } from './modules/managers/routes';
 import { offerReviewRoutes } from './modules/offers/review-routes';
 import { offerRoutes } from './modules/offers/routes';
@@ -201,7 +202,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Public, never cached: the browser's view of the mall's calendar (shared/settings.ts).
   app.get('/api/settings', { schema: { response: { 200: PublicSettings } } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
-    return { timeZone, today: mallToday(timeZone, now()) };
+    const at = now();
+    return { timeZone, today: mallToday(timeZone, at), now: at.toISOString() };
   });
   await app.register(authRoutes, {
     prefix: '/api/auth',
@@ -218,7 +220,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(floorRoutes, { prefix: '/api/floors', db, now });
   await app.register(amenityRoutes, { prefix: '/api/amenities', db, now });
   await app.register(floorGuideRoutes, { prefix: '/api/floor-guide', db });
-  await app.register(shopRoutes, { prefix: '/api/shops', db, now });
+  await app.register(mallHoursRoutes, { prefix: '/api/mall-hours', db, now });
+  await app.register(shopRoutes, { prefix: '/api/shops', db, now, timeZone });
   await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
   await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });

@@ -5,11 +5,15 @@
 // declared less would hand out a stale or someone else's answer here and fail.
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyWeek, everyDay } from '../shared/hours';
 import { buildApp } from './app';
 import { mallToday } from './lib/mall-time';
 import { assertCacheable, registerReadCache } from './read-cache';
 import { type Directory, openDirectory } from './test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, TEST_TIME_ZONE, type TestApp } from './test/harness';
+
+/** The list's "open at" parameter for an instant: UTC, to the minute. */
+const openAt = (at: Date) => `${at.toISOString().slice(0, 16)}Z`;
 
 let t: TestApp;
 let d: Directory;
@@ -24,7 +28,7 @@ beforeAll(async () => {
   uncached = await buildApp({ database: t.database, timeZone: TEST_TIME_ZONE, now: t.now, readCache: false });
   await uncached.ready();
   people = [d.user, d.admin, await registerAs(t.app, 'user')];
-  const shop = await d.shop();
+  const shop = await d.shop({ hours: everyDay('00:00', '24:00') });
   // An offer that ends today: tomorrow it is expired, and its product loses the discounted price.
   const offer = await d.offer({ shopId: shop.id, startDate: d.day(-3), endDate: d.today() });
   const upcoming = await d.offer({ shopId: shop.id, startDate: d.day(1), endDate: d.day(5) });
@@ -49,6 +53,9 @@ afterAll(async () => {
 function urlsFor(pattern: string): string[] {
   const resource = pattern.split('/')[2] ?? '';
   if (pattern.endsWith('/:id')) return [pattern.replace(':id', ids[resource] ?? '')];
+  if (resource === 'mall-hours') return [pattern];
+  // "Open now": the instant is in the URL (docs/decisions/017), so the answer is the URL's, not the clock's.
+  if (resource === 'shops') return [pattern, `${pattern}?page=1`, `${pattern}?openAt=${openAt(t.now())}`];
   const filtered = resource === 'offers' ? `${pattern}?active=true` : `${pattern}?page=1`;
   return [pattern, filtered];
 }
@@ -65,6 +72,7 @@ describe('the cache contract', () => {
         '/api/floor-guide',
         '/api/floors',
         '/api/floors/:id',
+        '/api/mall-hours',
         '/api/offers',
         '/api/offers/:id',
         '/api/products',
@@ -120,12 +128,43 @@ describe('the cache contract', () => {
   });
 });
 
+describe('shops open at an instant', () => {
+  it("follows a change of the mall's hours at once (the change raises the catalogue version)", async () => {
+    const url = `/api/shops?openAt=${openAt(t.now())}&pageSize=100`;
+    const names = async () =>
+      ((await t.app.inject({ url, headers: d.user.headers })).json().items as { id: string }[]).map(
+        (s) => s.id,
+      );
+    const put = (hours: unknown) => d.call(d.admin, 'PUT', '/api/mall-hours', { hours });
+    await put(null);
+    expect(await names()).toContain(ids.shops);
+    expect(await names()).toContain(ids.shops); // now from the cache
+    const closed = emptyWeek();
+    expect((await put(closed)).statusCode).toBe(200);
+    try {
+      expect(await names()).not.toContain(ids.shops);
+    } finally {
+      await put(null);
+    }
+    expect(await names()).toContain(ids.shops);
+  });
+});
+
 describe('GET /api/settings', () => {
   it("tells anyone the mall's time zone and today's mall date, never cached", async () => {
+    const before = t.now().getTime();
     const response = await t.app.inject({ url: '/api/settings' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.json()).toEqual({ timeZone: TEST_TIME_ZONE, today: mallToday(TEST_TIME_ZONE, t.now()) });
+    expect(response.json()).toEqual({
+      timeZone: TEST_TIME_ZONE,
+      today: mallToday(TEST_TIME_ZONE, t.now()),
+      // The server's clock, for the browser's "open now" (docs/decisions/017).
+      now: expect.any(String),
+    });
+    const now = Date.parse(response.json().now);
+    expect(now).toBeGreaterThanOrEqual(before);
+    expect(now).toBeLessThanOrEqual(t.now().getTime());
     t.advanceClock(24 * 60 * 60 * 1000);
     try {
       expect(response.json().today).not.toBe((await t.app.inject({ url: '/api/settings' })).json().today);

@@ -19,6 +19,7 @@ export const AUDIT_ENTITY_TYPES = [
   'audit',
   /** A person's membership in a shop: a shop manager added or removed. */
   'membership',
+  'mall',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

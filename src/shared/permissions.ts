@@ -27,6 +27,8 @@ export const RESOURCES = [
   'managed-shop',
   /** The approvals queue: deciding on offers shop managers submitted. */
   'offer-review',
+  /** The mall itself: its opening hours. */
+  'mall',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 
@@ -59,7 +61,6 @@ export const MANAGER_SHOP_FIELDS: readonly string[] = [
   'contact',
   'openingHours',
   'hours',
-  'specialDays',
 ];
 
 export interface Permission {

@@ -10,5 +10,10 @@ export const PublicSettings = z.object({
   timeZone: z.string(),
   /** The mall's calendar date now, YYYY-MM-DD: the day offers are active on. */
   today: z.string(),
+  /**
+   * The server's clock when the answer was made (ISO instant): the browser keeps its offset from its own
+   * clock, so "Open now · closes 21:00" follows the server's time, not a wrong device clock (decision 017).
+   */
+  now: z.string(),
 });
 export type PublicSettings = z.infer<typeof PublicSettings>;

@@ -1,5 +1,6 @@
 import './zod-config';
 import { z } from 'zod';
+import { OpeningHours, StoredHours } from './hours';
 import { Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
 
 export const SHOP_LIMITS = {
@@ -28,6 +29,8 @@ export const ShopInput = z.strictObject({
     SHOP_LIMITS.openingHours,
     `Opening hours must be at most ${SHOP_LIMITS.openingHours} characters`,
   ),
+  /** Structured hours beside the free text (docs/decisions/017); null or absent: none. */
+  hours: OpeningHours.nullable().optional(),
 });
 export type ShopInput = z.input<typeof ShopInput>;
 export const ShopPatch = ShopInput.partial();
@@ -46,6 +49,20 @@ export const ShopListQuery = z.strictObject({
   q: SearchText,
   categoryId: z.uuid('Unknown category').optional(),
   floorId: z.uuid('Unknown floor').optional(),
+  /**
+   * Only shops open at this instant (the "Open now" filter), to the minute in UTC: the browser sends its
+   * own "now" corrected by the server's clock, so the answer depends on the URL, not on the clock, and
+   * stays cacheable (docs/decisions/017).
+   */
+  openAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/, 'Open at must be a UTC minute, as YYYY-MM-DDTHH:MMZ')
+    .refine(
+      (value) =>
+        !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value.slice(0, 16)),
+      'Open at must be a real time',
+    )
+    .optional(),
 });
 export type ShopListQuery = z.input<typeof ShopListQuery>;
 
@@ -60,6 +77,7 @@ export const Shop = z.object({
   location: z.string(),
   contact: z.string(),
   openingHours: z.string(),
+  hours: StoredHours.nullable(),
   createdAt: z.string(),
 });
 export type Shop = z.infer<typeof Shop>;

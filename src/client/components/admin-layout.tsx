@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import {
   BadgeCheck,
+  Clock,
   History,
   Layers,
   LayoutDashboard,
@@ -29,6 +30,8 @@ const links: Array<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/admin/activity', label: 'Activity', icon: History },
   // Offers shop managers submitted, waiting for an admin (docs/decisions/015).
   { to: '/admin/approvals', label: 'Approvals', icon: BadgeCheck },
+  // The mall's own opening hours (docs/decisions/017).
+  { to: '/admin/mall-hours', label: 'Mall hours', icon: Clock },
 ];
 
 export function AdminLayout() {

@@ -23,4 +23,5 @@ export const queryKeys = {
   managedShops: ['managed-shops'],
   /** The approvals queue (admin). */
   offerReviews: ['offer-reviews'],
+  mallHours: ['mall-hours'],
 } as const satisfies Record<string, QueryKey>;

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { dashboardPath } from '../../shared/roles';
 import { LogoLink } from '../components/logo-link';
 import { buttonClass } from '../components/ui/button';
+import { LandingMallHours } from '../features/hours';
 import { useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
 
@@ -73,7 +74,10 @@ export function LandingPage() {
               Find your favourite shops, catch the best offers and compare products before you buy, all under
               one roof.
             </p>
-            <div className="mt-10 flex justify-center">
+            <div className="mt-6 min-h-6">
+              <LandingMallHours />
+            </div>
+            <div className="mt-8 flex justify-center">
               <Link to={startPath} className={buttonClass('primary', 'lg', 'shadow-lg shadow-indigo-500/30')}>
                 Get Started
                 <ArrowRight aria-hidden="true" className="size-5" />

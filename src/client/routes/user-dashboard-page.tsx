@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { buttonClass } from '../components/ui/button';
 import { EmptyState, QueryView, SkeletonList } from '../components/ui/query-states';
 import { Skeleton } from '../components/ui/skeleton';
+import { MallHoursToday } from '../features/hours';
 import { NoActiveOffers, OfferCard, OfferCardSkeleton, offersQuery } from '../features/offers';
 import { categoriesQuery } from '../features/places';
 import { queryClient } from '../lib/query-client';
@@ -27,6 +28,7 @@ export function UserDashboardPage() {
         <p className="mt-3 max-w-2xl text-indigo-100 sm:text-lg">
           Explore the shops of the mall, catch today's offers and compare products before you buy.
         </p>
+        <MallHoursToday className="mt-4 rounded-xl bg-white/95 px-3 py-2 sm:inline-flex" />
         <Link to="/user/shops" className={buttonClass('inverse', 'lg', 'mt-6')}>
           <Store aria-hidden="true" className="size-5" />
           Browse shops

@@ -1,8 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AmenityKind } from '../../shared/amenity';
+import { everyDay, type OpeningHours } from '../../shared/hours';
+import { parseHoursText } from '../../shared/hours-text';
 import type { Db } from './client';
 import { placeNameKeys } from './place-name-keys';
-import { amenities, categories, floors, offers, products, shops } from './schema';
+import { amenities, categories, floors, mallHours, offers, products, shops } from './schema';
 
 export type DemoSummary = Record<'categories' | 'floors' | 'shops' | 'products' | 'offers', number>;
 
@@ -400,6 +402,32 @@ const SHOPS: readonly ShopSeed[] = [
 const PRICE = /^\d+\.\d{2}$/;
 
 /** '+91 80 4000 1101 · hello@bean-there-cafe.example': NFD splits 'é' into 'e' and an accent to drop. */
+/**
+ * A demo shop's structured hours: its own free text read by the same reader the admin form offers
+ * (shared/hours-text.ts), so the two never disagree; one shop closes for a day of stocktaking.
+ */
+function demoHours(name: string, openingHours: string, today: string): OpeningHours {
+  const parsed = parseHoursText(openingHours);
+  if (!parsed) throw new Error(`demo hours of ${name} are not readable: "${openingHours}"`);
+  if (name !== 'Paperleaf Books') return parsed.hours;
+  return { ...parsed.hours, special: [{ date: addDays(today, 3), intervals: [], note: 'Stocktaking' }] };
+}
+
+/** The demo mall's doors: 07:00–23:30 every day, a late-shopping night and a closed day ahead. */
+function demoMallHours(today: string): OpeningHours {
+  return {
+    ...everyDay('07:00', '23:30'),
+    special: [
+      {
+        date: addDays(today, 10),
+        intervals: [{ open: '07:00', close: '24:00' }],
+        note: 'Late-night shopping',
+      },
+      { date: addDays(today, 30), intervals: [], note: 'Annual maintenance day' },
+    ],
+  };
+}
+
 function contactFor(name: string, index: number): string {
   const domain = (
     name
@@ -484,10 +512,15 @@ export async function loadDemoData(
           location,
           contact: contactFor(name, index),
           openingHours,
+          hours: demoHours(name, openingHours, today),
         })),
       )
       .returning({ id: shops.id, name: shops.name });
     const shopIds = new Map(shopRows.map((row) => [row.name, row.id]));
+    await tx
+      .update(mallHours)
+      .set({ hours: demoMallHours(today) })
+      .where(eq(mallHours.id, 1));
 
     const offerRows = await tx
       .insert(offers)

@@ -12,7 +12,9 @@
 //    link one of their own shop's offers (the composite foreign key products → offers(id, shop_id));
 //  - product names combine word lists with skewed frequencies, so a name search matches anything from
 //    a few hundred to tens of thousands of rows (LARGE_MALL_SEARCH_TERMS).
+
 import { sql } from 'drizzle-orm';
+import { parseHoursText } from '../../shared/hours-text';
 import type { Db } from './client';
 import { keyPlaceNames } from './place-name-keys';
 
@@ -210,6 +212,12 @@ const OPENING_HOURS = [
   '08:00 – 23:00 daily',
   '10:30 – 22:30 daily',
 ];
+/** The same hours, structured (the reader the admin form offers), picked by the same index. */
+const OPENING_HOURS_JSON = OPENING_HOURS.map((text) => {
+  const parsed = parseHoursText(text);
+  if (!parsed) throw new Error(`large-mall hours are not readable: "${text}"`);
+  return JSON.stringify(parsed.hours);
+});
 
 const SHOP_BLURBS = [
   'A neighbourhood favourite with friendly staff and a carefully chosen range.',
@@ -533,7 +541,7 @@ export async function loadLargeMall(
     shops: (from, to) => {
       const combos = SHOP_PREFIXES.length * SHOP_SUFFIXES.length;
       return `
-      insert into shops (id, name, description, category_id, floor_id, location, contact, opening_hours, created_at)
+      insert into shops (id, name, description, category_id, floor_id, location, contact, opening_hours, hours, created_at)
       select ${uid('s', 'g')},
              ${pick(SHOP_PREFIXES, 'g - 1')} || ' ' || ${pick(SHOP_SUFFIXES, `(g - 1) / ${SHOP_PREFIXES.length}`)}
                || case when g > ${combos} then ' ' || ((g - 1) / ${combos} + 1) else '' end,
@@ -543,6 +551,7 @@ export async function loadLargeMall(
              'Unit ' || ${pick(FLOOR_CODES, 'fl - 1')} || '-' || lpad((1 + ${rnd('g', 5)} % 120)::text, 3, '0'),
              '+91 80 ' || (4000 + ${rnd('g', 6)} % 6000) || ' ' || lpad((${rnd('g', 7)} % 10000)::text, 4, '0'),
              ${pick(OPENING_HOURS, rnd('g', 8))},
+             (${pick(OPENING_HOURS_JSON, rnd('g', 8))})::jsonb,
              now() - make_interval(days => ${rnd('g', 9)} % 700, secs => ${rnd('g', 10)} % 86400)
       from (select g, 1 + ${rnd('g', 11)} % ${F} as fl from generate_series(${from}, ${to}) g) x`;
     },

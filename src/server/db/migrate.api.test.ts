@@ -15,6 +15,7 @@ const TABLES = [
   'catalog_version',
   'categories',
   'floors',
+  'mall_hours',
   'manager_invites',
   'offers',
   'products',

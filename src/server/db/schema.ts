@@ -18,7 +18,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { AMENITY_KINDS } from '../../shared/amenity';
-
+import type { OpeningHours } from '../../shared/hours';
 import type { OfferProposal } from '../../shared/offer';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
@@ -160,6 +160,8 @@ export const shops = pgTable(
     location: text('location').notNull().default(''),
     contact: text('contact').notNull().default(''),
     openingHours: text('opening_hours').notNull().default(''),
+    /** Structured hours (shared/hours.ts, docs/decisions/017); null: only the free text above. */
+    hours: jsonb('hours').$type<OpeningHours>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -265,6 +267,21 @@ export const products = pgTable(
     check('products_price_check', sql`${t.price} >= 0`),
     check('products_name_check', sql`length(btrim(${t.name})) > 0`),
   ],
+);
+
+/**
+ * The mall's own opening hours (shared/hours.ts): one row, set by admins; they bound every shop's. A
+ * change raises the catalogue version (migration 0009's trigger): cached shop lists filtered by "open at"
+ * depend on them.
+ */
+export const mallHours = pgTable(
+  'mall_hours',
+  {
+    id: smallint('id').primaryKey().default(1),
+    hours: jsonb('hours').$type<OpeningHours>(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [check('mall_hours_single_row', sql`${t.id} = 1`)],
 );
 
 /**

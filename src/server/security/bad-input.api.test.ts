@@ -10,6 +10,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiErrorBody } from '../../shared/errors';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
+import { CLOSE_TIME_MESSAGE, everyDay, SAME_TIME_MESSAGE, TIME_MESSAGE } from '../../shared/hours';
+import { addDays as addDaysTo } from '../../shared/hours-status';
 import { DIRECTORY_FIELDS_REFUSED, MANAGER_INVITE_MESSAGES } from '../../shared/managers';
 import { END_BEFORE_START, type Offer, type ReviewedOffer } from '../../shared/offer';
 import { FLOOR_LEVEL_MESSAGE, type Place } from '../../shared/place';
@@ -362,6 +364,83 @@ interface Writable {
 
 const DIRECTORY_FIELDS = DIRECTORY_FIELDS_REFUSED;
 const NOT_YOURS = { status: 403, code: 'FORBIDDEN' };
+/** Structured opening hours (shared/hours.ts): each refusal names the day, interval and field. */
+const weekWith = (mon: unknown) => ({ weekly: { ...everyDay('10:00', '21:00').weekly, mon } });
+const HOURS_CASES: Bad[] = [
+  bad('free text', 'Mon-Sun 10-21', 'Give the weekly hours'),
+  bad('no weekly hours', { special: [] }, 'Give the hours of all seven weekdays', { under: 'hours.weekly' }),
+  bad(
+    'six weekdays',
+    { weekly: { ...everyDay('10:00', '21:00').weekly, sun: undefined } },
+    'Sunday: give a list of intervals',
+    { under: 'hours.weekly.sun' },
+  ),
+  bad('a day as text', weekWith('10-21'), 'Monday: give a list of intervals', { under: 'hours.weekly.mon' }),
+  bad('25:00', weekWith([{ open: '25:00', close: '26:00' }]), TIME_MESSAGE, {
+    under: 'hours.weekly.mon.0.open',
+  }),
+  bad('10 am', weekWith([{ open: '10am', close: '21:00' }]), TIME_MESSAGE, {
+    under: 'hours.weekly.mon.0.open',
+  }),
+  bad('24:30', weekWith([{ open: '10:00', close: '24:30' }]), CLOSE_TIME_MESSAGE, {
+    under: 'hours.weekly.mon.0.close',
+  }),
+  bad('opens as it closes', weekWith([{ open: '10:00', close: '10:00' }]), SAME_TIME_MESSAGE, {
+    under: 'hours.weekly.mon.0.close',
+  }),
+  bad(
+    'overlapping intervals',
+    weekWith([
+      { open: '10:00', close: '14:00' },
+      { open: '13:00', close: '18:00' },
+    ]),
+    'Monday: intervals overlap',
+    { under: 'hours.weekly.mon.1.open' },
+  ),
+  bad(
+    'five intervals',
+    weekWith(
+      [
+        ['00:00', '02:00'],
+        ['04:00', '06:00'],
+        ['08:00', '10:00'],
+        ['12:00', '14:00'],
+        ['16:00', '18:00'],
+      ].map(([open, close]) => ({ open, close })),
+    ),
+    'Monday: at most 4 intervals',
+    { under: 'hours.weekly.mon' },
+  ),
+  bad(
+    'a special day on 31 February',
+    { ...everyDay('10:00', '21:00'), special: [{ date: '2026-02-31', intervals: [] }] },
+    'Enter a real date',
+    { under: 'hours.special.0.date' },
+  ),
+  bad(
+    'the same special day twice',
+    {
+      ...everyDay('10:00', '21:00'),
+      special: [
+        { date: '2026-12-25', intervals: [] },
+        { date: '2026-12-25', intervals: [] },
+      ],
+    },
+    '2026-12-25 is listed twice: give each special day once',
+    { under: 'hours.special.1.date' },
+  ),
+  bad(
+    '101 special days',
+    {
+      ...everyDay('10:00', '21:00'),
+      special: Array.from({ length: 101 }, (_, i) => ({ date: addDaysTo('2027-01-01', i), intervals: [] })),
+    },
+    'At most 100 special days',
+    { under: 'hours.special' },
+  ),
+  bad('an unknown key', { ...everyDay('10:00', '21:00'), holidays: [] }, null),
+  bad('a number', 42, 'Give the weekly hours'),
+];
 
 const placeName = requiredText('Name is required', 'Name must be at most 60 characters');
 
@@ -434,6 +513,7 @@ const WRITABLE: Writable[] = [
       location: optionalText('Location must be at most 200 characters'),
       contact: optionalText('Contact must be at most 200 characters'),
       openingHours: optionalText('Opening hours must be at most 200 characters'),
+      hours: HOURS_CASES,
     },
   },
   {

@@ -6,6 +6,7 @@
 // declares; a route without one is public, and only the routes listed as public may be.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everyDay } from '../../shared/hours';
 import { type Actor, can } from '../../shared/permissions';
 import { type Directory, openDirectory, uniqueName, unknownId } from '../test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
@@ -51,6 +52,8 @@ interface Rule {
 const PUBLIC_ROUTES = new Set([
   'GET /api/health',
   'GET /api/settings',
+  // The mall's opening hours: the landing page shows them to visitors (docs/decisions/017).
+  'GET /api/mall-hours',
   'GET /api/auth/me',
   'POST /api/auth/register',
   'POST /api/auth/login',
@@ -73,6 +76,11 @@ const RULES: Record<string, Rule> = {
     success: 401,
   },
   'POST /api/auth/logout': { request: async () => ({ url: '/api/auth/logout' }), success: 204 },
+  'GET /api/mall-hours': { request: async () => ({ url: '/api/mall-hours' }), success: 200 },
+  'PUT /api/mall-hours': {
+    request: async () => ({ url: '/api/mall-hours', payload: { hours: everyDay('09:00', '22:00') } }),
+    success: 200,
+  },
   'GET /api/stats': { request: async () => ({ url: '/api/stats' }), success: 200 },
   'GET /api/audit': { request: async () => ({ url: '/api/audit' }), success: 200 },
   'GET /api/audit/actors': { request: async () => ({ url: '/api/audit/actors' }), success: 200 },

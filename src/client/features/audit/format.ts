@@ -11,6 +11,7 @@ export const ENTITY_LABELS: Record<AuditEntityType, string> = {
   invite: 'Invite',
   audit: 'Activity log',
   membership: 'Shop manager',
+  mall: 'Mall',
 };
 
 const VERBS: Record<AuditAction, string> = {

@@ -9,6 +9,8 @@ export interface ShopFilters {
   q?: string;
   categoryId?: string;
   floorId?: string;
+  /** Only shops open at this UTC minute (the "Open now" filter: the mall clock's now, openAtParam). */
+  openAt?: string;
   page?: number;
   pageSize?: number;
 }

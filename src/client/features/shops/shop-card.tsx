@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Shop } from '../../../shared/shop';
 import { Skeleton } from '../../components/ui/skeleton';
+import { OpenStatus } from '../hours';
 import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 
 /** The whole card links to the shop's page; `from` is the list to go back to from there. */
@@ -24,6 +25,7 @@ export function ShopCard({ shop, from }: { shop: Shop; from: string }) {
         </Link>
       </h3>
       <p className="mt-1 line-clamp-2 text-sm text-slate-600">{shop.description}</p>
+      <OpenStatus hours={shop.hours} className="mt-3 self-start" />
       <ShopBadges shop={shop} className="mt-auto flex flex-wrap gap-2 pt-4" />
     </article>
   );

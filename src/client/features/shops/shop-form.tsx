@@ -1,7 +1,9 @@
+import type { OpeningHours } from '../../../shared/hours';
 import type { Place } from '../../../shared/place';
 import { type ShopDetail, ShopInput } from '../../../shared/shop';
 import { EntityForm, useEntityForm } from '../../components/entity-form';
 import { ChoiceOptions, SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
+import { StructuredHoursField } from '../hours/forms';
 import { useCreateShop, useUpdateShop } from './api';
 
 interface ShopFormProps {
@@ -13,7 +15,7 @@ interface ShopFormProps {
 
 /** A shop's fields; limits, required marks and messages from ShopInput. */
 export function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) {
-  const { field, formProps } = useEntityForm({
+  const { form, field, formProps } = useEntityForm({
     schema: ShopInput,
     record: shop,
     defaultValues: {
@@ -24,6 +26,7 @@ export function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) 
       location: shop?.location ?? '',
       contact: shop?.contact ?? '',
       openingHours: shop?.openingHours ?? '',
+      hours: shop?.hours ?? null,
     },
     create: useCreateShop(),
     update: useUpdateShop(),
@@ -52,6 +55,13 @@ export function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) 
         <TextField label="Contact" placeholder="Phone or email" {...field('contact')} />
         <TextField label="Opening Hours" placeholder="e.g. 10:00 – 22:00 daily" {...field('openingHours')} />
       </div>
+      <StructuredHoursField
+        value={(form.watch('hours') as OpeningHours | null | undefined) ?? null}
+        onChange={(hours) => form.setValue('hours', hours, { shouldDirty: true })}
+        freeText={form.watch('openingHours') ?? ''}
+        disabled={formProps.submitting}
+        showErrors={form.formState.submitCount > 0}
+      />
     </EntityForm>
   );
 }

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { ShopDetail } from '../../../shared/shop';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
+import { OpenStatus, ShopWeek } from '../hours';
 import { ContactLinks } from './contact-links';
 import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 
@@ -17,6 +18,7 @@ export function ShopHeader({ shop }: { shop: ShopDetail }) {
         {shop.name}
       </h1>
       <ShopBadges shop={shop} className="mt-3 flex flex-wrap gap-2" />
+      <OpenStatus hours={shop.hours} className="mt-3 text-sm" />
       {shop.description ? (
         <p className="mt-4 max-w-3xl break-words text-slate-700">{shop.description}</p>
       ) : null}
@@ -39,6 +41,7 @@ export function ShopHeader({ shop }: { shop: ShopDetail }) {
           value={shop.openingHours}
         />
       </dl>
+      {shop.hours ? <ShopWeek hours={shop.hours} /> : null}
     </section>
   );
 }

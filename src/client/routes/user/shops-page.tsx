@@ -8,6 +8,7 @@ import { SelectField } from '../../components/ui/form-field';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
+import { openAtParam, useMallClock } from '../../features/hours';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
 import { queryClient } from '../../lib/query-client';
@@ -25,8 +26,13 @@ function findByName(places: Place[] | undefined, name: string): Place | undefine
   );
 }
 
-function listQuery(categoryId: string | undefined, floorId: string | undefined, page: number) {
-  return shopsQuery({ categoryId, floorId, page, pageSize: PAGE_SIZE });
+function listQuery(
+  categoryId: string | undefined,
+  floorId: string | undefined,
+  page: number,
+  openAt?: string,
+) {
+  return shopsQuery({ categoryId, floorId, page, pageSize: PAGE_SIZE, ...(openAt ? { openAt } : {}) });
 }
 
 /**
@@ -36,7 +42,7 @@ function listQuery(categoryId: string | undefined, floorId: string | undefined, 
 export function prefetch(search: URLSearchParams): void {
   void queryClient.prefetchQuery(categoriesQuery);
   void queryClient.prefetchQuery(floorsQuery);
-  if (!search.get('category') && !search.get('floor')) {
+  if (!search.get('category') && !search.get('floor') && !search.get('open')) {
     void queryClient.prefetchQuery(listQuery(undefined, undefined, pageFrom(search)));
   }
 }
@@ -47,14 +53,22 @@ export function ShopsPage() {
   const categoryName = params.get('category') ?? '';
   const floorName = params.get('floor') ?? '';
   const page = pageFrom(params);
+  // "Open now" (?open=now): the server lists the shops open at the mall clock's current minute, asked
+  // again each minute (docs/decisions/017).
+  const openNow = params.get('open') === 'now';
+  const clock = useMallClock();
+  const openAt = openNow && clock ? openAtParam(clock.now) : undefined;
 
   const categories = useQuery(categoriesQuery);
   const floors = useQuery(floorsQuery);
   const category = findByName(categories.data, categoryName);
   const floor = findByName(floors.data, floorName);
   // the URL names a category or floor and the API filters by id, so wait for the lists first.
-  const ready = (!categoryName || categories.isSuccess) && (!floorName || floors.isSuccess);
-  const shops = useQuery({ ...listQuery(category?.id, floor?.id, page), enabled: ready });
+  const ready =
+    (!categoryName || categories.isSuccess) &&
+    (!floorName || floors.isSuccess) &&
+    (!openNow || Boolean(openAt));
+  const shops = useQuery({ ...listQuery(category?.id, floor?.id, page, openAt), enabled: ready });
   const total = shops.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const unknownCategory = Boolean(categoryName) && categories.isSuccess && !category;
@@ -83,7 +97,7 @@ export function ShopsPage() {
   const resultsRef = useRef<HTMLElement>(null);
   const { goToPage } = usePageParam(resultsRef);
 
-  function setFilter(key: 'category' | 'floor', value: string) {
+  function setFilter(key: 'category' | 'floor' | 'open', value: string) {
     setParams((current) => {
       const next = new URLSearchParams(current);
       if (value) next.set(key, value);
@@ -97,7 +111,7 @@ export function ShopsPage() {
     setParams(new URLSearchParams());
   }
 
-  const filtered = Boolean(category || floor);
+  const filtered = Boolean(category || floor || openNow);
   const placeFilters = [
     { name: 'category', places: categories, chosen: category, named: categoryName },
     { name: 'floor', places: floors, chosen: floor, named: floorName },
@@ -122,6 +136,15 @@ export function ShopsPage() {
         {placeFilters.map((filter) => (
           <PlaceSelect key={filter.name} {...filter} onChange={(value) => setFilter(filter.name, value)} />
         ))}
+        <label className="inline-flex min-h-10 items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
+          <input
+            type="checkbox"
+            className="size-4 accent-indigo-600"
+            checked={openNow}
+            onChange={(event) => setFilter('open', event.target.checked ? 'now' : '')}
+          />
+          Open now
+        </label>
       </search>
 
       <section ref={resultsRef} aria-labelledby="shop-results" className="scroll-mt-36 space-y-4">

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '../../../shared/audit';
+import { everyDay } from '../../../shared/hours';
 import { sha256 } from '../../auth/tokens';
 import { mallToday } from '../../lib/mall-time';
 import { pruneAuditLog } from '../../ops/audit-prune';
@@ -117,6 +118,11 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       request: async () => ({ url: '/api/auth/logout', headers: (await registerAs(t.app, 'user')).headers }),
       status: 204,
       entries: [],
+    },
+    'PUT /api/mall-hours': {
+      request: async () => ({ url: '/api/mall-hours', payload: { hours: everyDay('09:00', '22:00') } }),
+      status: 200,
+      entries: [['mall', 'update']],
     },
     'POST /api/admin/invites': {
       request: async () => ({ url: '/api/admin/invites' }),

@@ -1,8 +1,10 @@
-import { and, asc, count, eq, ilike, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { describeHours } from '../../../shared/hours';
+import { isOpenAt } from '../../../shared/hours-status';
 import type { Shop, ShopDetail, ShopInput, ShopListQuery, ShopPage, ShopPatch } from '../../../shared/shop';
 import type { Db } from '../../db/client';
-import { categories, floors, offers, products, shops } from '../../db/schema';
+import { categories, floors, mallHours, offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { containsPattern, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
 import type { Executor, Snapshot, WriteTx } from '../../write-path';
@@ -33,6 +35,7 @@ const shopColumns = {
   location: shops.location,
   contact: shops.contact,
   openingHours: shops.openingHours,
+  hours: shops.hours,
   createdAt: shops.createdAt,
 };
 
@@ -49,12 +52,12 @@ const toShop = (row: ShopRow): Shop => ({ ...row, createdAt: row.createdAt.toISO
 
 /** A shop as the audit log shows it: what an admin sees in the form, places by name. */
 export function shopSnapshot(shop: Shop): Snapshot {
-  const { name, description, category, floor, location, contact, openingHours } = shop;
-  return { name, description, category, floor, location, contact, openingHours };
+  const { name, description, category, floor, location, contact, openingHours, hours } = shop;
+  return { name, description, category, floor, location, contact, openingHours, hours: describeHours(hours) };
 }
 
 /** The shops' queries: used by the routes, scripts and tests alike. Reads take an optional transaction. */
-export function shopRepository(db: Db) {
+export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { timeZone: 'UTC' }) {
   async function find(id: string, tx: Executor = db): Promise<Shop | null> {
     const [row] = await selectShops(tx).where(eq(shops.id, id));
     return row ? toShop(row) : null;
@@ -76,6 +79,24 @@ export function shopRepository(db: Db) {
     return row ? toShop(row) : null;
   }
 
+  /**
+   * The shops (among those the other filters keep) open at `instant`: their hours are read and judged by
+   * the shared computation (shared/hours-status.ts), bounded by the mall's, rather than in SQL, so the
+   * browser and the server cannot disagree about "open".
+   */
+  async function openAtFilter(tx: Executor, others: SQL[], instant: number): Promise<SQL> {
+    const [candidates, [mall]] = await Promise.all([
+      tx
+        .select({ id: shops.id, hours: shops.hours })
+        .from(shops)
+        .where(and(isNotNull(shops.hours), ...others)),
+      tx.select({ hours: mallHours.hours }).from(mallHours),
+    ]);
+    const options = { timeZone, mall: mall?.hours ?? null };
+    const open = candidates.filter((shop) => isOpenAt(shop.hours, instant, options)).map((shop) => shop.id);
+    return open.length > 0 ? inArray(shops.id, open) : sql`false`;
+  }
+
   return {
     find,
 
@@ -83,11 +104,12 @@ export function shopRepository(db: Db) {
 
     /** A page of shops and the total (npm run bench runs it without HTTP too). */
     async list(query: z.output<typeof ShopListQuery>, tx: Executor = db): Promise<z.output<typeof ShopPage>> {
-      const { q, categoryId, floorId, page, pageSize } = query;
+      const { q, categoryId, floorId, openAt, page, pageSize } = query;
       const filters: SQL[] = [];
       if (q) filters.push(ilike(shops.name, containsPattern(q)));
       if (categoryId) filters.push(eq(shops.categoryId, categoryId));
       if (floorId) filters.push(eq(shops.floorId, floorId));
+      if (openAt) filters.push(await openAtFilter(tx, filters, Date.parse(openAt)));
       const where = filters.length > 0 ? and(...filters) : undefined;
       const [rows, [total]] = await Promise.all([
         selectShops(tx)

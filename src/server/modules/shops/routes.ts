@@ -9,8 +9,11 @@ import { shopNotFound, shopRepository, shopSnapshot, shopWriteError } from './re
 const IdParams = z.strictObject({ id: z.uuid('Shop not found') });
 
 /** /api/shops: thin routes — parse, authorise (config.permission), call the repository, reply. */
-export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = async (app, { db, now }) => {
-  const shops = shopRepository(db);
+export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
+  app,
+  { db, now, timeZone },
+) => {
+  const shops = shopRepository(db, { timeZone });
   const write = routeWriter(db, now, shopWriteError);
 
   app.get(

@@ -82,6 +82,8 @@ describe('create and read', () => {
       location: 'Unit 12',
       contact: '+91 98765 43210',
       openingHours: '10:00–22:00',
+      // No structured hours unless given (docs/decisions/017).
+      hours: null,
       createdAt: expect.any(String),
       productCount: 0,
       offerCount: 0,
@@ -333,6 +335,7 @@ describe('list', () => {
         'location',
         'contact',
         'openingHours',
+        'hours',
         'createdAt',
       ].sort(),
     );

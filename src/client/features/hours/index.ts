@@ -1,0 +1,6 @@
+export { mallHoursQuery, useSetMallHours } from './api';
+export { LandingMallHours } from './landing-hours';
+export { MallHoursToday } from './mall-hours-today';
+export { OpenStatus } from './open-status';
+export { ShopWeek } from './shop-week';
+export { openAtParam, useMallClock } from './use-mall-clock';

@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import { Clock } from 'lucide-react';
+import type { OpeningHours } from '../../../shared/hours';
+import { hoursStatus } from '../../../shared/hours-status';
+import { Badge } from '../../components/ui/badge';
+import { mallHoursQuery } from './api';
+import { useMallClock } from './use-mall-clock';
+
+/**
+ * "Open now · closes 21:00", "Closes in 20 min", "Closed · opens tomorrow 10:00": computed here from the
+ * cached hours and the server's clock, again every 30 s (never a cached verdict). Nothing without
+ * structured hours: the free text speaks then.
+ */
+export function OpenStatus({ hours, className }: { hours: OpeningHours | null; className?: string }) {
+  const clock = useMallClock();
+  const mall = useQuery(mallHoursQuery);
+  if (!hours || !clock || mall.isPending) return null;
+  const status = hoursStatus(hours, clock.now, { timeZone: clock.timeZone, mall: mall.data?.hours ?? null });
+  if (status.state === 'unknown') return null;
+  const tone = status.state === 'closed' ? 'rose' : status.closingSoon ? 'amber' : 'green';
+  return (
+    <Badge tone={tone} className={className}>
+      <Clock aria-hidden="true" className="size-3 shrink-0" />
+      <span data-testid="open-status">{status.label}</span>
+    </Badge>
+  );
+}
