@@ -28,6 +28,7 @@ import { auditRoutes } from './modules/audit/routes';
 import { offerRoutes } from './modules/offers/routes';
 import { categoryRoutes, floorRoutes } from './modules/places/routes';
 import { productRoutes } from './modules/products/routes';
+import { searchRoutes } from './modules/search/routes';
 import { shopRoutes } from './modules/shops/routes';
 import { statsRoutes } from './modules/stats/routes';
 import { schedulePrune } from './ops/prune';
@@ -216,6 +217,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(shopRoutes, { prefix: '/api/shops', db, now });
   await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
+  await app.register(searchRoutes, { prefix: '/api/search', db, now, timeZone });
 
   const pageHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
   app.setNotFoundHandler((request, reply) => {

@@ -15,4 +15,5 @@ export const queryKeys = {
   invites: ['admin-invites'],
   settings: ['settings'],
   audit: ['audit'],
+  search: ['search'],
 } as const satisfies Record<string, QueryKey>;

@@ -26,4 +26,5 @@ export const adminRoutes: RouteObject[] = [
     path: 'admin/categories',
   }),
   lazyRoute(() => import('./admin/activity-page'), 'ActivityPage', { path: 'admin/activity' }),
+  lazyRoute(() => import('./admin/search-page'), 'SearchPage', { path: 'admin/search' }),
 ];

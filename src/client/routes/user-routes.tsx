@@ -10,4 +10,5 @@ export const userRoutes: RouteObject[] = [
   lazyRoute(() => import('./user/shop-detail-page'), 'ShopDetailPage', { path: 'user/shops/:id' }),
   lazyRoute(() => import('./user/offers-page'), 'OffersPage', { path: 'user/offers' }),
   lazyRoute(() => import('./user/compare-page'), 'ComparePage', { path: 'user/compare' }),
+  lazyRoute(() => import('./user/search-page'), 'SearchPage', { path: 'user/search' }),
 ];
