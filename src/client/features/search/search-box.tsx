@@ -208,6 +208,7 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
               {group.options.map((option) => {
                 const selected = activeOption?.id === option.id;
                 return (
+                  // biome-ignore lint/a11y/useKeyWithClickEvents: the keys are the combobox's (aria-activedescendant): focus never leaves the box
                   <div
                     key={option.id}
                     id={option.id}
@@ -215,7 +216,6 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
                     aria-selected={selected}
                     tabIndex={-1}
                     onClick={() => go(option.href)}
-                    onKeyDown={undefined}
                     onMouseMove={() => setActive(options.indexOf(option))}
                     className={cn(
                       'mx-1 flex cursor-pointer flex-col rounded-lg px-2 py-1.5',

@@ -8,10 +8,11 @@ import { SelectField } from '../../components/ui/form-field';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
+import { SearchField } from '../../components/ui/search-field';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
 import { queryClient } from '../../lib/query-client';
-import { pageFrom, usePageParam } from '../../lib/use-list-params';
+import { pageFrom, readListParams, useListParams, usePageParam } from '../../lib/use-list-params';
 
 const PAGE_SIZE = 12;
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
@@ -25,8 +26,8 @@ function findByName(places: Place[] | undefined, name: string): Place | undefine
   );
 }
 
-function listQuery(categoryId: string | undefined, floorId: string | undefined, page: number) {
-  return shopsQuery({ categoryId, floorId, page, pageSize: PAGE_SIZE });
+function listQuery(categoryId: string | undefined, floorId: string | undefined, page: number, q = '') {
+  return shopsQuery({ q: q || undefined, categoryId, floorId, page, pageSize: PAGE_SIZE });
 }
 
 /**
@@ -37,7 +38,9 @@ export function prefetch(search: URLSearchParams): void {
   void queryClient.prefetchQuery(categoriesQuery);
   void queryClient.prefetchQuery(floorsQuery);
   if (!search.get('category') && !search.get('floor')) {
-    void queryClient.prefetchQuery(listQuery(undefined, undefined, pageFrom(search)));
+    void queryClient.prefetchQuery(
+      listQuery(undefined, undefined, pageFrom(search), readListParams(search).q),
+    );
   }
 }
 
@@ -47,6 +50,8 @@ export function ShopsPage() {
   const categoryName = params.get('category') ?? '';
   const floorName = params.get('floor') ?? '';
   const page = pageFrom(params);
+  // the name search (?q=): typing replaces the history entry, filters and pages add one
+  const { text, setText, q } = useListParams();
 
   const categories = useQuery(categoriesQuery);
   const floors = useQuery(floorsQuery);
@@ -54,7 +59,7 @@ export function ShopsPage() {
   const floor = findByName(floors.data, floorName);
   // the URL names a category or floor and the API filters by id, so wait for the lists first.
   const ready = (!categoryName || categories.isSuccess) && (!floorName || floors.isSuccess);
-  const shops = useQuery({ ...listQuery(category?.id, floor?.id, page), enabled: ready });
+  const shops = useQuery({ ...listQuery(category?.id, floor?.id, page, q), enabled: ready });
   const total = shops.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const unknownCategory = Boolean(categoryName) && categories.isSuccess && !category;
@@ -94,10 +99,11 @@ export function ShopsPage() {
   }
 
   function clearFilters() {
+    setText('');
     setParams(new URLSearchParams());
   }
 
-  const filtered = Boolean(category || floor);
+  const filtered = Boolean(category || floor || q);
   const placeFilters = [
     { name: 'category', places: categories, chosen: category, named: categoryName },
     { name: 'floor', places: floors, chosen: floor, named: floorName },
@@ -110,7 +116,7 @@ export function ShopsPage() {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Shops</h1>
-          <p className="mt-1 text-sm text-slate-600">Find a shop by category or floor.</p>
+          <p className="mt-1 text-sm text-slate-600">Find a shop by name, category or floor.</p>
         </div>
         <Link to="/user/compare" className={buttonClass('secondary', 'md', 'min-h-10')}>
           <GitCompareArrows aria-hidden="true" className="size-4" />
@@ -118,7 +124,14 @@ export function ShopsPage() {
         </Link>
       </div>
 
-      <search className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-5">
+      <search className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-5 lg:grid-cols-3">
+        <SearchField
+          label="Shop name"
+          placeholder="Search by name"
+          maxLength={200}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+        />
         {placeFilters.map((filter) => (
           <PlaceSelect key={filter.name} {...filter} onChange={(value) => setFilter(filter.name, value)} />
         ))}
@@ -148,7 +161,11 @@ export function ShopsPage() {
             <EmptyState title="No shops found" icon={<Store aria-hidden="true" className="size-6" />}>
               {filtered ? (
                 <>
-                  <p>No shop matches these filters.</p>
+                  <p>
+                    {q
+                      ? `No shop name contains “${q}” with these filters.`
+                      : 'No shop matches these filters.'}
+                  </p>
                   <Button variant="secondary" className="min-h-10" onClick={clearFilters}>
                     Clear filters
                   </Button>
