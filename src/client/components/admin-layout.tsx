@@ -72,7 +72,7 @@ export function AdminLayout() {
         <LogoLink className="md:hidden" />
         {/* why: a row of its own under the bar on phones, in the bar from md up */}
         <SearchBox area="admin" className="order-last w-full pb-2 md:order-none md:w-72 md:pb-0 lg:w-96" />
-        <div className="ml-auto flex h-16 min-w-0 items-center gap-3">
+        <div className="ml-auto flex h-16 min-w-0 flex-1 basis-0 items-center justify-end gap-3">
           <p className="min-w-0 truncate text-sm text-slate-600">
             Welcome, <span className="font-medium text-slate-900">{user ? displayName(user) : ''}</span>
           </p>

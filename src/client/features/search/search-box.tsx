@@ -143,37 +143,39 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
       <label htmlFor={`${baseId}-input`} className="sr-only">
         Search the mall
       </label>
-      <Search
-        aria-hidden="true"
-        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
-      />
-      <input
-        ref={inputRef}
-        id={`${baseId}-input`}
-        type="text"
-        role="combobox"
-        aria-expanded={expanded}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-activedescendant={expanded && activeOption ? activeOption.id : undefined}
-        autoComplete="off"
-        enterKeyHint="search"
-        maxLength={100}
-        placeholder="Search shops, products, offers"
-        value={text}
-        onChange={(event) => {
-          setText(event.target.value);
-          setOpen(true);
-          setActive(-1);
-        }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
-        onKeyDown={onKeyDown}
-        className={cn(
-          'block h-10 w-full rounded-lg border border-slate-300 bg-white pr-3 pl-9 text-sm text-slate-900 shadow-sm',
-          'outline-none transition placeholder:text-slate-500 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30',
-        )}
-      />
+      <div className="relative">
+        <Search
+          aria-hidden="true"
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+        />
+        <input
+          ref={inputRef}
+          id={`${baseId}-input`}
+          type="text"
+          role="combobox"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={expanded && activeOption ? activeOption.id : undefined}
+          autoComplete="off"
+          enterKeyHint="search"
+          maxLength={100}
+          placeholder="Search shops, products, offers"
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value);
+            setOpen(true);
+            setActive(-1);
+          }}
+          onFocus={() => setOpen(true)}
+          onBlur={() => setOpen(false)}
+          onKeyDown={onKeyDown}
+          className={cn(
+            'block h-10 w-full rounded-lg border border-slate-300 bg-white pr-3 pl-9 text-sm text-slate-900 shadow-sm',
+            'outline-none transition placeholder:text-slate-500 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30',
+          )}
+        />
+      </div>
       <div role="status" aria-live="polite" className="sr-only">
         {announcement}
       </div>

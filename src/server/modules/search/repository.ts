@@ -16,7 +16,7 @@ import { activeOn } from '../offers/rules';
  * the share of the search's trigrams found in the best-matching stretch of the name). "samsng" in
  * "Samsung Galaxy" scores 0.57, "pixl point" in "Pixel Point" 0.62; unrelated words stay under 0.4.
  */
-export const FUZZY_THRESHOLD = 0.5;
+export const FUZZY_THRESHOLD = 0.55;
 /** Looser, for "Did you mean …?" only: then the nearest of the mall's words is offered, not shown as a match. */
 export const SUGGEST_THRESHOLD = 0.3;
 
