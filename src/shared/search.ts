@@ -13,6 +13,8 @@ export const SEARCH_TOO_LONG = `Search text must be at most ${SEARCH_TEXT_MAX} c
 export const SEARCH_PREVIEW_SIZE = 5;
 /** Results per page of one group (?kind=). */
 export const SEARCH_PAGE_SIZE = 20;
+/** Matches counted and ranked per group; beyond, the count says "200+" (a longer search narrows it). */
+export const SEARCH_CAP = 200;
 
 /** ?q=&kind=&page=&pageSize= — without `kind`, the first page of every group. */
 export const SearchQuery = z.strictObject({
@@ -21,7 +23,7 @@ export const SearchQuery = z.strictObject({
     .pipe(cleanText(SEARCH_TEXT_MAX, SEARCH_TOO_LONG))
     .pipe(z.string().min(1, SEARCH_REQUIRED)),
   kind: z.enum(SEARCH_KINDS, 'Kind must be shops, products or offers').optional(),
-  page: z.coerce.number().int().min(1).max(50).default(1),
+  page: z.coerce.number().int().min(1).max(SEARCH_CAP).default(1),
   pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).optional(),
 });
 export type SearchQuery = z.input<typeof SearchQuery>;
@@ -58,7 +60,7 @@ export type SearchOffer = z.infer<typeof SearchOffer>;
 function group<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),
-    /** Matches, counted up to SEARCH_COUNT_CAP; `totalCapped` when there are more. */
+    /** Matches, counted up to SEARCH_CAP; `totalCapped` when there are more. */
     total: z.number().int(),
     totalCapped: z.boolean(),
     page: z.number().int(),
@@ -69,6 +71,8 @@ function group<T extends z.ZodType>(item: T) {
 export const SearchResults = z.object({
   /** The search as the server read it (tidied). */
   q: z.string(),
+  /** What was looked for: the search folded, each word the mall does not have replaced by its nearest. */
+  searched: z.string(),
   /** Each group asked for: all three without ?kind=, else that one. */
   shops: group(SearchShop).optional(),
   products: group(SearchProduct).optional(),

@@ -79,7 +79,9 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
   const q = useDebouncedValue(typed, DEBOUNCE_MS);
   const enabled = q.length >= MIN_CHARACTERS;
   const results = useQuery({ ...searchQuery({ q }), enabled });
-  const data = enabled && results.data?.q === q ? results.data : undefined;
+  // the previous search's results stay up while the next loads (no flicker); counts are announced fresh only
+  const data = enabled ? results.data : undefined;
+  const fresh = data !== undefined && !results.isPlaceholderData && typed === q;
 
   const groups = useMemo(
     () => (data ? groupsOf(data, area, (key, id) => `${baseId}-${key}-${id}`) : []),
@@ -131,7 +133,7 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
   }
 
   let announcement = '';
-  if (expanded && data && !pending) {
+  if (expanded && data && fresh) {
     announcement =
       totalFound(data) === 0
         ? `No results${data.didYouMean ? `. Did you mean ${data.didYouMean}?` : ''}`
@@ -235,7 +237,7 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
         <StatusLine
           pending={pending}
           failed={results.isError && !data}
-          data={data}
+          data={fresh ? data : undefined}
           onSuggestion={(word) => {
             setText(word);
             inputRef.current?.focus();

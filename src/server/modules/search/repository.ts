@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import {
+  SEARCH_CAP,
   SEARCH_KINDS,
   type SearchKind,
   type SearchOffer,
@@ -7,46 +8,46 @@ import {
   type SearchResults,
   type SearchShop,
 } from '../../../shared/search';
-import { SEARCH_COUNT_CAP } from '../../../shared/text';
 import type { Db } from '../../db/client';
 import { activeOn } from '../offers/rules';
+import { fold, Vocabulary, wordsOf } from './vocabulary';
+
+/** Words of a search taken into account; the rest are ignored (a pasted paragraph is not a search). */
+const MAX_WORDS = 8;
 
 /**
- * How alike a search and a stretch of a name must be to count as a match (pg_trgm's word_similarity:
- * the share of the search's trigrams found in the best-matching stretch of the name). "samsng" in
- * "Samsung Galaxy" scores 0.57, "pixl point" in "Pixel Point" 0.62; unrelated words stay under 0.4.
+ * The whole search, folded by the database (mall_fold, migration 0007), for ranking: exact, prefix and
+ * word-prefix patterns, LIKE wildcards escaped.
  */
-export const FUZZY_THRESHOLD = 0.55;
-/** Looser, for "Did you mean …?" only: then the nearest of the mall's words is offered, not shown as a match. */
-export const SUGGEST_THRESHOLD = 0.3;
-
-/**
- * The search, folded (lower case, accents gone: mall_fold, migration 0007), with its LIKE patterns —
- * computed once per statement, before any row is compared. It first sets pg_trgm's threshold for this
- * statement's transaction only: every trigram comparison (`%>`) reads its argument from here, so the
- * setting is in place before the index is read. Never a session-wide SET: the embedded database runs
- * every request on one shared session (docs/decisions/016).
- */
-function term(q: string, threshold: number): SQL {
+function term(q: string): SQL {
   return sql`term as materialized (
-    select set_config('pg_trgm.word_similarity_threshold', ${String(threshold)}, true) as threshold_set,
-           f,
-           esc || '%' as prefix,
-           '% ' || esc || '%' as word_prefix,
-           '%' || esc || '%' as contains
+    select f, esc || '%' as prefix, '% ' || esc || '%' as word_prefix, '%' || esc || '%' as contains
       from (select f, replace(replace(replace(f, '\\', '\\\\'), '%', '\\%'), '_', '\\_') as esc
-              from (select mall_fold(${q}) as f) folded) escaped)`;
-}
-
-/** A folded column that matches the search: alike enough (trigram index), or containing it (same index). */
-function matches(folded: SQL): SQL {
-  return sql`(${folded} %> (select f from term) or ${folded} like (select contains from term))`;
+              from (select mall_fold(${q}::text) as f) folded) escaped)`;
 }
 
 /**
- * How well a folded column matches: exact 4, the whole starts with the search 3, a word does 2, it
- * contains it 1, else 0 — plus the trigram likeness (0–1), so that every exact or prefix match ranks
- * above every fuzzy one, and within a tier the closer spelling first.
+ * "This folded column contains every word", each word's pattern written out from its parameter: every
+ * function in it is immutable, so the planner folds the pattern into a constant and estimates how many
+ * rows match — a scan that stops at the first few hundred for a common word, the trigram index for a
+ * rare one.
+ */
+function containsAll(words: readonly string[]) {
+  return (folded: SQL): SQL =>
+    sql`(${sql.join(
+      words.map(
+        (word) =>
+          sql`${folded} like ('%' || replace(replace(replace(mall_fold(${word}::text), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`,
+      ),
+      sql` and `,
+    )})`;
+}
+const anyOf = (conditions: SQL[]): SQL => sql`(${sql.join(conditions, sql` or `)})`;
+
+/**
+ * How well a folded column matches the whole search: exact 4, the whole starts with it 3, a word does 2,
+ * it contains it 1, else 0 (the words only, apart) — plus the trigram likeness (0–1): exact and prefix
+ * matches first, then the closer ones.
  */
 function score(folded: SQL): SQL {
   return sql`(case when ${folded} = term.f then 4
@@ -69,20 +70,38 @@ export interface GroupPage<T> {
   pageSize: number;
 }
 
+interface GroupQuery {
+  /** The table, and a condition every row must meet besides the words (offers: running today). */
+  from: SQL;
+  where?: SQL;
+  /** Which rows have every word in one of their searched columns (served by their trigram indexes). */
+  matches: SQL;
+  /** The candidates' rows with their folded columns (`candidates m` holds the ids). */
+  rows: SQL;
+  /** The score of one of those rows (its folded columns by name). */
+  score: SQL;
+}
+
+const CAP = SEARCH_CAP + 1;
+
 /**
- * One group's page: the first SEARCH_COUNT_CAP + 1 matches (the indexes find them in any order), ranked,
- * counted, and the page cut out of them — one statement, one round trip.
+ * One group's page, in one statement: the first SEARCH_CAP + 1 matching rows (found in no particular
+ * order), ranked, counted and the page cut out. With more matches than that the count says "200+" and
+ * the ranking is among those found first: a longer search narrows it.
  */
 async function groupPage<T>(
   db: Db,
-  query: { candidates: SQL; ranked: SQL; threshold: number; q: string },
+  q: string,
+  query: GroupQuery,
   page: number,
   pageSize: number,
 ): Promise<GroupPage<T>> {
+  const where = query.where ? sql` and ${query.where}` : sql``;
   const { rows } = await db.execute<GroupRow<T>>(sql`
-    with ${term(query.q, query.threshold)},
-    candidates as materialized (${query.candidates} limit ${SEARCH_COUNT_CAP + 1}),
-    ranked as materialized (${query.ranked})
+    with ${term(q)},
+    candidates as materialized (select id from ${query.from} where ${query.matches}${where} limit ${CAP}),
+    found as materialized (${query.rows}),
+    ranked as materialized (select found.*, ${query.score} as score from found, term)
     select (select count(*) from ranked)::int as n,
            (select json_agg(row_to_json(paged) order by paged.rank) from (
               select ranked.*, row_number() over (order by score desc, lower(sort_name), id) as rank
@@ -91,123 +110,131 @@ async function groupPage<T>(
   const row = rows[0];
   const n = row?.n ?? 0;
   const items = (row?.items ?? []).map((item) => {
-    const { score: _score, sort_name: _sortName, rank: _rank, ...rest } = item as Record<string, unknown>;
-    return rest as T;
+    const picked: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(item as Record<string, unknown>))
+      if (!INTERNAL.has(key)) picked[key] = value;
+    return picked as T;
   });
-  return {
-    items,
-    total: Math.min(n, SEARCH_COUNT_CAP),
-    totalCapped: n > SEARCH_COUNT_CAP,
-    page,
-    pageSize,
-  };
+  return { items, total: Math.min(n, SEARCH_CAP), totalCapped: n > SEARCH_CAP, page, pageSize };
 }
 
-const fold = (column: string) => sql.raw(`mall_fold(${column})`);
+/** Columns the ranking needs and the answer does not carry. */
+const INTERNAL = new Set(['score', 'sort_name', 'rank', 'f1', 'f2', 'f3']);
+
+const raw = (text: string) => sql.raw(text);
 
 /** Shops by name, category and description; a name match outranks a category one, that a description one. */
-function shopsQuery(q: string) {
-  const name = fold('s.name');
-  const description = fold('s.description');
-  const category = fold('c.name');
+function shopsQuery(words: readonly string[]): GroupQuery {
+  const contains = containsAll(words);
   return {
-    q,
-    threshold: FUZZY_THRESHOLD,
-    candidates: sql`
-      select s.id from shops s where ${matches(name)}
-      union select s.id from shops s where ${matches(description)}
-      union select s.id from shops s join categories c on c.id = s.category_id where ${matches(category)}`,
-    ranked: sql`
+    from: raw('shops'),
+    matches: anyOf([
+      contains(raw('search_name')),
+      contains(raw('search_description')),
+      // through the few categories that match: an array, so the shops' index on category_id serves
+      sql`category_id = any(array(select c.id from categories c where ${contains(raw('mall_fold(c.name)'))}))`,
+    ]),
+    rows: sql`
       select s.id, s.name, c.name as category, f.name as floor, s.location, s.name as sort_name,
-             greatest(${score(name)}, ${score(category)} - 0.25, ${score(description)} - 0.5) as score
+             s.search_name as f1, mall_fold(c.name) as f2, s.search_description as f3
         from candidates m join shops s on s.id = m.id
-        join categories c on c.id = s.category_id join floors f on f.id = s.floor_id, term`,
+        join categories c on c.id = s.category_id join floors f on f.id = s.floor_id`,
+    score: sql`greatest(${score(raw('f1'))}, ${score(raw('f2'))} - 0.25, ${score(raw('f3'))} - 0.5)`,
   };
 }
 
 /** Products by name and category. */
-function productsQuery(q: string) {
-  const name = fold('p.name');
-  const category = fold('p.category');
+function productsQuery(words: readonly string[]): GroupQuery {
+  const contains = containsAll(words);
   return {
-    q,
-    threshold: FUZZY_THRESHOLD,
-    candidates: sql`
-      select p.id from products p where ${matches(name)}
-      union select p.id from products p where ${matches(category)}`,
-    ranked: sql`
+    from: raw('products'),
+    matches: anyOf([contains(raw('search_name')), contains(raw('search_category'))]),
+    rows: sql`
       select p.id, p.name, p.category, p.price::text as price, p.shop_id as "shopId", s.name as "shopName",
-             p.name as sort_name, greatest(${score(name)}, ${score(category)} - 0.25) as score
-        from candidates m join products p on p.id = m.id join shops s on s.id = p.shop_id, term`,
+             p.name as sort_name, p.search_name as f1, p.search_category as f2
+        from candidates m join products p on p.id = m.id join shops s on s.id = p.shop_id`,
+    score: sql`greatest(${score(raw('f1'))}, ${score(raw('f2'))} - 0.25)`,
   };
 }
 
 /** Offers by title: only those running on the mall's `today`, as shoppers see them (offers/rules.ts). */
-function offersQuery(q: string, today: string) {
-  const title = fold('offers.title');
+function offersQuery(words: readonly string[], today: string): GroupQuery {
   return {
-    q,
-    threshold: FUZZY_THRESHOLD,
-    candidates: sql`select offers.id from offers where ${matches(title)} and ${activeOn(today)}`,
-    ranked: sql`
-      select offers.id, offers.title, offers.discount, offers.end_date::text as "endDate",
-             offers.shop_id as "shopId", s.name as "shopName", offers.title as sort_name, ${score(title)} as score
-        from candidates m join offers on offers.id = m.id join shops s on s.id = offers.shop_id, term`,
+    from: raw('offers'),
+    where: activeOn(today),
+    matches: containsAll(words)(raw('search_title')),
+    rows: sql`
+      select o.id, o.title, o.discount, o.end_date::text as "endDate", o.shop_id as "shopId",
+             s.name as "shopName", o.title as sort_name, o.search_title as f1
+        from candidates m join offers o on o.id = m.id join shops s on s.id = o.shop_id`,
+    score: score(raw('f1')),
   };
 }
 
 /**
- * The nearest of the mall's own words to `word` — from shop, category, product and running offer names
- * alike enough to it — or null. A handful of candidates per table, each name split into words.
+ * The mall's words (table search_words, kept by triggers: migration 0007) and the words of the offers
+ * running today, read once per directory version and mall date; concurrent searches share one read.
  */
-async function nearestWord(db: Db, word: string, today: string): Promise<string | null> {
-  const near = (folded: SQL) => sql`${folded} %> (select f from term)`;
-  const { rows } = await db.execute<{ word: string }>(sql`
-    with ${term(word, SUGGEST_THRESHOLD)},
-    names as (
-      (select mall_fold(name) as v from shops where ${near(fold('name'))} limit 20)
-      union all (select mall_fold(name) from categories where ${near(fold('name'))} limit 20)
-      union all (select mall_fold(name) from products where ${near(fold('name'))} limit 20)
-      union all (select mall_fold(category) from products where ${near(fold('category'))} limit 20)
-      union all (select mall_fold(title) from offers where ${near(fold('title'))} and ${activeOn(today)} limit 20)),
-    words as (
-      select distinct w from names, regexp_split_to_table(v, '[^[:alnum:]]+') as w where length(w) >= 2)
-    select w as word from words, term
-     where word_similarity(term.f, w) >= ${SUGGEST_THRESHOLD}
-     order by similarity(w, term.f) desc, word_similarity(term.f, w) desc, w
-     limit 1`);
-  return rows[0]?.word ?? null;
+function vocabularyCache(db: Db) {
+  let current: { key: string; words: Promise<Vocabulary> } | null = null;
+
+  async function load(today: string): Promise<Vocabulary> {
+    const { rows } = await db.execute<{ w: string }>(sql`
+      select word as w from search_words
+      union select w from offers, regexp_split_to_table(search_title, '[^[:alnum:]]+') as w
+       where ${activeOn(today)} and length(w) >= 2`);
+    return new Vocabulary(rows.map((row) => row.w));
+  }
+
+  return function vocabulary(version: string, today: string): Promise<Vocabulary> {
+    const key = `${version} ${today}`;
+    if (current?.key !== key) {
+      const words = load(today);
+      current = { key, words };
+      // a failed read is not kept: the next search tries again
+      words.catch(() => {
+        if (current?.words === words) current = null;
+      });
+    }
+    return current.words;
+  };
 }
 
 /** The mall-wide search's queries. */
 export function searchRepository(db: Db) {
-  async function suggest(q: string, today: string): Promise<string | null> {
-    const words = q.split(/\s+/).filter(Boolean).slice(0, 6);
-    const { rows } = await db.execute<{ f: string }>(sql`select mall_fold(${words.join(' ')}) as f`);
-    const folded = (rows[0]?.f ?? '').split(/\s+/).filter(Boolean);
-    const nearest = await Promise.all(folded.map((word) => nearestWord(db, word, today)));
-    const suggestion = folded.map((word, i) => nearest[i] ?? word).join(' ');
-    return suggestion && suggestion !== folded.join(' ') ? suggestion : null;
-  }
+  const vocabulary = vocabularyCache(db);
 
   return {
     /**
-     * Every group's first page (`kind` omitted) or one group's `page`, best match first; when nothing
-     * matched at all, a "Did you mean …?" from the mall's words.
+     * Every group's first page (`kind` omitted) or one group's `page`, best match first. Words the mall
+     * does not have are corrected to its nearest words first (typo tolerance); when nothing matches even
+     * then, a "Did you mean …?" from the mall's words at a looser likeness.
      */
     async search(
       q: string,
-      options: { kind?: SearchKind; page: number; pageSize: number; today: string },
+      options: { kind?: SearchKind; page: number; pageSize: number; today: string; version: string },
     ): Promise<SearchResults> {
       const { kind, page, pageSize, today } = options;
-      const wanted = kind ? [kind] : SEARCH_KINDS;
+      const typed = wordsOf(fold(q)).slice(0, MAX_WORDS);
+      const words = await vocabulary(options.version, today);
+      const corrected = words.correct(typed);
+      const searched = corrected.join(' ');
+      // nothing to look for (only punctuation): every group is empty
       const run = {
-        shops: () => groupPage<SearchShop>(db, shopsQuery(q), page, pageSize),
-        products: () => groupPage<SearchProduct>(db, productsQuery(q), page, pageSize),
-        offers: () => groupPage<SearchOffer>(db, offersQuery(q, today), page, pageSize),
+        shops: () => groupPage<SearchShop>(db, searched, shopsQuery(corrected), page, pageSize),
+        products: () => groupPage<SearchProduct>(db, searched, productsQuery(corrected), page, pageSize),
+        offers: () => groupPage<SearchOffer>(db, searched, offersQuery(corrected, today), page, pageSize),
       };
+      const empty = { items: [], total: 0, totalCapped: false, page, pageSize };
+      const wanted = kind ? [kind] : SEARCH_KINDS;
       const groups = await Promise.all(
-        SEARCH_KINDS.map((k) => (wanted.includes(k) ? run[k]() : Promise.resolve(null))),
+        SEARCH_KINDS.map((k) =>
+          wanted.includes(k)
+            ? corrected.length > 0
+              ? run[k]()
+              : Promise.resolve(empty)
+            : Promise.resolve(null),
+        ),
       );
       const [shops, products, offers] = groups as [
         GroupPage<SearchShop> | null,
@@ -215,12 +242,15 @@ export function searchRepository(db: Db) {
         GroupPage<SearchOffer> | null,
       ];
       const found = groups.some((group) => group && group.total > 0);
+      const suggestion = found || kind ? null : words.suggest(corrected);
       return {
         q,
+        searched,
         ...(shops ? { shops } : {}),
         ...(products ? { products } : {}),
         ...(offers ? { offers } : {}),
-        didYouMean: found || page > 1 ? null : await suggest(q, today),
+        // a suggestion only when the whole search found nothing, not one group (?kind=)
+        didYouMean: suggestion && suggestion !== searched ? suggestion : null,
       };
     },
   };

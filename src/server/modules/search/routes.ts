@@ -27,6 +27,8 @@ export const searchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; time
         page: kind ? page : 1,
         pageSize: pageSize ?? (kind ? SEARCH_PAGE_SIZE : SEARCH_PREVIEW_SIZE),
         today: mallToday(timeZone, now()),
+        // the mall's words are read once per directory version (set with the session: auth/guards.ts)
+        version: request.catalogVersion ?? 'none',
       });
     },
   );

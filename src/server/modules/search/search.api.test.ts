@@ -56,13 +56,26 @@ describe('ranking', () => {
     await d.call(d.admin, 'DELETE', `/api/shops/${shop.id}`);
   });
 
-  it('ranks a prefix match above a closer-looking fuzzy one', async () => {
-    const prefix = await d.product({ name: 'Kettlebell Set', category: 'Fitness' });
-    const fuzzy = await d.product({ name: 'Ketle', category: 'Fitness' });
-    const names = productNames(await search('q=kettle&kind=products'));
-    expect(names.indexOf('Kettlebell Set')).toBeGreaterThanOrEqual(0);
-    expect(names.indexOf('Ketle')).toBeGreaterThan(names.indexOf('Kettlebell Set'));
-    for (const product of [prefix, fuzzy]) await d.call(d.admin, 'DELETE', `/api/products/${product.id}`);
+  it('ranks exact, then the whole starting with it, then a word starting with it, then containing it', async () => {
+    const names = ['Minquokka', 'Baby Quokka', 'Quokka Plush', 'Quokka'];
+    const made = [];
+    for (const name of names) made.push(await d.product({ name, category: 'Toys' }));
+    expect(productNames(await search('q=quokka&kind=products'))).toEqual([...names].reverse());
+    for (const product of made) await d.call(d.admin, 'DELETE', `/api/products/${product.id}`);
+  });
+
+  it('searches a word the mall has as typed, and corrects only a word it does not have', async () => {
+    const kettlebell = await d.product({ name: 'Kettlebell Set', category: 'Fitness' });
+    expect(productNames(await search('q=kettle&kind=products'))).toEqual(['Kettlebell Set']);
+    const corrected = await search('q=ketlebell&kind=products');
+    expect(corrected.searched).toBe('kettlebell');
+    expect(productNames(corrected)).toEqual(['Kettlebell Set']);
+    await d.call(d.admin, 'DELETE', `/api/products/${kettlebell.id}`);
+  });
+
+  it('finds every word, in any order and in any column it is in', async () => {
+    expect(productNames(await q('headphones over-ear'))).toEqual(['Over-Ear Headphones']);
+    expect(productNames(await q('galaxy samsng'))).toEqual(['Samsung Galaxy A55']);
   });
 });
 
