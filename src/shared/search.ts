@@ -13,8 +13,8 @@ export const SEARCH_TOO_LONG = `Search text must be at most ${SEARCH_TEXT_MAX} c
 export const SEARCH_PREVIEW_SIZE = 5;
 /** Results per page of one group (?kind=). */
 export const SEARCH_PAGE_SIZE = 20;
-/** Matches counted and ranked per group; beyond, the count says "200+" (a longer search narrows it). */
-export const SEARCH_CAP = 200;
+/** Matches counted and ranked per group; beyond, the count says "100+" (a longer search narrows it). */
+export const SEARCH_CAP = 100;
 
 /** ?q=&kind=&page=&pageSize= — without `kind`, the first page of every group. */
 export const SearchQuery = z.strictObject({

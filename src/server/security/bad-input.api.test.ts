@@ -721,7 +721,7 @@ describe('bad search text is refused with the message the search box shows', () 
     ['q twice', 'q=tea&q=coffee', null],
     ['an unknown kind', 'q=tea&kind=people', 'Kind must be shops, products or offers'],
     ['page 0', 'q=tea&kind=shops&page=0', null],
-    ['page past 200', 'q=tea&kind=shops&page=201', null],
+    ['page past 100', 'q=tea&kind=shops&page=101', null],
     ['a page size of 101', 'q=tea&pageSize=101', null],
     ['an unknown parameter', 'q=tea&sort=name', null],
   ];

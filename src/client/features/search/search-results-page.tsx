@@ -110,7 +110,7 @@ export function SearchResultsPage({ area }: { area: SearchArea }) {
               {data && !results.isPlaceholderData
                 ? totalFound(data) === 0
                   ? `No results for “${q}”`
-                  : `${countsText(data)} for “${q}”`
+                  : `${countsText(data)} for “${data.searched}”`
                 : null}
             </p>
             {results.isFetching ? <LoadingStatus label="Searching" /> : null}

@@ -50,11 +50,16 @@ const anyOf = (conditions: SQL[]): SQL => sql`(${sql.join(conditions, sql` or `)
  * matches first, then the closer ones.
  */
 function score(folded: SQL): SQL {
+  return sql`(${tier(folded)} + word_similarity(term.f, ${folded}))`;
+}
+
+/** The tier alone: for long text (a shop's description), where the likeness would cost more than it tells. */
+function tier(folded: SQL): SQL {
   return sql`(case when ${folded} = term.f then 4
                    when ${folded} like term.prefix then 3
                    when ' ' || ${folded} like term.word_prefix then 2
                    when ${folded} like term.contains then 1
-                   else 0 end + word_similarity(term.f, ${folded}))`;
+                   else 0 end)`;
 }
 
 type GroupRow<T> = {
@@ -76,10 +81,10 @@ interface GroupQuery {
   where?: SQL;
   /** Which rows have every word in one of their searched columns (served by their trigram indexes). */
   matches: SQL;
-  /** The candidates' rows with their folded columns (`candidates m` holds the ids). */
-  rows: SQL;
-  /** The score of one of those rows (its folded columns by name). */
-  score: SQL;
+  /** `id, sort_name, score` of every candidate (`candidates m` holds the ids; `term` is in scope). */
+  ranked: SQL;
+  /** The page's items, from `paged` (id, rank), with what the answer shows (names of shops…). */
+  items: SQL;
 }
 
 const CAP = SEARCH_CAP + 1;
@@ -100,13 +105,13 @@ async function groupPage<T>(
   const { rows } = await db.execute<GroupRow<T>>(sql`
     with ${term(q)},
     candidates as materialized (select id from ${query.from} where ${query.matches}${where} limit ${CAP}),
-    found as materialized (${query.rows}),
-    ranked as materialized (select found.*, ${query.score} as score from found, term)
+    ranked as materialized (${query.ranked}),
+    paged as materialized (
+      select id, row_number() over (order by score desc, lower(sort_name), id) as rank
+        from ranked order by score desc, lower(sort_name), id
+       limit ${pageSize} offset ${(page - 1) * pageSize})
     select (select count(*) from ranked)::int as n,
-           (select json_agg(row_to_json(paged) order by paged.rank) from (
-              select ranked.*, row_number() over (order by score desc, lower(sort_name), id) as rank
-                from ranked order by score desc, lower(sort_name), id
-               limit ${pageSize} offset ${(page - 1) * pageSize}) paged) as items`);
+           (select json_agg(row_to_json(items) order by items.rank) from (${query.items}) items) as items`);
   const row = rows[0];
   const n = row?.n ?? 0;
   const items = (row?.items ?? []).map((item) => {
@@ -119,7 +124,7 @@ async function groupPage<T>(
 }
 
 /** Columns the ranking needs and the answer does not carry. */
-const INTERNAL = new Set(['score', 'sort_name', 'rank', 'f1', 'f2', 'f3']);
+const INTERNAL = new Set(['rank']);
 
 const raw = (text: string) => sql.raw(text);
 
@@ -134,12 +139,15 @@ function shopsQuery(words: readonly string[]): GroupQuery {
       // through the few categories that match: an array, so the shops' index on category_id serves
       sql`category_id = any(array(select c.id from categories c where ${contains(raw('mall_fold(c.name)'))}))`,
     ]),
-    rows: sql`
-      select s.id, s.name, c.name as category, f.name as floor, s.location, s.name as sort_name,
-             s.search_name as f1, mall_fold(c.name) as f2, s.search_description as f3
-        from candidates m join shops s on s.id = m.id
+    ranked: sql`
+      select s.id, s.name as sort_name,
+             greatest(${score(raw('s.search_name'))}, ${score(raw('mall_fold(c.name)'))} - 0.25,
+                      ${tier(raw('s.search_description'))} - 0.5) as score
+        from candidates m join shops s on s.id = m.id join categories c on c.id = s.category_id, term`,
+    items: sql`
+      select s.id, s.name, c.name as category, f.name as floor, s.location, paged.rank
+        from paged join shops s on s.id = paged.id
         join categories c on c.id = s.category_id join floors f on f.id = s.floor_id`,
-    score: sql`greatest(${score(raw('f1'))}, ${score(raw('f2'))} - 0.25, ${score(raw('f3'))} - 0.5)`,
   };
 }
 
@@ -149,11 +157,14 @@ function productsQuery(words: readonly string[]): GroupQuery {
   return {
     from: raw('products'),
     matches: anyOf([contains(raw('search_name')), contains(raw('search_category'))]),
-    rows: sql`
+    ranked: sql`
+      select p.id, p.name as sort_name,
+             greatest(${score(raw('p.search_name'))}, ${score(raw('p.search_category'))} - 0.25) as score
+        from candidates m join products p on p.id = m.id, term`,
+    items: sql`
       select p.id, p.name, p.category, p.price::text as price, p.shop_id as "shopId", s.name as "shopName",
-             p.name as sort_name, p.search_name as f1, p.search_category as f2
-        from candidates m join products p on p.id = m.id join shops s on s.id = p.shop_id`,
-    score: sql`greatest(${score(raw('f1'))}, ${score(raw('f2'))} - 0.25)`,
+             paged.rank
+        from paged join products p on p.id = paged.id join shops s on s.id = p.shop_id`,
   };
 }
 
@@ -163,11 +174,13 @@ function offersQuery(words: readonly string[], today: string): GroupQuery {
     from: raw('offers'),
     where: activeOn(today),
     matches: containsAll(words)(raw('search_title')),
-    rows: sql`
+    ranked: sql`
+      select o.id, o.title as sort_name, ${score(raw('o.search_title'))} as score
+        from candidates m join offers o on o.id = m.id, term`,
+    items: sql`
       select o.id, o.title, o.discount, o.end_date::text as "endDate", o.shop_id as "shopId",
-             s.name as "shopName", o.title as sort_name, o.search_title as f1
-        from candidates m join offers o on o.id = m.id join shops s on s.id = o.shop_id`,
-    score: score(raw('f1')),
+             s.name as "shopName", paged.rank
+        from paged join offers o on o.id = paged.id join shops s on s.id = o.shop_id`,
   };
 }
 
