@@ -16,6 +16,8 @@ const TABLES = [
   'floors',
   'offers',
   'products',
+  // the mall's words for the search's typo correction (migration 0007, hand-written)
+  'search_words',
   'sessions',
   'shops',
   'sign_in_attempts',
