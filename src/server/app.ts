@@ -32,6 +32,7 @@ import { offerReviewRoutes } from './modules/offers/review-routes';
 import { offerRoutes } from './modules/offers/routes';
 import { categoryRoutes, floorRoutes } from './modules/places/routes';
 import { productRoutes } from './modules/products/routes';
+import { searchRoutes } from './modules/search/routes';
 import { shopRoutes } from './modules/shops/routes';
 import { statsRoutes } from './modules/stats/routes';
 import { schedulePrune } from './ops/prune';
@@ -226,6 +227,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
   await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });
   await app.register(managerRoutes, { prefix: '/api', db, now, timeZone });
+  await app.register(searchRoutes, { prefix: '/api/search', db, now, timeZone });
 
   const pageHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
   app.setNotFoundHandler((request, reply) => {

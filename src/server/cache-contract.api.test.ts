@@ -52,6 +52,8 @@ afterAll(async () => {
 /** A concrete URL for a route pattern: `:id` filled with a record of its kind; lists with a filter too. */
 function urlsFor(pattern: string): string[] {
   const resource = pattern.split('/')[2] ?? '';
+  // The search: every group, and the offers alone (which offers run changes overnight).
+  if (resource === 'search') return [`${pattern}?q=offer`, `${pattern}?q=offer&kind=offers`];
   if (pattern.endsWith('/:id')) return [pattern.replace(':id', ids[resource] ?? '')];
   if (resource === 'mall-hours') return [pattern];
   // "Open now": the instant is in the URL (docs/decisions/017), so the answer is the URL's, not the clock's.
@@ -77,6 +79,7 @@ describe('the cache contract', () => {
         '/api/offers/:id',
         '/api/products',
         '/api/products/:id',
+        '/api/search',
         '/api/shops',
         '/api/shops/:id',
       ].sort(),
@@ -106,6 +109,10 @@ describe('the cache contract', () => {
         await t.app.inject({ url: `/api/offers/${ids.offers}`, headers: d.user.headers })
       ).json();
       expect(offer.status).toBe('active');
+      const found = (
+        await t.app.inject({ url: '/api/search?q=offer&kind=offers', headers: d.user.headers })
+      ).json();
+      expect(found.offers.items.map((item: { id: string }) => item.id)).toEqual([ids.offers]);
     } finally {
       t.advanceClock(-24 * 60 * 60 * 1000);
     }

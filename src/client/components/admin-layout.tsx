@@ -15,6 +15,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { offerReviewsQuery } from '../features/managers';
+import { SearchBox } from '../features/search';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
 import { LogoLink } from './logo-link';
@@ -61,7 +62,7 @@ export function AdminLayout() {
 
   return (
     <div className="min-h-dvh bg-slate-50">
-      <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur sm:px-6 md:ml-64">
+      <header className="sticky top-0 z-40 flex min-h-16 flex-wrap items-center gap-x-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur sm:px-6 md:ml-64">
         <button
           ref={toggleRef}
           type="button"
@@ -78,7 +79,9 @@ export function AdminLayout() {
           )}
         </button>
         <LogoLink className="md:hidden" />
-        <div className="ml-auto flex min-w-0 items-center gap-3">
+        {/* why: a row of its own under the bar on phones, in the bar from md up */}
+        <SearchBox area="admin" className="order-last w-full pb-2 md:order-none md:w-72 md:pb-0 lg:w-96" />
+        <div className="ml-auto flex h-16 min-w-0 flex-1 basis-0 items-center justify-end gap-3">
           <p className="min-w-0 truncate text-sm text-slate-600">
             Welcome, <span className="font-medium text-slate-900">{user ? displayName(user) : ''}</span>
           </p>

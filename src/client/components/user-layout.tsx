@@ -1,5 +1,6 @@
 import { NavLink, Outlet } from 'react-router';
 import { CompareProvider, useCompare } from '../features/compare/compare-context';
+import { SearchBox } from '../features/search';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
 import { LogoLink } from './logo-link';
@@ -59,6 +60,8 @@ function UserShell() {
               ))}
             </ul>
           </nav>
+          {/* why: its own row under the logo on phones, beside the links from md up */}
+          <SearchBox area="user" className="order-last w-full pb-2 md:order-none md:w-56 md:pb-0 lg:w-72" />
           <div className="flex h-16 min-w-0 flex-1 basis-0 items-center justify-end gap-3">
             <p className="min-w-0 truncate text-sm text-slate-600">
               Welcome, <span className="font-medium text-slate-900">{user ? displayName(user) : ''}</span>

@@ -24,4 +24,5 @@ export const queryKeys = {
   /** The approvals queue (admin). */
   offerReviews: ['offer-reviews'],
   mallHours: ['mall-hours'],
+  search: ['search'],
 } as const satisfies Record<string, QueryKey>;

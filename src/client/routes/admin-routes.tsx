@@ -28,4 +28,5 @@ export const adminRoutes: RouteObject[] = [
   lazyRoute(() => import('./admin/activity-page'), 'ActivityPage', { path: 'admin/activity' }),
   lazyRoute(() => import('./admin/approvals-page'), 'ApprovalsPage', { path: 'admin/approvals' }),
   lazyRoute(() => import('./admin/mall-hours-form-page'), 'MallHoursPage', { path: 'admin/mall-hours' }),
+  lazyRoute(() => import('./admin/search-page'), 'SearchPage', { path: 'admin/search' }),
 ];

@@ -14,4 +14,5 @@ export const userRoutes: RouteObject[] = [
   lazyRoute(() => import('./user/compare-page'), 'ComparePage', { path: 'user/compare' }),
   // A shop manager's "My shops" (a user with a membership), in the same layout.
   ...manageRoutes,
+  lazyRoute(() => import('./user/search-page'), 'SearchPage', { path: 'user/search' }),
 ];

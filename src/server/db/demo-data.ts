@@ -130,7 +130,7 @@ const SHOPS: readonly ShopSeed[] = [
     about: 'Phones, laptops and accessories, with a service desk for repairs and screen replacements.',
     offers: [['Back to College', 'Discounts on laptops and tablets with a student ID.', 10, -10, 20]],
     products: [
-      ['Nova X5 Smartphone', '6.5-inch AMOLED phone with 128 GB storage.', '24999.00', 'Smartphones'],
+      ['Samsung Galaxy A55', '6.6-inch AMOLED phone with 128 GB storage.', '24999.00', 'Smartphones'],
       ['AirBook 14 Laptop', 'Thin 14-inch laptop, 16 GB RAM, 512 GB SSD.', '58990.00', 'Laptops', 0],
       ['Tabula 10 Tablet', '10-inch tablet with stylus support.', '18499.00', 'Tablets', 0],
       ['PulseBuds Wireless Earbuds', 'Noise-cancelling earbuds with a 30-hour case.', '3999.00', 'Audio'],
@@ -196,7 +196,12 @@ const SHOPS: readonly ShopSeed[] = [
       ['55-inch 4K Smart TV', 'LED TV with Dolby Vision and built-in apps.', '42990.00', 'Televisions', 0],
       ['65-inch QLED TV', 'QLED panel with a 120 Hz refresh rate.', '74990.00', 'Televisions', 0],
       ['Soundbar 2.1', '300 W soundbar with a wireless subwoofer.', '12999.00', 'Audio'],
-      ['Bookshelf Speakers', 'Pair of passive speakers in a walnut finish.', '8499.00', 'Audio'],
+      [
+        'Over-Ear Headphones',
+        'Wireless noise-cancelling headphones with a 40-hour battery.',
+        '8499.00',
+        'Audio',
+      ],
       ['Front Load Washer 8 kg', 'Inverter washing machine with steam wash.', '34990.00', 'Appliances'],
       ['Microwave Oven 25 L', 'Convection microwave with 200 auto-cook menus.', '11490.00', 'Appliances'],
     ],

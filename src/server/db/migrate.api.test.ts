@@ -19,6 +19,8 @@ const TABLES = [
   'manager_invites',
   'offers',
   'products',
+  // the mall's words for the search's typo correction (migration 0007, hand-written)
+  'search_words',
   'sessions',
   'shop_managers',
   'shops',

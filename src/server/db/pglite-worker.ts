@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface PgliteWorkerData {
@@ -27,7 +28,7 @@ if (!port) throw new Error('pglite-worker must run as a worker thread');
 async function main() {
   const db = await PGlite.create({
     dataDir: data.dataDir,
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, unaccent },
     ...(data.loadDataDir ? { loadDataDir: new Blob([data.loadDataDir as Uint8Array<ArrayBuffer>]) } : {}),
   });
   // The app's pool holds one connection at a time, but `pg`'s pool drops a connection after any failed

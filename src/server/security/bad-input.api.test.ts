@@ -959,3 +959,38 @@ describe('a category or floor name that only looks like another is a duplicate (
     expect({ row: await d.row(target.table, target.id()), counts: await rowCounts() }).toEqual(before);
   });
 });
+
+// ---------------------------------------------------------------------------------------------------
+// The mall-wide search's query string (GET /api/search, docs/decisions/016)
+
+describe('bad search text is refused with the message the search box shows', () => {
+  const TOO_LONG = 'Search text must be at most 100 characters';
+  const REQUIRED = 'Type something to search for';
+  const CASES: Array<[label: string, query: string, message: string | null]> = [
+    ['no q', '', REQUIRED],
+    ['an empty q', 'q=', REQUIRED],
+    ['only spaces', 'q=%20%20%20', REQUIRED],
+    ['only a zero-width space', `q=${encodeURIComponent('\u200B')}`, REQUIRED],
+    ['101 characters', `q=${'a'.repeat(101)}`, TOO_LONG],
+    ['10,000 characters', `q=${'a'.repeat(10_000)}`, TOO_LONG],
+    ['a control character', `q=${encodeURIComponent('tea\u0007')}`, 'Remove the control characters'],
+    [
+      'a text-direction control',
+      `q=${encodeURIComponent('tea\u202E')}`,
+      'Remove the text-direction control characters',
+    ],
+    ['q twice', 'q=tea&q=coffee', null],
+    ['an unknown kind', 'q=tea&kind=people', 'Kind must be shops, products or offers'],
+    ['page 0', 'q=tea&kind=shops&page=0', null],
+    ['page past 100', 'q=tea&kind=shops&page=101', null],
+    ['a page size of 101', 'q=tea&pageSize=101', null],
+    ['an unknown parameter', 'q=tea&sort=name', null],
+  ];
+  it.each(CASES)('%s: 400', async (_label, query, message) => {
+    const response = await d.call(d.user, 'GET', `/api/search?${query}`);
+    expect(response.statusCode, response.body).toBe(400);
+    const { error } = response.json() as ApiErrorBody;
+    expect(error.code).toBe('VALIDATION');
+    if (message) expect(error.message).toBe(message);
+  });
+});

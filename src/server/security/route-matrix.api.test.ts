@@ -82,6 +82,7 @@ const RULES: Record<string, Rule> = {
     success: 200,
   },
   'GET /api/stats': { request: async () => ({ url: '/api/stats' }), success: 200 },
+  'GET /api/search': { request: async () => ({ url: '/api/search?q=shop' }), success: 200 },
   'GET /api/audit': { request: async () => ({ url: '/api/audit' }), success: 200 },
   'GET /api/audit/actors': { request: async () => ({ url: '/api/audit/actors' }), success: 200 },
   'POST /api/admin/invites': { request: async () => ({ url: '/api/admin/invites' }), success: 201 },

@@ -8,11 +8,12 @@ import { SelectField } from '../../components/ui/form-field';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
+import { SearchField } from '../../components/ui/search-field';
 import { openAtParam, useMallClock } from '../../features/hours';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
 import { queryClient } from '../../lib/query-client';
-import { pageFrom, usePageParam } from '../../lib/use-list-params';
+import { pageFrom, readListParams, useListParams, usePageParam } from '../../lib/use-list-params';
 
 const PAGE_SIZE = 12;
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
@@ -31,8 +32,16 @@ function listQuery(
   floorId: string | undefined,
   page: number,
   openAt?: string,
+  q = '',
 ) {
-  return shopsQuery({ categoryId, floorId, page, pageSize: PAGE_SIZE, ...(openAt ? { openAt } : {}) });
+  return shopsQuery({
+    q: q || undefined,
+    categoryId,
+    floorId,
+    page,
+    pageSize: PAGE_SIZE,
+    ...(openAt ? { openAt } : {}),
+  });
 }
 
 /**
@@ -43,7 +52,9 @@ export function prefetch(search: URLSearchParams): void {
   void queryClient.prefetchQuery(categoriesQuery);
   void queryClient.prefetchQuery(floorsQuery);
   if (!search.get('category') && !search.get('floor') && !search.get('open')) {
-    void queryClient.prefetchQuery(listQuery(undefined, undefined, pageFrom(search)));
+    void queryClient.prefetchQuery(
+      listQuery(undefined, undefined, pageFrom(search), undefined, readListParams(search).q),
+    );
   }
 }
 
@@ -58,6 +69,8 @@ export function ShopsPage() {
   const openNow = params.get('open') === 'now';
   const clock = useMallClock();
   const openAt = openNow && clock ? openAtParam(clock.now) : undefined;
+  // the name search (?q=): typing replaces the history entry, filters and pages add one
+  const { text, setText, q } = useListParams();
 
   const categories = useQuery(categoriesQuery);
   const floors = useQuery(floorsQuery);
@@ -68,7 +81,7 @@ export function ShopsPage() {
     (!categoryName || categories.isSuccess) &&
     (!floorName || floors.isSuccess) &&
     (!openNow || Boolean(openAt));
-  const shops = useQuery({ ...listQuery(category?.id, floor?.id, page, openAt), enabled: ready });
+  const shops = useQuery({ ...listQuery(category?.id, floor?.id, page, openAt, q), enabled: ready });
   const total = shops.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const unknownCategory = Boolean(categoryName) && categories.isSuccess && !category;
@@ -108,10 +121,11 @@ export function ShopsPage() {
   }
 
   function clearFilters() {
+    setText('');
     setParams(new URLSearchParams());
   }
 
-  const filtered = Boolean(category || floor || openNow);
+  const filtered = Boolean(category || floor || openNow || q);
   const placeFilters = [
     { name: 'category', places: categories, chosen: category, named: categoryName },
     { name: 'floor', places: floors, chosen: floor, named: floorName },
@@ -124,7 +138,7 @@ export function ShopsPage() {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Shops</h1>
-          <p className="mt-1 text-sm text-slate-600">Find a shop by category or floor.</p>
+          <p className="mt-1 text-sm text-slate-600">Find a shop by name, category or floor.</p>
         </div>
         <Link to="/user/compare" className={buttonClass('secondary', 'md', 'min-h-10')}>
           <GitCompareArrows aria-hidden="true" className="size-4" />
@@ -132,7 +146,14 @@ export function ShopsPage() {
         </Link>
       </div>
 
-      <search className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-5">
+      <search className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-5 lg:grid-cols-3">
+        <SearchField
+          label="Shop name"
+          placeholder="Search by name"
+          maxLength={200}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+        />
         {placeFilters.map((filter) => (
           <PlaceSelect key={filter.name} {...filter} onChange={(value) => setFilter(filter.name, value)} />
         ))}
@@ -171,7 +192,11 @@ export function ShopsPage() {
             <EmptyState title="No shops found" icon={<Store aria-hidden="true" className="size-6" />}>
               {filtered ? (
                 <>
-                  <p>No shop matches these filters.</p>
+                  <p>
+                    {q
+                      ? `No shop name contains “${q}” with these filters.`
+                      : 'No shop matches these filters.'}
+                  </p>
                   <Button variant="secondary" className="min-h-10" onClick={clearFilters}>
                     Clear filters
                   </Button>

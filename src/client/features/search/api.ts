@@ -1,0 +1,71 @@
+// The mall-wide search (GET /api/search, docs/decisions/016).
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { SearchKind, SearchResults } from '../../../shared/search';
+import { api } from '../../lib/api';
+import { toSearch } from '../../lib/list-query';
+import { queryKeys } from '../../lib/query-keys';
+
+export interface SearchParams {
+  q: string;
+  kind?: SearchKind;
+  page?: number;
+}
+
+/**
+ * One search's answer. Kept only briefly (staleTime 0): any directory write may change it, and the
+ * writes refresh their own entities' keys, not every search typed since.
+ */
+export const searchQuery = (params: SearchParams) =>
+  queryOptions({
+    queryKey: [...queryKeys.search, params] as const,
+    queryFn: ({ signal }) => api<SearchResults>(`/api/search${toSearch({ ...params })}`, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+/** Where a result opens: the shopper's shop page, or the admin's edit screen. */
+export type SearchArea = 'user' | 'admin';
+
+export interface ResultLinks {
+  shop(item: { id: string }): string;
+  product(item: { id: string; shopId: string }): string;
+  offer(item: { id: string; shopId: string }): string;
+  page(q: string, kind?: SearchKind): string;
+}
+
+export function resultLinks(area: SearchArea): ResultLinks {
+  const page = (q: string, kind?: SearchKind) => `/${area}/search${toSearch({ q, kind })}`;
+  if (area === 'admin') {
+    return {
+      shop: ({ id }) => `/admin/shops/${encodeURIComponent(id)}`,
+      product: ({ id }) => `/admin/products/${encodeURIComponent(id)}`,
+      offer: ({ id }) => `/admin/offers/${encodeURIComponent(id)}`,
+      page,
+    };
+  }
+  // A shopper's product or offer opens its shop's page, which lists both.
+  return {
+    shop: ({ id }) => `/user/shops/${encodeURIComponent(id)}`,
+    product: ({ shopId }) => `/user/shops/${encodeURIComponent(shopId)}`,
+    offer: ({ shopId }) => `/user/shops/${encodeURIComponent(shopId)}`,
+    page,
+  };
+}
+
+/** "3 shops, 12 products and 1 offer" — "1000+ products" when counted to the cap. */
+export function countsText(results: SearchResults): string {
+  const parts: string[] = [];
+  const add = (group: { total: number; totalCapped: boolean } | undefined, one: string, many: string) => {
+    if (!group) return;
+    const n = group.totalCapped ? `${group.total}+` : String(group.total);
+    parts.push(`${n} ${group.total === 1 && !group.totalCapped ? one : many}`);
+  };
+  add(results.shops, 'shop', 'shops');
+  add(results.products, 'product', 'products');
+  add(results.offers, 'offer', 'offers');
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+export const totalFound = (results: SearchResults): number =>
+  (results.shops?.total ?? 0) + (results.products?.total ?? 0) + (results.offers?.total ?? 0);

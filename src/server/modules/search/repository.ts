@@ -1,0 +1,279 @@
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  SEARCH_CAP,
+  SEARCH_KINDS,
+  type SearchKind,
+  type SearchOffer,
+  type SearchProduct,
+  type SearchResults,
+  type SearchShop,
+} from '../../../shared/search';
+import type { Db } from '../../db/client';
+import { activeOn } from '../offers/rules';
+import { fold, Vocabulary, wordsOf } from './vocabulary';
+
+/** Words of a search taken into account; the rest are ignored (a pasted paragraph is not a search). */
+const MAX_WORDS = 8;
+
+/**
+ * The whole search, folded by the database (mall_fold, migration 0010), for ranking: exact, prefix and
+ * word-prefix patterns, LIKE wildcards escaped.
+ */
+function term(q: string): SQL {
+  return sql`term as materialized (
+    select f, esc || '%' as prefix, '% ' || esc || '%' as word_prefix, '%' || esc || '%' as contains
+      from (select f, replace(replace(replace(f, '\\', '\\\\'), '%', '\\%'), '_', '\\_') as esc
+              from (select mall_fold(${q}::text) as f) folded) escaped)`;
+}
+
+/**
+ * "This folded column contains every word", each word's pattern written out from its parameter: every
+ * function in it is immutable, so the planner folds the pattern into a constant and estimates how many
+ * rows match — a scan that stops at the first few hundred for a common word, the trigram index for a
+ * rare one.
+ */
+function containsAll(words: readonly string[]) {
+  return (folded: SQL): SQL =>
+    sql`(${sql.join(
+      words.map(
+        (word) =>
+          sql`${folded} like ('%' || replace(replace(replace(mall_fold(${word}::text), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`,
+      ),
+      sql` and `,
+    )})`;
+}
+const anyOf = (conditions: SQL[]): SQL => sql`(${sql.join(conditions, sql` or `)})`;
+
+/**
+ * How well a folded column matches the whole search: exact 4, the whole starts with it 3, a word does 2,
+ * it contains it 1, else 0 (the words only, apart) — plus the trigram likeness (0–1): exact and prefix
+ * matches first, then the closer ones.
+ */
+function score(folded: SQL): SQL {
+  return sql`(${tier(folded)} + word_similarity(term.f, ${folded}))`;
+}
+
+/** The tier alone: for long text (a shop's description), where the likeness would cost more than it tells. */
+function tier(folded: SQL): SQL {
+  return sql`(case when ${folded} = term.f then 4
+                   when ${folded} like term.prefix then 3
+                   when ' ' || ${folded} like term.word_prefix then 2
+                   when ${folded} like term.contains then 1
+                   else 0 end)`;
+}
+
+type GroupRow<T> = {
+  n: number;
+  items: T[] | null;
+};
+
+export interface GroupPage<T> {
+  items: T[];
+  total: number;
+  totalCapped: boolean;
+  page: number;
+  pageSize: number;
+}
+
+interface GroupQuery {
+  /** The table, and a condition every row must meet besides the words (offers: running today). */
+  from: SQL;
+  where?: SQL;
+  /** Which rows have every word in one of their searched columns (served by their trigram indexes). */
+  matches: SQL;
+  /** `id, sort_name, score` of every candidate (`candidates m` holds the ids; `term` is in scope). */
+  ranked: SQL;
+  /** The page's items, from `paged` (id, rank), with what the answer shows (names of shops…). */
+  items: SQL;
+}
+
+const CAP = SEARCH_CAP + 1;
+
+/**
+ * One group's page, in one statement: the first SEARCH_CAP + 1 matching rows (found in no particular
+ * order), ranked, counted and the page cut out. With more matches than that the count says "200+" and
+ * the ranking is among those found first: a longer search narrows it.
+ */
+async function groupPage<T>(
+  db: Db,
+  q: string,
+  words: number,
+  query: GroupQuery,
+  page: number,
+  pageSize: number,
+): Promise<GroupPage<T>> {
+  const where = query.where ? sql` and ${query.where}` : sql``;
+  // Several words are rarely all in one name, however common each is; seeing the LIMIT, the planner
+  // expects the first matches soon and scans the table — to its end when they are few (365 ms for
+  // "smart green tea" over 200,000 products). Behind OFFSET 0 it plans for every match: the trigram
+  // index for a rare combination. One word keeps the LIMIT in sight: a common word is found sooner by
+  // the scan that stops at the first 101.
+  const fence = words > 1 ? sql` offset 0` : sql``;
+  const { rows } = await db.execute<GroupRow<T>>(sql`
+    with ${term(q)},
+    candidates as materialized (
+      select id from (select id from ${query.from} where ${query.matches}${where}${fence}) x limit ${CAP}),
+    ranked as materialized (${query.ranked}),
+    paged as materialized (
+      select id, row_number() over (order by score desc, lower(sort_name), id) as rank
+        from ranked order by score desc, lower(sort_name), id
+       limit ${pageSize} offset ${(page - 1) * pageSize})
+    select (select count(*) from ranked)::int as n,
+           (select json_agg(row_to_json(items) order by items.rank) from (${query.items}) items) as items`);
+  const row = rows[0];
+  const n = row?.n ?? 0;
+  const items = (row?.items ?? []).map((item) => {
+    const picked: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(item as Record<string, unknown>))
+      if (!INTERNAL.has(key)) picked[key] = value;
+    return picked as T;
+  });
+  return { items, total: Math.min(n, SEARCH_CAP), totalCapped: n > SEARCH_CAP, page, pageSize };
+}
+
+/** Columns the ranking needs and the answer does not carry. */
+const INTERNAL = new Set(['rank']);
+
+const raw = (text: string) => sql.raw(text);
+
+/** Shops by name, category and description; a name match outranks a category one, that a description one. */
+function shopsQuery(words: readonly string[]): GroupQuery {
+  const contains = containsAll(words);
+  return {
+    from: raw('shops'),
+    matches: anyOf([
+      contains(raw('search_name')),
+      contains(raw('search_description')),
+      // through the few categories that match: an array, so the shops' index on category_id serves
+      sql`category_id = any(array(select c.id from categories c where ${contains(raw('mall_fold(c.name)'))}))`,
+    ]),
+    ranked: sql`
+      select s.id, s.name as sort_name,
+             greatest(${score(raw('s.search_name'))}, ${score(raw('mall_fold(c.name)'))} - 0.25,
+                      ${tier(raw('s.search_description'))} - 0.5) as score
+        from candidates m join shops s on s.id = m.id join categories c on c.id = s.category_id, term`,
+    items: sql`
+      select s.id, s.name, c.name as category, f.name as floor, s.location, paged.rank
+        from paged join shops s on s.id = paged.id
+        join categories c on c.id = s.category_id join floors f on f.id = s.floor_id`,
+  };
+}
+
+/** Products by name and category. */
+function productsQuery(words: readonly string[]): GroupQuery {
+  const contains = containsAll(words);
+  return {
+    from: raw('products'),
+    matches: anyOf([contains(raw('search_name')), contains(raw('search_category'))]),
+    ranked: sql`
+      select p.id, p.name as sort_name,
+             greatest(${score(raw('p.search_name'))}, ${score(raw('p.search_category'))} - 0.25) as score
+        from candidates m join products p on p.id = m.id, term`,
+    items: sql`
+      select p.id, p.name, p.category, p.price::text as price, p.shop_id as "shopId", s.name as "shopName",
+             paged.rank
+        from paged join products p on p.id = paged.id join shops s on s.id = p.shop_id`,
+  };
+}
+
+/** Offers by title: only those running on the mall's `today`, as shoppers see them (offers/rules.ts). */
+function offersQuery(words: readonly string[], today: string): GroupQuery {
+  return {
+    from: raw('offers'),
+    where: activeOn(today),
+    matches: containsAll(words)(raw('search_title')),
+    ranked: sql`
+      select o.id, o.title as sort_name, ${score(raw('o.search_title'))} as score
+        from candidates m join offers o on o.id = m.id, term`,
+    items: sql`
+      select o.id, o.title, o.discount, o.end_date::text as "endDate", o.shop_id as "shopId",
+             s.name as "shopName", paged.rank
+        from paged join offers o on o.id = paged.id join shops s on s.id = o.shop_id`,
+  };
+}
+
+/**
+ * The mall's words (table search_words, kept by triggers: migration 0010) and the words of the offers
+ * running today, read once per directory version and mall date; concurrent searches share one read.
+ */
+function vocabularyCache(db: Db) {
+  let current: { key: string; words: Promise<Vocabulary> } | null = null;
+
+  async function load(today: string): Promise<Vocabulary> {
+    const { rows } = await db.execute<{ w: string }>(sql`
+      select word as w from search_words
+      union select w from offers, regexp_split_to_table(search_title, '[^[:alnum:]]+') as w
+       where ${activeOn(today)} and length(w) >= 2`);
+    return new Vocabulary(rows.map((row) => row.w));
+  }
+
+  return function vocabulary(version: string, today: string): Promise<Vocabulary> {
+    const key = `${version} ${today}`;
+    if (current?.key !== key) {
+      const words = load(today);
+      current = { key, words };
+      // a failed read is not kept: the next search tries again
+      words.catch(() => {
+        if (current?.words === words) current = null;
+      });
+    }
+    return current.words;
+  };
+}
+
+/** The mall-wide search's queries. */
+export function searchRepository(db: Db) {
+  const vocabulary = vocabularyCache(db);
+
+  return {
+    /**
+     * Every group's first page (`kind` omitted) or one group's `page`, best match first. Words the mall
+     * does not have are corrected to its nearest words first (typo tolerance); when nothing matches even
+     * then, a "Did you mean …?" from the mall's words at a looser likeness.
+     */
+    async search(
+      q: string,
+      options: { kind?: SearchKind; page: number; pageSize: number; today: string; version: string },
+    ): Promise<SearchResults> {
+      const { kind, page, pageSize, today } = options;
+      const typed = wordsOf(fold(q)).slice(0, MAX_WORDS);
+      const words = await vocabulary(options.version, today);
+      const corrected = words.correct(typed);
+      const searched = corrected.join(' ');
+      const n = corrected.length;
+      // nothing to look for (only punctuation): every group is empty
+      const run = {
+        shops: () => groupPage<SearchShop>(db, searched, n, shopsQuery(corrected), page, pageSize),
+        products: () => groupPage<SearchProduct>(db, searched, n, productsQuery(corrected), page, pageSize),
+        offers: () => groupPage<SearchOffer>(db, searched, n, offersQuery(corrected, today), page, pageSize),
+      };
+      const empty = { items: [], total: 0, totalCapped: false, page, pageSize };
+      const wanted = kind ? [kind] : SEARCH_KINDS;
+      const groups = await Promise.all(
+        SEARCH_KINDS.map((k) =>
+          wanted.includes(k)
+            ? corrected.length > 0
+              ? run[k]()
+              : Promise.resolve(empty)
+            : Promise.resolve(null),
+        ),
+      );
+      const [shops, products, offers] = groups as [
+        GroupPage<SearchShop> | null,
+        GroupPage<SearchProduct> | null,
+        GroupPage<SearchOffer> | null,
+      ];
+      const found = groups.some((group) => group && group.total > 0);
+      const suggestion = found || kind ? null : words.suggest(corrected);
+      return {
+        q,
+        searched,
+        ...(shops ? { shops } : {}),
+        ...(products ? { products } : {}),
+        ...(offers ? { offers } : {}),
+        // a suggestion only when the whole search found nothing, not one group (?kind=)
+        didYouMean: suggestion && suggestion !== searched ? suggestion : null,
+      };
+    },
+  };
+}

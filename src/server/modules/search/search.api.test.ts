@@ -1,0 +1,190 @@
+// The mall-wide search (/api/search) on the demo mall: typos, ranking, accents and case, "Did you mean",
+// paging per group, running offers only, bad input, and a session-wide threshold that must not matter.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchResults } from '../../../shared/search';
+import { loadDemoData } from '../../db/demo-data';
+import { type Directory, expectError, openDirectory } from '../../test/catalog-fixtures';
+import { createTestApp, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+let d: Directory;
+beforeAll(async () => {
+  t = await createTestApp();
+  d = await openDirectory(t);
+  await loadDemoData(t.database.db, d.today());
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function search(query: string): Promise<SearchResults> {
+  const response = await d.call(d.user, 'GET', `/api/search?${query}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as SearchResults;
+}
+const q = (text: string) => search(`q=${encodeURIComponent(text)}`);
+const shopNames = (r: SearchResults) => r.shops?.items.map((shop) => shop.name) ?? [];
+const productNames = (r: SearchResults) => r.products?.items.map((product) => product.name) ?? [];
+
+describe('typos', () => {
+  it('finds Samsung, coffee, headphones and Pixel Point misspelt', async () => {
+    expect(productNames(await q('samsng'))[0]).toBe('Samsung Galaxy A55');
+    expect(productNames(await q('cofee'))).toEqual(expect.arrayContaining(['Filter Coffee']));
+    expect(productNames(await q('hedphones'))[0]).toBe('Over-Ear Headphones');
+    expect(shopNames(await q('pixl point'))[0]).toBe('Pixel Point');
+  });
+
+  it('finds a shop by its category and its description', async () => {
+    expect(shopNames(await q('electronics'))).toEqual(
+      expect.arrayContaining(['Voltbay', 'Circuit House', 'Pixel Point']),
+    );
+    expect(shopNames(await q('chikmagalur'))).toEqual(['Bean There Café']);
+  });
+});
+
+describe('ranking', () => {
+  it('puts an exact name first, then names that start with the search, then fuzzy matches', async () => {
+    const shop = await d.shop({ name: 'Lumen' });
+    const result = await search('q=lumen&kind=shops');
+    // "Lumen" exactly, then "Lumen & Clay" (prefix); a fuzzy "Lumen"-alike would come after.
+    expect(shopNames(result).slice(0, 2)).toEqual(['Lumen', 'Lumen & Clay']);
+    // Products in the category "Coffee" (exact) and named "… Coffee …" before anything spelt differently.
+    const coffee = (await search('q=coffee&kind=products')).products?.items ?? [];
+    const spelt = coffee.map((p) => `${p.name} ${p.category}`.toLowerCase().includes('coffee'));
+    expect(spelt.indexOf(false) === -1 || spelt.slice(spelt.indexOf(false)).every((s) => !s)).toBe(true);
+    expect(coffee[0]?.category).toBe('Coffee');
+    await d.call(d.admin, 'DELETE', `/api/shops/${shop.id}`);
+  });
+
+  it('ranks exact, then the whole starting with it, then a word starting with it, then containing it', async () => {
+    const names = ['Minquokka', 'Baby Quokka', 'Quokka Plush', 'Quokka'];
+    const made = [];
+    for (const name of names) made.push(await d.product({ name, category: 'Toys' }));
+    expect(productNames(await search('q=quokka&kind=products'))).toEqual([...names].reverse());
+    for (const product of made) await d.call(d.admin, 'DELETE', `/api/products/${product.id}`);
+  });
+
+  it('searches a word the mall has as typed, and corrects only a word it does not have', async () => {
+    const kettlebell = await d.product({ name: 'Kettlebell Set', category: 'Fitness' });
+    expect(productNames(await search('q=kettle&kind=products'))).toEqual(['Kettlebell Set']);
+    const corrected = await search('q=ketlebell&kind=products');
+    expect(corrected.searched).toBe('kettlebell');
+    expect(productNames(corrected)).toEqual(['Kettlebell Set']);
+    await d.call(d.admin, 'DELETE', `/api/products/${kettlebell.id}`);
+  });
+
+  it('finds every word, in any order and in any column it is in', async () => {
+    expect(productNames(await q('headphones over-ear'))).toEqual(['Over-Ear Headphones']);
+    expect(productNames(await q('galaxy samsng'))).toEqual(['Samsung Galaxy A55']);
+  });
+});
+
+describe('accents and case', () => {
+  it('ignores both, either way round', async () => {
+    expect(shopNames(await q('bean there cafe'))[0]).toBe('Bean There Café');
+    expect(shopNames(await q('BEAN THERE CAFÉ'))[0]).toBe('Bean There Café');
+    const crepe = await d.product({ name: 'Crepe Pan', category: 'Cookware' });
+    expect(productNames(await q('crêpe'))).toContain('Crepe Pan');
+    await d.call(d.admin, 'DELETE', `/api/products/${crepe.id}`);
+  });
+});
+
+describe('did you mean', () => {
+  it('offers the mall’s own word when nothing matches, and nothing when something does', async () => {
+    const none = await q('kofee');
+    expect(none.shops?.total).toBe(0);
+    expect(none.products?.total).toBe(0);
+    expect(none.offers?.total).toBe(0);
+    expect(none.didYouMean).toBe('coffee');
+    expect((await q('coffee')).didYouMean).toBeNull();
+    expect((await q('zzqxj')).didYouMean).toBeNull();
+  });
+});
+
+describe('groups and pages', () => {
+  it('answers every group with its count, and one group page by page', async () => {
+    const all = await q('e');
+    for (const group of [all.shops, all.products, all.offers]) {
+      expect(group?.pageSize).toBe(5);
+      expect(group?.items.length).toBeLessThanOrEqual(5);
+    }
+    const total = all.products?.total ?? 0;
+    expect(total).toBeGreaterThan(20);
+    const first = await search('q=e&kind=products&pageSize=10');
+    const second = await search('q=e&kind=products&pageSize=10&page=2');
+    expect(first.shops).toBeUndefined();
+    expect(first.products?.total).toBe(total);
+    expect(first.products?.items).toHaveLength(10);
+    const ids = new Set(
+      [...(first.products?.items ?? []), ...(second.products?.items ?? [])].map((p) => p.id),
+    );
+    expect(ids.size).toBe(20);
+  });
+
+  it('shows shoppers running offers only, with the shop they belong to', async () => {
+    const shop = await d.shop();
+    await d.offer({ shopId: shop.id, title: 'Zanzibar Running Deal' });
+    await d.offer({
+      shopId: shop.id,
+      title: 'Zanzibar Ended Deal',
+      startDate: d.day(-10),
+      endDate: d.day(-1),
+    });
+    await d.offer({ shopId: shop.id, title: 'Zanzibar Future Deal', startDate: d.day(1), endDate: d.day(5) });
+    const result = await search('q=zanzibar&kind=offers');
+    expect(result.offers?.items.map((offer) => offer.title)).toEqual(['Zanzibar Running Deal']);
+    expect(result.offers?.items[0]?.shopName).toBe(shop.name);
+  });
+});
+
+describe('one shared session', () => {
+  it('does not depend on the session’s pg_trgm thresholds', async () => {
+    // The embedded database runs every request on one session: someone's SET must not change results.
+    await t.database.pool.query('set pg_trgm.word_similarity_threshold = 0.99');
+    await t.database.pool.query('set pg_trgm.similarity_threshold = 0.99');
+    try {
+      expect(productNames(await q('samsng'))[0]).toBe('Samsung Galaxy A55');
+    } finally {
+      await t.database.pool.query('reset pg_trgm.word_similarity_threshold');
+      await t.database.pool.query('reset pg_trgm.similarity_threshold');
+    }
+  });
+});
+
+describe('bad input', () => {
+  it('refuses an empty, blank, too long or malformed search with a clear message', async () => {
+    for (const query of ['', 'q=', 'q=%20%20']) {
+      expectError(
+        await d.call(d.user, 'GET', `/api/search?${query}`),
+        400,
+        'VALIDATION',
+        'Type something to search for',
+      );
+    }
+    expectError(
+      await d.call(d.user, 'GET', `/api/search?q=${'a'.repeat(101)}`),
+      400,
+      'VALIDATION',
+      'Search text must be at most 100 characters',
+    );
+    expectError(
+      await d.call(d.user, 'GET', '/api/search?q=tea&kind=people'),
+      400,
+      'VALIDATION',
+      'Kind must be shops, products or offers',
+    );
+    expect((await d.call(d.user, 'GET', '/api/search?q=tea&page=0')).statusCode).toBe(400);
+    expect((await d.call(d.user, 'GET', '/api/search?q=tea&sort=name')).statusCode).toBe(400);
+  });
+
+  it('treats LIKE wildcards and quotes as text', async () => {
+    for (const text of ['%', '_', "'; drop table shops; --", '\\']) {
+      const result = await q(text);
+      expect(result.shops?.total).toBe(0);
+    }
+  });
+
+  it('is for signed-in people only', async () => {
+    expect((await d.call(null, 'GET', '/api/search?q=tea')).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { fold, similarity, trigrams, Vocabulary, wordsOf } from './vocabulary';
+
+describe('trigrams and similarity, as pg_trgm counts them', () => {
+  it('pads a word with two spaces before and one after', () => {
+    expect([...trigrams('cat')].sort()).toEqual(['  c', ' ca', 'at ', 'cat'].sort());
+  });
+  it('scores the issue’s typos against the right words', () => {
+    expect(similarity('samsng', 'samsung')).toBeCloseTo(0.5);
+    expect(similarity('cofee', 'coffee')).toBeCloseTo(5 / 8);
+    expect(similarity('hedphones', 'headphones')).toBeCloseTo(8 / 13);
+    expect(similarity('pixl', 'pixel')).toBeCloseTo(3 / 8);
+  });
+});
+
+describe('fold and words', () => {
+  it('drops accents and case, and splits on anything not a letter or digit', () => {
+    expect(wordsOf(fold('Café CRÊPE, Wi-Fi 5G'))).toEqual(['cafe', 'crepe', 'wi', 'fi', '5g']);
+  });
+});
+
+describe('Vocabulary', () => {
+  const words = new Vocabulary([
+    'samsung',
+    'galaxy',
+    'coffee',
+    'toffee',
+    'headphones',
+    'pixel',
+    'point',
+    'bottle',
+  ]);
+  it('keeps a known word or part of one, corrects an unknown one, and leaves a stranger alone', () => {
+    expect(words.correct(['samsng', 'galaxy', 'bott', 'zzqx'])).toEqual([
+      'samsung',
+      'galaxy',
+      'bott',
+      'zzqx',
+    ]);
+    expect(words.correct(['pixl', 'point'])).toEqual(['pixel', 'point']);
+    expect(words.correct(['hedphones'])).toEqual(['headphones']);
+  });
+  it('suggests at a looser likeness, and nothing when no word is near', () => {
+    expect(words.correct(['kofee'])).toEqual(['kofee']);
+    expect(words.suggest(['kofee'])).toBe('coffee');
+    expect(words.suggest(['zzqx'])).toBeNull();
+    expect(words.suggest(['coffee'])).toBeNull();
+  });
+});
