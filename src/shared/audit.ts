@@ -59,6 +59,8 @@ export const AuditEntry = z.object({
   detail: z.record(z.string(), z.unknown()).nullable(),
   /** Whether the record still exists (the Activity screen links to it then). */
   entityExists: z.boolean(),
+  /** The shop the record is or belongs to (null for the rest, and for entries before migration 0007). */
+  shopId: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditPage = pageSchema(AuditEntry);

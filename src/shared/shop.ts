@@ -41,6 +41,7 @@ export const ShopListingInput = ShopInput.pick({
   location: true,
   contact: true,
   openingHours: true,
+  hours: true,
 });
 export type ShopListingInput = z.input<typeof ShopListingInput>;
 

@@ -13,6 +13,10 @@ describe('audit formatting', () => {
     );
     expect(entityPath({ entityType: 'product', entityId: 'p1', entityExists: false })).toBeNull();
     expect(entityPath({ entityType: 'floor', entityId: 'f1', entityExists: true })).toBe('/admin/categories');
+    // A shop manager's membership: the shop's page, where its managers are.
+    expect(entityPath({ entityType: 'membership', entityId: 'm1', entityExists: true, shopId: 's1' })).toBe(
+      '/admin/shops/s1',
+    );
     expect(entityPath({ entityType: 'amenity', entityId: 'a1', entityExists: true })).toBe(
       '/admin/categories',
     );

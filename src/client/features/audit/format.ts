@@ -32,7 +32,7 @@ export function describeAction(entry: Pick<AuditEntry, 'action' | 'entityType'>)
 
 /** Where the record is edited, while it exists. */
 export function entityPath(
-  entry: Pick<AuditEntry, 'entityType' | 'entityId' | 'entityExists'>,
+  entry: Pick<AuditEntry, 'entityType' | 'entityId' | 'entityExists'> & { shopId?: string | null },
 ): string | null {
   if (!entry.entityExists || !entry.entityId) return null;
   switch (entry.entityType) {
@@ -46,6 +46,9 @@ export function entityPath(
     case 'floor':
     case 'amenity':
       return '/admin/categories';
+    // A shop manager: their shop's page, where its managers are listed.
+    case 'membership':
+      return entry.shopId ? `/admin/shops/${entry.shopId}` : null;
     default:
       return null;
   }

@@ -1,6 +1,8 @@
+import type { OpeningHours } from '../../../shared/hours';
 import { type ShopDetail, ShopListingInput } from '../../../shared/shop';
 import { EntityForm, useEntityForm } from '../../components/entity-form';
 import { TextAreaField, TextField } from '../../components/ui/form-field';
+import { StructuredHoursField } from '../hours/forms';
 import { useUpdateShopListing } from './api';
 
 /**
@@ -8,7 +10,7 @@ import { useUpdateShopListing } from './api';
  * category and floor are shown, not edited: the mall office changes those.
  */
 export function ShopListingForm({ shop, listPath }: { shop: ShopDetail; listPath: string }) {
-  const { field, formProps } = useEntityForm({
+  const { form, field, formProps } = useEntityForm({
     schema: ShopListingInput,
     record: shop,
     defaultValues: {
@@ -16,6 +18,7 @@ export function ShopListingForm({ shop, listPath }: { shop: ShopDetail; listPath
       location: shop.location,
       contact: shop.contact,
       openingHours: shop.openingHours,
+      hours: shop.hours ?? null,
     },
     update: useUpdateShopListing(),
     noun: 'Shop',
@@ -54,6 +57,13 @@ export function ShopListingForm({ shop, listPath }: { shop: ShopDetail; listPath
         <TextField label="Contact" placeholder="Phone or email" {...field('contact')} />
         <TextField label="Opening Hours" placeholder="e.g. 10:00 – 22:00 daily" {...field('openingHours')} />
       </div>
+      <StructuredHoursField
+        value={(form.watch('hours') as OpeningHours | null | undefined) ?? null}
+        onChange={(hours) => form.setValue('hours', hours, { shouldDirty: true })}
+        freeText={form.watch('openingHours') ?? ''}
+        disabled={formProps.submitting}
+        showErrors={form.formState.submitCount > 0}
+      />
     </EntityForm>
   );
 }

@@ -38,7 +38,7 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
 const startOfDay = (day: string, timeZone: string, daysLater = 0) =>
   sql`((${day}::date + ${daysLater}::int)::timestamp at time zone ${timeZone})`;
 
-type Row = Omit<typeof auditLog.$inferSelect, 'shopId'> & { entityExists: boolean };
+type Row = typeof auditLog.$inferSelect & { entityExists: boolean };
 
 function toEntry(row: Row): AuditEntry {
   return {
@@ -53,6 +53,7 @@ function toEntry(row: Row): AuditEntry {
     changes: row.changes,
     detail: row.detail ?? null,
     entityExists: row.entityExists,
+    shopId: row.shopId,
   };
 }
 
@@ -91,6 +92,7 @@ export function auditRepository(db: Db) {
             action: auditLog.action,
             changes: auditLog.changes,
             detail: auditLog.detail,
+            shopId: auditLog.shopId,
             entityExists,
           })
           .from(auditLog)

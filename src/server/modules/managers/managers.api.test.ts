@@ -4,6 +4,7 @@
 // history a manager sees. Every refusal leaves the data as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '../../../shared/audit';
+import { everyDay } from '../../../shared/hours';
 import {
   DIRECTORY_FIELDS_REFUSED,
   MANAGER_INVITE_MESSAGES,
@@ -141,9 +142,12 @@ describe('what a manager may change', () => {
       contact: '+91 98765 43210',
       description: 'Fresh every day',
       openingHours: '10:00 - 21:00',
+      hours: everyDay('10:00', '21:00'),
       location: 'Unit 12',
     });
     expect(edited.statusCode, edited.body).toBe(200);
+    // The structured hours too (docs/decisions/017): shoppers' "Open now" reads them.
+    expect((edited.json() as ShopDetail).hours?.weekly.mon).toEqual([{ open: '10:00', close: '21:00' }]);
     expect((await d.call(d.user, 'GET', `/api/shops/${shop.id}`)).json().contact).toBe('+91 98765 43210');
 
     const before = await d.row('shops', shop.id);
