@@ -46,4 +46,10 @@ describe('Vocabulary', () => {
     expect(words.suggest(['zzqx'])).toBeNull();
     expect(words.suggest(['coffee'])).toBeNull();
   });
+
+  it('prefers a word to a code of digits and letters as near (test data names things "Shop 12 664fee")', () => {
+    const mall = new Vocabulary(['664fee', 'coffee', 'a55']);
+    expect(mall.suggest(['kofee'])).toBe('coffee');
+    expect(mall.nearest('a5')?.word).toBe('a55');
+  });
 });

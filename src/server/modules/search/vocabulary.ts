@@ -34,6 +34,8 @@ export const CORRECT_AT = 0.35;
 /** Offered as "Did you mean …?" (not searched) at this share of the typed word's trigrams found: "kofee" → "coffee" 0.33. */
 export const SUGGEST_AT = 0.3;
 
+const HAS_DIGIT = /\d/;
+
 export class Vocabulary {
   private readonly words: string[];
   private readonly known: Set<string>;
@@ -63,26 +65,34 @@ export class Vocabulary {
 
   /**
    * The mall word nearest to `word` with its similarity and the share of `word`'s trigrams it has;
-   * null when none shares a trigram. Ties: the more frequent spelling is not known here, so the
-   * shorter, then the alphabetically first.
+   * null when none shares a trigram. Ties: a word like the typed one in having digits or not (a code
+   * such as "664fee" is no answer to "kofee" when "coffee" is as near), then the shorter, then the
+   * alphabetically first.
    */
   nearest(word: string): { word: string; similarity: number; share: number } | null {
     const mine = trigrams(word);
+    const typedDigits = HAS_DIGIT.test(word);
     const shared = new Map<number, number>();
     for (const t of mine)
       for (const index of this.byTrigram.get(t) ?? []) shared.set(index, (shared.get(index) ?? 0) + 1);
-    let best: { word: string; similarity: number; share: number } | null = null;
+    let best: { word: string; similarity: number; share: number; unlike: boolean } | null = null;
     for (const [index, count] of shared) {
       const candidate = this.words[index] ?? '';
       const size = trigrams(candidate).size;
       const sim = count / (mine.size + size - count);
+      const unlike = HAS_DIGIT.test(candidate) !== typedDigits;
       const better =
         !best ||
         sim > best.similarity ||
-        (sim === best.similarity && (candidate.length < best.word.length || candidate < best.word));
-      if (better) best = { word: candidate, similarity: sim, share: count / mine.size };
+        (sim === best.similarity &&
+          (best.unlike !== unlike
+            ? !unlike
+            : candidate.length !== best.word.length
+              ? candidate.length < best.word.length
+              : candidate < best.word));
+      if (better) best = { word: candidate, similarity: sim, share: count / mine.size, unlike };
     }
-    return best;
+    return best && { word: best.word, similarity: best.similarity, share: best.share };
   }
 
   /**
