@@ -9,6 +9,7 @@ import {
   type SearchShop,
 } from '../../../shared/search';
 import type { Db } from '../../db/client';
+import { approvedOnly } from '../offers/repository';
 import { activeOn } from '../offers/rules';
 import { fold, Vocabulary, wordsOf } from './vocabulary';
 
@@ -202,10 +203,14 @@ function productsQuery(words: readonly string[]): GroupQuery {
   };
 }
 
-/** Offers by title: only those running on the mall's `today`, as shoppers see them (offers/rules.ts). */
+/**
+ * Offers by title: only approved ones running on the mall's `today`, as shoppers see them (offers/rules.ts;
+ * a shop manager's offer waits for an admin: docs/decisions/015).
+ */
 function offersQuery(words: readonly string[], today: string): GroupQuery {
   return {
-    matches: sql`select id from offers where ${containsAll(words)(raw('search_title'))} and ${activeOn(today)}`,
+    matches: sql`select id from offers
+                  where ${containsAll(words)(raw('search_title'))} and ${activeOn(today)} and ${approvedOnly}`,
     ranked: (candidates) => sql`
       select o.id, o.title as sort_name, ${score(raw('o.search_title'))} as score
         from ${candidates} m join offers o on o.id = m.id, term`,
@@ -217,8 +222,8 @@ function offersQuery(words: readonly string[], today: string): GroupQuery {
 }
 
 /**
- * The mall's words (table search_words, kept by triggers: migration 0010) and the words of the offers
- * running today, read once per directory version and mall date; concurrent searches share one read.
+ * The mall's words (table search_words, kept by triggers: migration 0010) and the words of the approved
+ * offers running today, read once per directory version and mall date; concurrent searches share one read.
  */
 function vocabularyCache(db: Db) {
   let current: { key: string; words: Promise<Vocabulary> } | null = null;
@@ -227,7 +232,7 @@ function vocabularyCache(db: Db) {
     const { rows } = await db.execute<{ w: string }>(sql`
       select word as w from search_words
       union select w from offers, regexp_split_to_table(search_title, '[^[:alnum:]]+') as w
-       where ${activeOn(today)} and length(w) >= 2`);
+       where ${activeOn(today)} and ${approvedOnly} and length(w) >= 2`);
     return new Vocabulary(rows.map((row) => row.w));
   }
 

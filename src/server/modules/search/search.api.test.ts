@@ -135,6 +135,31 @@ describe('groups and pages', () => {
     expect(result.offers?.items.map((offer) => offer.title)).toEqual(['Zanzibar Running Deal']);
     expect(result.offers?.items[0]?.shopName).toBe(shop.name);
   });
+
+  it("neither finds nor suggests a shop manager's offer that waits for an admin", async () => {
+    const shop = await d.shop();
+    const manager = await d.manager(shop.id);
+    const submitted = await d.call(manager, 'POST', '/api/offers', {
+      title: 'Quetzalcoatl Preview Deal',
+      discount: 15,
+      startDate: d.today(),
+      endDate: d.day(3),
+      shopId: shop.id,
+    });
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    const pending = await q('quetzalcoatl');
+    expect(pending.offers?.total).toBe(0);
+    // nor is its word the mall's: a typo of it is neither corrected to it nor offered as "Did you mean"
+    const typo = await q('quetzalcoatel');
+    expect(typo.searched).not.toBe('quetzalcoatl');
+    expect(typo.didYouMean).not.toBe('quetzalcoatl');
+    const offer = submitted.json() as { id: string };
+    const approved = await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect((await q('quetzalcoatel')).offers?.items.map((o) => o.title)).toEqual([
+      'Quetzalcoatl Preview Deal',
+    ]);
+  });
 });
 
 describe('one shared session', () => {
