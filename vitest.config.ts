@@ -25,6 +25,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           globalSetup: ['src/server/test/global-setup.ts'],
+          setupFiles: ['src/server/test/no-overlapping-queries.ts'],
         },
       },
     ],

@@ -32,6 +32,22 @@ export type WriteTx = Transaction & { readonly [writeBrand]: true };
 /** Where a read may run: the database, or inside a write's transaction. */
 export type Executor = Db | Transaction;
 
+/**
+ * Independent reads: at once on the pool (each on a connection of its own), one after the other inside a
+ * transaction — a transaction is one connection, and pg refuses overlapping queries on one client
+ * (deprecated in pg 8, an error from pg 9).
+ */
+export async function readsOn<T extends readonly unknown[]>(
+  executor: Executor,
+  db: Db,
+  reads: { [K in keyof T]: () => PromiseLike<T[K]> },
+): Promise<T> {
+  if (executor === db) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as unknown as T;
+}
+
 /** A snapshot of a record's fields as people read them (names rather than ids), for the log. */
 export type Snapshot = Record<string, unknown>;
 

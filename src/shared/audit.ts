@@ -1,6 +1,6 @@
 import './zod-config';
 import { z } from 'zod';
-import { calendarDate } from './offer';
+import { calendarDate, REVIEW_STATES } from './offer';
 import { PageQuery, pageSchema } from './text';
 
 /**
@@ -59,6 +59,11 @@ export const AuditEntry = z.object({
   detail: z.record(z.string(), z.unknown()).nullable(),
   /** Whether the record still exists (the Activity screen links to it then). */
   entityExists: z.boolean(),
+  /**
+   * An offer no admin has approved yet: whether it waits for one (the approvals screen has it) or was sent
+   * back to its shop's managers; null for everything else. The offers list shows approved offers only.
+   */
+  entityReview: z.enum(REVIEW_STATES).nullable(),
   /** The shop the record is or belongs to (null for the rest, and for entries before migration 0007). */
   shopId: z.string().nullable(),
 });

@@ -12,6 +12,11 @@ describe('audit formatting', () => {
       '/admin/products/p1',
     );
     expect(entityPath({ entityType: 'product', entityId: 'p1', entityExists: false })).toBeNull();
+    // an offer no admin approved yet has no offer form: the approvals screen, or nothing when sent back
+    const offer = { entityType: 'offer', entityId: 'o1', entityExists: true } as const;
+    expect(entityPath(offer)).toBe('/admin/offers/o1');
+    expect(entityPath({ ...offer, entityReview: 'pending' })).toBe('/admin/approvals');
+    expect(entityPath({ ...offer, entityReview: 'sent_back' })).toBeNull();
     expect(entityPath({ entityType: 'floor', entityId: 'f1', entityExists: true })).toBe('/admin/categories');
     // A shop manager's membership: the shop's page, where its managers are.
     expect(entityPath({ entityType: 'membership', entityId: 'm1', entityExists: true, shopId: 's1' })).toBe(

@@ -32,9 +32,14 @@ export function describeAction(entry: Pick<AuditEntry, 'action' | 'entityType'>)
 
 /** Where the record is edited, while it exists. */
 export function entityPath(
-  entry: Pick<AuditEntry, 'entityType' | 'entityId' | 'entityExists'> & { shopId?: string | null },
+  entry: Pick<AuditEntry, 'entityType' | 'entityId' | 'entityExists'> & {
+    shopId?: string | null;
+    entityReview?: AuditEntry['entityReview'];
+  },
 ): string | null {
   if (!entry.entityExists || !entry.entityId) return null;
+  // Not approved yet: waiting on the approvals screen, or back with its shop's managers (no admin page).
+  if (entry.entityReview) return entry.entityReview === 'pending' ? '/admin/approvals' : null;
   switch (entry.entityType) {
     case 'shop':
       return `/admin/shops/${entry.entityId}`;

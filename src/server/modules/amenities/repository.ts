@@ -13,7 +13,7 @@ import type { Db } from '../../db/client';
 import { amenities, categories, floors, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
-import type { Executor, Snapshot, WriteTx } from '../../write-path';
+import { type Executor, readsOn, type Snapshot, type WriteTx } from '../../write-path';
 
 export const amenityNotFound = () => new HttpError(404, 'NOT_FOUND', 'This amenity does not exist');
 
@@ -132,30 +132,33 @@ export function amenityRepository(db: Db) {
      * queries over small tables (a mall has a few floors, at most a few thousand shops).
      */
     async guide(tx: Executor = db): Promise<FloorGuide> {
-      const [floorRows, shopRows, amenityRows] = await Promise.all([
-        tx
-          .select({ id: floors.id, name: floors.name, level: floors.level })
-          .from(floors)
-          .orderBy(asc(floors.level)),
-        tx
-          .select({
-            id: shops.id,
-            name: shops.name,
-            floorId: shops.floorId,
-            category: categories.name,
-            location: shops.location,
-          })
-          .from(shops)
-          .innerJoin(categories, eq(categories.id, shops.categoryId)),
-        tx
-          .select({
-            id: amenities.id,
-            floorId: amenities.floorId,
-            kind: amenities.kind,
-            location: amenities.location,
-          })
-          .from(amenities),
-      ]);
+      const [floorRows, shopRows, amenityRows] = await readsOn(tx, db, [
+        () =>
+          tx
+            .select({ id: floors.id, name: floors.name, level: floors.level })
+            .from(floors)
+            .orderBy(asc(floors.level)),
+        () =>
+          tx
+            .select({
+              id: shops.id,
+              name: shops.name,
+              floorId: shops.floorId,
+              category: categories.name,
+              location: shops.location,
+            })
+            .from(shops)
+            .innerJoin(categories, eq(categories.id, shops.categoryId)),
+        () =>
+          tx
+            .select({
+              id: amenities.id,
+              floorId: amenities.floorId,
+              kind: amenities.kind,
+              location: amenities.location,
+            })
+            .from(amenities),
+      ] as const);
       const entries = new Map(
         floorRows.map((floor) => [
           floor.id,

@@ -15,7 +15,7 @@ import {
   shops,
   users,
 } from '../../db/schema';
-import type { Executor } from '../../write-path';
+import { type Executor, readsOn } from '../../write-path';
 
 /** Whether the entry's record still exists, per kind of record (the Activity screen links to it then). */
 const entityExists = sql<boolean>`case ${auditLog.entityType}
@@ -38,7 +38,15 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
 const startOfDay = (day: string, timeZone: string, daysLater = 0) =>
   sql`((${day}::date + ${daysLater}::int)::timestamp at time zone ${timeZone})`;
 
-type Row = typeof auditLog.$inferSelect & { entityExists: boolean };
+/** An unapproved offer's review state (the admin's offer form has approved offers only). */
+const entityReview = sql<'pending' | 'sent_back' | null>`case when ${auditLog.entityType} = 'offer' then
+  (select ${offers.reviewState} from ${offers} where ${offers.id} = ${auditLog.entityId} and not ${offers.approved})
+  end`;
+
+type Row = typeof auditLog.$inferSelect & {
+  entityExists: boolean;
+  entityReview: 'pending' | 'sent_back' | null;
+};
 
 function toEntry(row: Row): AuditEntry {
   return {
@@ -53,6 +61,7 @@ function toEntry(row: Row): AuditEntry {
     changes: row.changes,
     detail: row.detail ?? null,
     entityExists: row.entityExists,
+    entityReview: row.entityReview ?? null,
     shopId: row.shopId,
   };
 }
@@ -79,30 +88,32 @@ export function auditRepository(db: Db) {
       if (from) filters.push(sql`${auditLog.at} >= ${startOfDay(from, timeZone)}`);
       if (to) filters.push(sql`${auditLog.at} < ${startOfDay(to, timeZone, 1)}`);
       const where = filters.length > 0 ? and(...filters) : undefined;
-      const [rows, [total]] = await Promise.all([
-        tx
-          .select({
-            id: auditLog.id,
-            at: auditLog.at,
-            actorId: auditLog.actorId,
-            actorEmail: auditLog.actorEmail,
-            entityType: auditLog.entityType,
-            entityId: auditLog.entityId,
-            entityName: auditLog.entityName,
-            action: auditLog.action,
-            changes: auditLog.changes,
-            detail: auditLog.detail,
-            shopId: auditLog.shopId,
-            entityExists,
-          })
-          .from(auditLog)
-          .where(where)
-          // Newest first: ids follow insertion (the primary key read backwards, no sort).
-          .orderBy(desc(auditLog.id))
-          .limit(pageSize)
-          .offset((page - 1) * pageSize),
-        tx.select({ n: count() }).from(auditLog).where(where),
-      ]);
+      const [rows, [total]] = await readsOn(tx, db, [
+        () =>
+          tx
+            .select({
+              id: auditLog.id,
+              at: auditLog.at,
+              actorId: auditLog.actorId,
+              actorEmail: auditLog.actorEmail,
+              entityType: auditLog.entityType,
+              entityId: auditLog.entityId,
+              entityName: auditLog.entityName,
+              action: auditLog.action,
+              changes: auditLog.changes,
+              detail: auditLog.detail,
+              shopId: auditLog.shopId,
+              entityExists,
+              entityReview,
+            })
+            .from(auditLog)
+            .where(where)
+            // Newest first: ids follow insertion (the primary key read backwards, no sort).
+            .orderBy(desc(auditLog.id))
+            .limit(pageSize)
+            .offset((page - 1) * pageSize),
+        () => tx.select({ n: count() }).from(auditLog).where(where),
+      ] as const);
       return { items: rows.map(toEntry), total: total?.n ?? 0, page, pageSize };
     },
 

@@ -286,8 +286,12 @@ describe('offers wait for approval', () => {
     expect(waiting?.shopName).toBe(shop.name);
     expect(waiting?.review?.submittedBy).toBe(manager.user.email);
 
+    // The Activity screen learns it waits (its link goes to the approvals screen, not the offer form).
+    expect((await auditOf(offer.id)).map((e) => e.entityReview)).toEqual(['pending']);
+
     const approved = await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`);
     expect(approved.statusCode, approved.body).toBe(200);
+    expect((await auditOf(offer.id)).every((e) => e.entityReview === null)).toBe(true);
     expect((await shopperOffers()).map((o) => o.title)).toContain(title);
     const now = (await d.call(d.user, 'GET', `/api/products/${product.json().id}`)).json() as Product;
     expect(now.offer?.title).toBe(title);

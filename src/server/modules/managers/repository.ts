@@ -3,7 +3,7 @@ import type { CreatedManagerInvite, ManagedShop, ManagerInvite, ShopManager } fr
 import { newSessionToken, sha256 } from '../../auth/tokens';
 import type { Db } from '../../db/client';
 import { categories, floors, managerInvites, offers, shopManagers, shops, users } from '../../db/schema';
-import type { Executor, WriteTx } from '../../write-path';
+import { type Executor, readsOn, type WriteTx } from '../../write-path';
 
 /** As long as an admin invite: a week. */
 export const MANAGER_INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -40,30 +40,32 @@ export function managerRepository(db: Db) {
       now: Date,
       tx: Executor = db,
     ): Promise<{ managers: ShopManager[]; invites: ManagerInvite[] }> {
-      const [managers, invites] = await Promise.all([
-        tx
-          .select({
-            userId: users.id,
-            email: users.email,
-            displayName: users.displayName,
-            since: shopManagers.createdAt,
-          })
-          .from(shopManagers)
-          .innerJoin(users, eq(users.id, shopManagers.userId))
-          .where(eq(shopManagers.shopId, shopId))
-          .orderBy(asc(shopManagers.createdAt), asc(users.email)),
-        tx
-          .select()
-          .from(managerInvites)
-          .where(
-            and(
-              eq(managerInvites.shopId, shopId),
-              isNull(managerInvites.usedAt),
-              gt(managerInvites.expiresAt, now),
-            ),
-          )
-          .orderBy(asc(managerInvites.createdAt)),
-      ]);
+      const [managers, invites] = await readsOn(tx, db, [
+        () =>
+          tx
+            .select({
+              userId: users.id,
+              email: users.email,
+              displayName: users.displayName,
+              since: shopManagers.createdAt,
+            })
+            .from(shopManagers)
+            .innerJoin(users, eq(users.id, shopManagers.userId))
+            .where(eq(shopManagers.shopId, shopId))
+            .orderBy(asc(shopManagers.createdAt), asc(users.email)),
+        () =>
+          tx
+            .select()
+            .from(managerInvites)
+            .where(
+              and(
+                eq(managerInvites.shopId, shopId),
+                isNull(managerInvites.usedAt),
+                gt(managerInvites.expiresAt, now),
+              ),
+            )
+            .orderBy(asc(managerInvites.createdAt)),
+      ] as const);
       return {
         managers: managers.map((row) => ({ ...row, since: row.since.toISOString() })),
         invites: invites.map(toInvite),

@@ -18,7 +18,7 @@ import type { Db } from '../../db/client';
 import { offers, products, shops, users } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { containsPattern, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
-import type { Executor, Snapshot, WriteTx } from '../../write-path';
+import { type Executor, readsOn, type Snapshot, type WriteTx } from '../../write-path';
 import { activeOn, inactiveOn } from './rules';
 
 export const offerNotFound = () => new HttpError(404, 'NOT_FOUND', 'Offer not found');
@@ -192,20 +192,21 @@ export function offerRepository(db: Db) {
       if (active === 'true') filters.push(activeOn(today));
       if (active === 'false') filters.push(inactiveOn(today));
       const where = and(...filters);
-      const [rows, [total]] = await Promise.all([
-        selectOffers(tx, today)
-          // Ending soonest first: what a shopper should not miss, and what an admin looks after.
-          .where(where)
-          .orderBy(
-            desc(sql`(${activeOn(today)})`),
-            asc(offers.endDate),
-            asc(sql`lower(${offers.title})`),
-            asc(offers.id),
-          )
-          .limit(pageSize)
-          .offset((page - 1) * pageSize),
-        tx.select({ n: count() }).from(offers).where(where),
-      ]);
+      const [rows, [total]] = await readsOn(tx, db, [
+        () =>
+          selectOffers(tx, today)
+            // Ending soonest first: what a shopper should not miss, () => and what an admin looks after.
+            .where(where)
+            .orderBy(
+              desc(sql`(${activeOn(today)})`),
+              asc(offers.endDate),
+              asc(sql`lower(${offers.title})`),
+              asc(offers.id),
+            )
+            .limit(pageSize)
+            .offset((page - 1) * pageSize),
+        () => tx.select({ n: count() }).from(offers).where(where),
+      ] as const);
       return { items: rows.map((row) => toOffer(row, today)), total: total?.n ?? 0, page, pageSize };
     },
 

@@ -13,7 +13,7 @@ import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { containsPattern, escapeLike, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
-import type { Executor, Snapshot, WriteTx } from '../../write-path';
+import { type Executor, readsOn, type Snapshot, type WriteTx } from '../../write-path';
 import { approvedOnly } from '../offers/repository';
 import { activeOn } from '../offers/rules';
 
@@ -195,10 +195,10 @@ export function productRepository(db: Db) {
             ).map(toProduct);
 
       if (!q) {
-        const [items, [total]] = await Promise.all([
-          rowsOf(pageIds()),
-          tx.select({ n: count() }).from(products).where(where),
-        ]);
+        const [items, [total]] = await readsOn(tx, db, [
+          () => rowsOf(pageIds()),
+          () => tx.select({ n: count() }).from(products).where(where),
+        ] as const);
         return { items, total: total?.n ?? 0, page, pageSize };
       }
       // A name search: one scan counts the matches up to the cap and, when that is all of them, gives

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { categories, floors, mallHours, offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { containsPattern, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
-import type { Executor, Snapshot, WriteTx } from '../../write-path';
+import { type Executor, readsOn, type Snapshot, type WriteTx } from '../../write-path';
 
 export const shopNotFound = () => new HttpError(404, 'NOT_FOUND', 'Shop not found');
 
@@ -64,11 +64,11 @@ export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { ti
   }
 
   async function detail(id: string, tx: Executor = db): Promise<ShopDetail> {
-    const [shop, [productCount], [offerCount]] = await Promise.all([
-      find(id, tx),
-      tx.select({ n: count() }).from(products).where(eq(products.shopId, id)),
-      tx.select({ n: count() }).from(offers).where(eq(offers.shopId, id)),
-    ]);
+    const [shop, [productCount], [offerCount]] = await readsOn(tx, db, [
+      () => find(id, tx),
+      () => tx.select({ n: count() }).from(products).where(eq(products.shopId, id)),
+      () => tx.select({ n: count() }).from(offers).where(eq(offers.shopId, id)),
+    ] as const);
     if (!shop) throw shopNotFound();
     return { ...shop, productCount: productCount?.n ?? 0, offerCount: offerCount?.n ?? 0 };
   }
@@ -85,13 +85,14 @@ export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { ti
    * browser and the server cannot disagree about "open".
    */
   async function openAtFilter(tx: Executor, others: SQL[], instant: number): Promise<SQL> {
-    const [candidates, [mall]] = await Promise.all([
-      tx
-        .select({ id: shops.id, hours: shops.hours })
-        .from(shops)
-        .where(and(isNotNull(shops.hours), ...others)),
-      tx.select({ hours: mallHours.hours }).from(mallHours),
-    ]);
+    const [candidates, [mall]] = await readsOn(tx, db, [
+      () =>
+        tx
+          .select({ id: shops.id, hours: shops.hours })
+          .from(shops)
+          .where(and(isNotNull(shops.hours), ...others)),
+      () => tx.select({ hours: mallHours.hours }).from(mallHours),
+    ] as const);
     const options = { timeZone, mall: mall?.hours ?? null };
     const open = candidates.filter((shop) => isOpenAt(shop.hours, instant, options)).map((shop) => shop.id);
     return open.length > 0 ? inArray(shops.id, open) : sql`false`;
@@ -111,14 +112,15 @@ export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { ti
       if (floorId) filters.push(eq(shops.floorId, floorId));
       if (openAt) filters.push(await openAtFilter(tx, filters, Date.parse(openAt)));
       const where = filters.length > 0 ? and(...filters) : undefined;
-      const [rows, [total]] = await Promise.all([
-        selectShops(tx)
-          .where(where)
-          .orderBy(asc(sql`lower(${shops.name})`), asc(shops.name), asc(shops.id))
-          .limit(pageSize)
-          .offset((page - 1) * pageSize),
-        tx.select({ n: count() }).from(shops).where(where),
-      ]);
+      const [rows, [total]] = await readsOn(tx, db, [
+        () =>
+          selectShops(tx)
+            .where(where)
+            .orderBy(asc(sql`lower(${shops.name})`), asc(shops.name), asc(shops.id))
+            .limit(pageSize)
+            .offset((page - 1) * pageSize),
+        () => tx.select({ n: count() }).from(shops).where(where),
+      ] as const);
       return { items: rows.map(toShop), total: total?.n ?? 0, page, pageSize };
     },
 
@@ -156,10 +158,16 @@ export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { ti
     } | null> {
       const shop = await lockAndRead(tx, id);
       if (!shop) return null;
-      const [gone, goneOffers] = await Promise.all([
-        tx.select({ id: products.id, name: products.name }).from(products).where(eq(products.shopId, id)),
-        tx.select({ id: offers.id, title: offers.title }).from(offers).where(eq(offers.shopId, id)),
-      ]);
+      // One after the other: a transaction is one connection, and pg refuses overlapping queries on one
+      // client (deprecated in pg 8, an error from pg 9).
+      const gone = await tx
+        .select({ id: products.id, name: products.name })
+        .from(products)
+        .where(eq(products.shopId, id));
+      const goneOffers = await tx
+        .select({ id: offers.id, title: offers.title })
+        .from(offers)
+        .where(eq(offers.shopId, id));
       await tx.delete(shops).where(eq(shops.id, id));
       return { shop, products: gone, offers: goneOffers };
     },
