@@ -11,6 +11,7 @@ import Fastify, {
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
+import { pageMatcher } from '../shared/page-paths';
 import type { Permission } from '../shared/permissions';
 import { PublicSettings } from '../shared/settings';
 import { sessionPlugin } from './auth/guards';
@@ -82,6 +83,9 @@ export interface AppOptions {
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The client's page paths (src/shared/page-paths.ts, which its router takes its paths from). */
+const isClientPage = pageMatcher();
 
 export interface RouteEntry {
   method: string;
@@ -234,8 +238,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const pathname = decodedPath(request);
     const isPage = !isApiRequest(request) && ['GET', 'HEAD'].includes(request.method);
     if (!pageHtml || !isPage) return reply.status(404).send(notFoundBody(request.method, pathname));
-    // Client-side routes; unknown paths too, which the client sends on to /404.
+    // A page of the client's router is 200; any other path (and /404 itself) is 404 with the same page,
+    // whose router sends it on to /404 as the spec says (docs/decisions/026).
     return reply
+      .status(isClientPage(pathname) ? 200 : 404)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .send(pageHtml(pathname));

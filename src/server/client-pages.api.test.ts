@@ -28,9 +28,9 @@ afterAll(async () => {
   fs.rmSync(clientDir, { recursive: true, force: true });
 });
 
-const page = async (url: string) => {
+const page = async (url: string, status = 200) => {
   const response = await t.app.inject({ method: 'GET', url });
-  expect(response.statusCode).toBe(200);
+  expect(response.statusCode, url).toBe(status);
   expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
   expect(response.headers['cache-control']).toBe('no-cache');
   return response.body;
@@ -48,11 +48,48 @@ describe('pages of the client', () => {
     expect(preloadsIn(await page('/login'))).toEqual(PRELOADS['/login']);
   });
 
-  it('send the plain page elsewhere: the landing page, unknown paths', async () => {
+  it('send the plain page elsewhere: the landing page, unknown paths (with 404)', async () => {
     expect(await page('/')).toBe(INDEX_HTML);
-    expect(await page('/no-such-page')).toBe(INDEX_HTML);
+    expect(await page('/no-such-page', 404)).toBe(INDEX_HTML);
     // '/admin' alone is not an admin page (the client sends it on to /404)
-    expect(await page('/admin')).toBe(INDEX_HTML);
+    expect(await page('/admin', 404)).toBe(INDEX_HTML);
+  });
+
+  it("answer 200 for every page of the client's router and 404 for any other path, /404 included", async () => {
+    const id = '0b5e4f8e-6a53-4c1e-9d52-2f0c1a7d9e11';
+    for (const url of [
+      '/',
+      '/login',
+      '/register?x=1',
+      '/manage/invite?code=abc',
+      '/unauthorized',
+      '/account',
+      '/admin/dashboard',
+      '/admin/shops/new',
+      `/admin/shops/${id}`,
+      '/admin/products/',
+      '/user/shops?category=Food',
+      `/user/shops/${id}`,
+      // the router matches without regard to case, and so does the server
+      '/User/Offers',
+      `/manage/shops/${id}/products/${id}`,
+      `/manage/shops/${id}/offers/new`,
+    ])
+      await page(url);
+    for (const url of [
+      '/404',
+      '/nowhere',
+      '/admin',
+      '/user',
+      `/user/shops/${id}/extra`,
+      '/admin/shops/new/more',
+      '/login/again',
+      '/apis',
+      '/index.html.bak',
+    ])
+      await page(url, 404);
+    const head = await t.app.inject({ method: 'HEAD', url: '/nowhere' });
+    expect(head.statusCode).toBe(404);
   });
 
   it('serve hashed assets for a year, and no page for API paths', async () => {
@@ -62,5 +99,8 @@ describe('pages of the client', () => {
     const api = await t.app.inject({ method: 'GET', url: '/api/no-such-route' });
     expect(api.statusCode).toBe(404);
     expect(api.headers['content-type']).toMatch(/^application\/json/);
+    expect(api.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'No route for GET /api/no-such-route' },
+    });
   });
 });
