@@ -24,6 +24,7 @@ import { DEFAULT_MAX_DB_QUEUE, DEFAULT_MAX_EVENT_LOOP_DELAY_MS } from './env';
 import { answerClientError, notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
 import { mallToday } from './lib/mall-time';
 import { decodedPath, isApiRequest } from './lib/request-route';
+import { accountRoutes } from './modules/accounts/account-routes';
 import { inviteRoutes } from './modules/accounts/invite-routes';
 import { amenityRoutes, floorGuideRoutes } from './modules/amenities/routes';
 import { auditRoutes } from './modules/audit/routes';
@@ -210,13 +211,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const at = now();
     return { timeZone, today: mallToday(timeZone, at), now: at.toISOString() };
   });
+  // One queue for every password hash: sign-in, registration and a password change wait in the same line.
+  const hashQueue = options.hashQueue ?? new HashQueue();
   await app.register(authRoutes, {
     prefix: '/api/auth',
     db,
     now,
     operatorInviteCode: options.operatorInviteCode,
-    hashQueue: options.hashQueue ?? new HashQueue(),
+    hashQueue,
   });
+  await app.register(accountRoutes, { prefix: '/api/account', db, now, hashQueue });
   // One module per entity (docs/decisions/012): routes, repository and error mapping together.
   await app.register(inviteRoutes, { prefix: '/api/admin/invites', db, now });
   await app.register(statsRoutes, { prefix: '/api/stats', db, now, timeZone });

@@ -173,11 +173,16 @@ describe('route spellings', () => {
       if (decision(got) !== decision(want))
         mismatches.push(`${label}: ${decision(got)}, plain path ${decision(want)}`);
     };
+    // Signing out (here or everywhere) ends the session it is sent with.
+    const SESSION_ENDING = new Set(['/api/auth/logout', '/api/account/sign-out-everywhere']);
     for (const { method, url } of routes) {
       const plain = plainPath(url);
       const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(method);
       const isProbe = url === '/api/health';
-      const limit = url === '/api/auth/login' ? LIMITS.signInPerMinute : LIMITS.apiPerMinute;
+      // Changing one's password is guessing a password too: the sign-in bucket.
+      const limit = ['/api/auth/login', '/api/account/password'].includes(url)
+        ? LIMITS.signInPerMinute
+        : LIMITS.apiPerMinute;
       // Registration: 2 an hour per address.
       const max = url === '/api/auth/register' ? LIMITS.registerPerHour : limit;
       // Every body is `{}` and no request is an admin's: nothing is written by this test.
@@ -185,7 +190,7 @@ describe('route spellings', () => {
       const wantAnonymous = await send(method, plain, { address: fresh() });
       // Signing out ends the session it is sent with: that route gets a new person each time.
       const asUser = async () => ({
-        cookie: url === '/api/auth/logout' ? await newPersonCookie(fresh()) : user.headers.cookie,
+        cookie: SESSION_ENDING.has(url) ? await newPersonCookie(fresh()) : user.headers.cookie,
       });
       const wantUser = await send(method, plain, { address: fresh(), headers: await asUser() });
       const crossSite = { origin: 'https://attacker.example', 'sec-fetch-site': 'cross-site' };
