@@ -56,6 +56,18 @@ export const routes: RouteObject[] = [
           },
         ],
       },
+      {
+        // A person's own account: every signed-in role, in their own area's layout.
+        element: <RequireRole />,
+        children: [
+          {
+            ...lazyRoute(() => import('./components/account-layout'), 'AccountLayout'),
+            children: [
+              lazyRoute(() => import('./routes/account-page'), 'AccountPage', { path: PAGE_PATHS.account }),
+            ],
+          },
+        ],
+      },
     ],
   },
   { path: '*', element: <Navigate to="/404" replace /> },
