@@ -1,12 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './test/harness';
 
 // A built client in miniature: the page, one hashed asset and the build's preload.json.
 const INDEX_HTML =
   '<!doctype html><html><head><script type="module" src="/assets/index-1.js"></script></head><body></body></html>';
+// The landing page as the build pre-renders it (scripts/prerender.mjs).
+const LANDING_HTML =
+  '<!doctype html><html><head><script type="module" src="/assets/index-1.js"></script></head><body><div id="root" data-prerendered="landing"><h1>Super Mall</h1></div></body></html>';
 const PRELOADS = {
   '/admin/': ['/assets/admin-1.js', '/assets/data-1.js'],
   '/user/': ['/assets/user-1.js', '/assets/data-1.js'],
@@ -19,6 +23,7 @@ beforeAll(async () => {
   clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mall-client-'));
   fs.mkdirSync(path.join(clientDir, 'assets'));
   fs.writeFileSync(path.join(clientDir, 'index.html'), INDEX_HTML);
+  fs.writeFileSync(path.join(clientDir, 'landing.html'), LANDING_HTML);
   fs.writeFileSync(path.join(clientDir, 'preload.json'), JSON.stringify(PRELOADS));
   fs.writeFileSync(path.join(clientDir, 'assets', 'admin-1.js'), 'export const admin = 1;');
   t = await createTestApp({ clientDir });
@@ -48,8 +53,34 @@ describe('pages of the client', () => {
     expect(preloadsIn(await page('/login'))).toEqual(PRELOADS['/login']);
   });
 
-  it('send the plain page elsewhere: the landing page, unknown paths (with 404)', async () => {
-    expect(await page('/')).toBe(INDEX_HTML);
+  it('send the pre-rendered landing page for / only (not with a query string of its own path elsewhere)', async () => {
+    expect(await page('/')).toBe(LANDING_HTML);
+    expect(await page('/?from=poster')).toBe(LANDING_HTML);
+    expect(await page('/register')).not.toContain('data-prerendered="landing"');
+  });
+
+  it('send pages compressed to browsers that accept it (br first), plain to others', async () => {
+    const br = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(LANDING_HTML);
+    const gzip = await t.app.inject({
+      method: 'GET',
+      url: '/nowhere',
+      headers: { 'accept-encoding': 'gzip, br;q=0' },
+    });
+    expect(gzip.statusCode).toBe(404);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(INDEX_HTML);
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('send the plain page elsewhere: unknown paths (with 404)', async () => {
     expect(await page('/no-such-page', 404)).toBe(INDEX_HTML);
     // '/admin' alone is not an admin page (the client sends it on to /404)
     expect(await page('/admin', 404)).toBe(INDEX_HTML);

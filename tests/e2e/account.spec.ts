@@ -4,12 +4,20 @@ import {
   passwordField,
   registerAdmin,
   registerUser,
+  scrollWidth,
   signInButton,
   submitLogin,
   toast,
 } from './fixtures';
 
 // A person's own account (docs/decisions/026), the show-password toggle, real 404s.
+
+/** The parts of an <input> the caret checks read (the test's TypeScript has no DOM types). */
+interface TextInput {
+  selectionStart: number | null;
+  selectionEnd: number | null;
+  setSelectionRange(start: number, end: number): void;
+}
 
 /** Set E2E_SCREENSHOTS=1 to write docs/screenshots/account-*.png. */
 async function shot(page: Page, name: string) {
@@ -102,7 +110,7 @@ test.describe('Show password', () => {
     const field = passwordField(page);
     await field.fill('hunter22');
     // the caret after 'hunt'
-    await field.evaluate((input: HTMLInputElement) => input.setSelectionRange(4, 4));
+    await field.evaluate((input: TextInput) => input.setSelectionRange(4, 4));
     const toggle = showPassword(page);
     await expect(toggle).toHaveAttribute('type', 'button');
     await expect(toggle).toHaveAttribute('aria-pressed', 'false');
@@ -111,9 +119,9 @@ test.describe('Show password', () => {
     await expect(field).toHaveAttribute('type', 'text');
     await expect(field).toHaveValue('hunter22');
     await expect(field).toBeFocused();
-    expect(
-      await field.evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd]),
-    ).toEqual([4, 4]);
+    expect(await field.evaluate((input: TextInput) => [input.selectionStart, input.selectionEnd])).toEqual([
+      4, 4,
+    ]);
     await page.keyboard.type('X');
     await expect(field).toHaveValue('huntXer22');
     await shot(page, `sign-in-${page.viewportSize()?.width}`);
@@ -157,11 +165,48 @@ test.describe('Account page at 375 px', () => {
     await page.getByRole('textbox', { name: 'Display name' }).fill('Asha Rao');
     await page.getByRole('button', { name: 'Save name' }).click();
     await expect(page.getByRole('banner').getByText('Welcome, Asha Rao')).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(375);
     await shot(page, '375');
     await page.goto('/login');
     await passwordField(page).fill('hunter22');
     await showPassword(page).click();
     await shot(page, 'sign-in-375');
+  });
+});
+
+test.describe('Pre-rendered first paint', () => {
+  test('the landing page reads without JavaScript, and hydrates without a console error or warning', async ({
+    browser,
+    page,
+  }) => {
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const bare = await noScript.newPage();
+    const response = await bare.goto('/');
+    expect(response?.status()).toBe(200);
+    await expect(bare.getByRole('heading', { name: 'Super Mall', level: 1 })).toBeVisible();
+    await expect(bare.getByRole('heading', { name: 'Join thousands of happy customers' })).toBeVisible();
+    await expect(bare.getByRole('link', { name: 'Get Started' })).toBeVisible();
+    await expect(bare.getByRole('link', { name: 'Join Now' })).toBeVisible();
+    // the mall's hours are the browser's to read: no day's hours are baked into the page
+    await expect(bare.getByText('Mall hours today')).toHaveCount(0);
+    // every other page shows its frame and a loading state at first paint
+    await bare.goto('/login');
+    await expect(bare.getByRole('banner').getByRole('link', { name: 'Super Mall' })).toBeVisible();
+    await expect(bare.getByRole('status', { name: 'Loading' })).toBeVisible();
+    await noScript.close();
+
+    const messages: string[] = [];
+    page.on('console', (message) => {
+      if (['error', 'warning'].includes(message.type()))
+        messages.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
+    await page.goto('/');
+    await expect(page.getByText('Mall hours today')).toBeVisible();
+    // hydrated: the links are the app's (a click navigates in the page, no new document)
+    await page.getByRole('link', { name: 'Join Now' }).click();
+    await expect(page).toHaveURL('/register');
+    await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
+    expect(messages).toEqual([]);
   });
 });
