@@ -21,8 +21,10 @@ interface TextInput {
 
 /** Set E2E_SCREENSHOTS=1 to write docs/screenshots/account-*.png. */
 async function shot(page: Page, name: string) {
-  if (process.env.E2E_SCREENSHOTS)
-    await page.screenshot({ path: `docs/screenshots/account-${name}.png`, fullPage: true });
+  if (!process.env.E2E_SCREENSHOTS) return;
+  // the picture of the page, not of a passing toast over its top bar
+  await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 });
+  await page.screenshot({ path: `docs/screenshots/account-${name}.png`, fullPage: true });
 }
 
 /** A second browser (cookies of its own) signed in as the same person, on their dashboard. */
