@@ -137,13 +137,19 @@ export default defineConfig({
             // zod, the form schemas and what reads them: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](amenity|audit|auth|hours|managers|offer|place|product|settings|shop|text|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|hours|managers|offer|place|product|settings|shop|text|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
               priority: 80,
             },
             {
               name: 'auth',
               // and a shop manager's invitation link, which visitors open
               test: /src[\\/]client[\\/](routes[\\/]((login|register)-page|manage[\\/]invite-page)|components[\\/]auth-)/,
+              priority: 70,
+            },
+            // a person's own account page, opened from either area
+            {
+              name: 'account',
+              test: /src[\\/]client[\\/](routes[\\/]account-page|components[\\/]account-layout)/,
               priority: 70,
             },
             {

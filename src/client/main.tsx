@@ -1,20 +1,14 @@
 import './styles.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { DeferredToaster } from './components/deferred-toaster';
-import { App } from './router';
+import { AppRoot } from './app-root';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-// react-query's provider sits on the signed-in areas' route (components/query-boundary.tsx) and
-// the Toaster loads after the first paint, keeping both out of the landing page's JavaScript.
-createRoot(root).render(
-  <StrictMode>
-    <BrowserRouter>
-      <App />
-    </BrowserRouter>
-    <DeferredToaster />
-  </StrictMode>,
-);
+const app = <AppRoot router={BrowserRouter} />;
+// The landing page arrives rendered (scripts/prerender.mjs, docs/decisions/025): hydrated, not redrawn.
+// Every other page arrives with the frame and spinner the app's first render shows too, so drawing
+// over it changes nothing on screen.
+if (root.dataset.prerendered === 'landing' && window.location.pathname === '/') hydrateRoot(root, app);
+else createRoot(root).render(app);

@@ -1,5 +1,6 @@
 import { Suspense, useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { Navigate, type RouteObject, useLocation, useNavigate, useRoutes } from 'react-router';
+import { PAGE_PATHS } from '../shared/page-paths';
 import { RequireRole } from './components/require-role';
 import { RouteErrorBoundary } from './components/route-error-boundary';
 import { ScrollRestoration } from './components/scroll-restoration';
@@ -19,16 +20,18 @@ export const routes: RouteObject[] = [
   {
     ...lazyRoute(() => import('./components/auth-layout'), 'AuthLayout'),
     children: [
-      lazyRoute(() => import('./routes/login-page'), 'LoginPage', { path: 'login' }),
-      lazyRoute(() => import('./routes/register-page'), 'RegisterPage', { path: 'register' }),
+      lazyRoute(() => import('./routes/login-page'), 'LoginPage', { path: PAGE_PATHS.login }),
+      lazyRoute(() => import('./routes/register-page'), 'RegisterPage', { path: PAGE_PATHS.register }),
       // A shop manager's invitation link: for visitors too (they sign in or register, then come back).
-      lazyRoute(() => import('./routes/manage/invite-page'), 'InvitePage', { path: 'manage/invite' }),
+      lazyRoute(() => import('./routes/manage/invite-page'), 'InvitePage', {
+        path: PAGE_PATHS.managerInvite,
+      }),
     ],
   },
   lazyRoute(() => import('./routes/unauthorized-page'), 'UnauthorizedPage', {
-    path: 'unauthorized',
+    path: PAGE_PATHS.unauthorized,
   }),
-  lazyRoute(() => import('./routes/not-found-page'), 'NotFoundPage', { path: '404' }),
+  lazyRoute(() => import('./routes/not-found-page'), 'NotFoundPage', { path: PAGE_PATHS.notFound }),
   {
     // the signed-in areas share the query cache; react-query loads with them, not with the landing page
     ...lazyRoute(() => import('./components/query-boundary'), 'QueryBoundary'),
@@ -50,6 +53,18 @@ export const routes: RouteObject[] = [
           {
             ...lazyRoute(() => import('./components/user-layout'), 'UserLayout'),
             children: userRoutes,
+          },
+        ],
+      },
+      {
+        // A person's own account: every signed-in role, in their own area's layout.
+        element: <RequireRole />,
+        children: [
+          {
+            ...lazyRoute(() => import('./components/account-layout'), 'AccountLayout'),
+            children: [
+              lazyRoute(() => import('./routes/account-page'), 'AccountPage', { path: PAGE_PATHS.account }),
+            ],
           },
         ],
       },

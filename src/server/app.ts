@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { sql } from 'drizzle-orm';
@@ -11,6 +12,7 @@ import Fastify, {
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
+import { pageMatcher } from '../shared/page-paths';
 import type { Permission } from '../shared/permissions';
 import { PublicSettings } from '../shared/settings';
 import { sessionPlugin } from './auth/guards';
@@ -23,6 +25,7 @@ import { DEFAULT_MAX_DB_QUEUE, DEFAULT_MAX_EVENT_LOOP_DELAY_MS } from './env';
 import { answerClientError, notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
 import { mallToday } from './lib/mall-time';
 import { decodedPath, isApiRequest } from './lib/request-route';
+import { accountRoutes } from './modules/accounts/account-routes';
 import { inviteRoutes } from './modules/accounts/invite-routes';
 import { amenityRoutes, floorGuideRoutes } from './modules/amenities/routes';
 import { auditRoutes } from './modules/audit/routes';
@@ -82,6 +85,9 @@ export interface AppOptions {
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The client's page paths (src/shared/page-paths.ts, which its router takes its paths from). */
+const isClientPage = pageMatcher();
 
 export interface RouteEntry {
   method: string;
@@ -206,13 +212,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const at = now();
     return { timeZone, today: mallToday(timeZone, at), now: at.toISOString() };
   });
+  // One queue for every password hash: sign-in, registration and a password change wait in the same line.
+  const hashQueue = options.hashQueue ?? new HashQueue();
   await app.register(authRoutes, {
     prefix: '/api/auth',
     db,
     now,
     operatorInviteCode: options.operatorInviteCode,
-    hashQueue: options.hashQueue ?? new HashQueue(),
+    hashQueue,
   });
+  await app.register(accountRoutes, { prefix: '/api/account', db, now, hashQueue });
   // One module per entity (docs/decisions/012): routes, repository and error mapping together.
   await app.register(inviteRoutes, { prefix: '/api/admin/invites', db, now });
   await app.register(statsRoutes, { prefix: '/api/stats', db, now, timeZone });
@@ -234,22 +243,61 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const pathname = decodedPath(request);
     const isPage = !isApiRequest(request) && ['GET', 'HEAD'].includes(request.method);
     if (!pageHtml || !isPage) return reply.status(404).send(notFoundBody(request.method, pathname));
-    // Client-side routes; unknown paths too, which the client sends on to /404.
+    // A page of the client's router is 200; any other path (and /404 itself) is 404 with the same page,
+    // whose router sends it on to /404 as the spec says (docs/decisions/026).
+    const page = pageHtml(pathname);
+    const encoding = pageEncoding(request.headers['accept-encoding']);
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
     return reply
+      .status(isClientPage(pathname) ? 200 : 404)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(pageHtml(pathname));
+      .header('vary', 'accept-encoding')
+      .send(page[encoding]);
   });
   return app;
 }
 
+/** A page as sent: plain, and compressed once at start-up for browsers that accept it. */
+type Page = Record<'identity' | 'br' | 'gzip', Buffer>;
+
+function compressedPage(html: string | Buffer): Page {
+  const identity = Buffer.from(html);
+  return {
+    identity,
+    br: zlib.brotliCompressSync(identity, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY },
+    }),
+    gzip: zlib.gzipSync(identity, { level: 9 }),
+  };
+}
+
+/** br when the browser takes it, else gzip, else none (a coding refused with q=0 is not taken). */
+function pageEncoding(accept: string | undefined): keyof Page {
+  const taken = new Set(
+    (accept ?? '')
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
+      .map((part) => part.split(';')[0]),
+  );
+  if (taken.has('br')) return 'br';
+  if (taken.has('gzip')) return 'gzip';
+  return 'identity';
+}
+
 /**
- * The built SPA's files; hashed assets are cached for a year. Returns the page for a page path:
- * index.html, with `<link rel="modulepreload">` for the chunks of the path's area (preload.json, written
- * by the build: vite.config.ts), so they download beside the entry script rather than after it.
+ * The built SPA's files; hashed assets are cached for a year. Returns the page for a page path: the
+ * landing page pre-rendered (landing.html, written by scripts/prerender.mjs: docs/decisions/025) for `/`;
+ * elsewhere index.html (the page frame pre-rendered in it), with `<link rel="modulepreload">` for the
+ * chunks of the path's area (preload.json, written by the build: vite.config.ts), so they download beside
+ * the entry script rather than after it.
  */
-async function serveClient(app: FastifyInstance, clientDir: string): Promise<(pathname: string) => Buffer> {
+async function serveClient(app: FastifyInstance, clientDir: string): Promise<(pathname: string) => Page> {
   const indexHtml = fs.readFileSync(path.join(clientDir, 'index.html'));
+  const landingFile = path.join(clientDir, 'landing.html');
+  const index = compressedPage(indexHtml);
+  const landing = fs.existsSync(landingFile) ? compressedPage(fs.readFileSync(landingFile)) : index;
   const pages = areaPages(indexHtml.toString('utf8'), path.join(clientDir, 'preload.json'));
   await app.register(fastifyStatic, {
     root: clientDir,
@@ -267,15 +315,18 @@ async function serveClient(app: FastifyInstance, clientDir: string): Promise<(pa
       );
     },
   });
-  return (pathname) => pages.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? indexHtml;
+  return (pathname) => {
+    if (pathname === '/') return landing;
+    return pages.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? index;
+  };
 }
 
 /** [path prefix, page] for each area in preload.json; none when the build wrote no such file. */
-function areaPages(indexHtml: string, preloadFile: string): [string, Buffer][] {
+function areaPages(indexHtml: string, preloadFile: string): [string, Page][] {
   if (!fs.existsSync(preloadFile)) return [];
   const preloads = JSON.parse(fs.readFileSync(preloadFile, 'utf8')) as Record<string, string[]>;
   return Object.entries(preloads).map(([prefix, files]) => {
     const links = files.map((file) => `<link rel="modulepreload" crossorigin href="${file}">`).join('');
-    return [prefix, Buffer.from(indexHtml.replace('</head>', `${links}</head>`))];
+    return [prefix, compressedPage(indexHtml.replace('</head>', `${links}</head>`))];
   });
 }

@@ -10,7 +10,7 @@ describe('can', () => {
       for (const action of ACTIONS) expect(can(null, action, resource), `${action} ${resource}`).toBe(false);
   });
 
-  it('lets a shopper read the directory and nothing more', () => {
+  it('lets a shopper read the directory, and change their own account, and nothing more', () => {
     const allowed = RESOURCES.flatMap((resource) =>
       ACTIONS.filter((action) => can(user, action, resource)).map((action) => `${action} ${resource}`),
     );
@@ -23,6 +23,7 @@ describe('can', () => {
       'read offer',
       'read membership',
       'create membership',
+      'update account',
     ]);
   });
 

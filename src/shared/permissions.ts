@@ -29,6 +29,8 @@ export const RESOURCES = [
   'offer-review',
   /** The mall itself: its opening hours. */
   'mall',
+  /** A person's own account: their display name, password and sessions (never anyone else's). */
+  'account',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 
@@ -94,6 +96,7 @@ const POLICY: Record<Role, Partial<Record<Resource, Partial<Record<Action, Rule>
     offer: { read: always, create: managesShop, update: managesShop },
     membership: { read: always, create: always },
     'managed-shop': { read: managesShop },
+    account: { update: always },
   },
   admin: Object.fromEntries(
     RESOURCES.map((resource) => [resource, Object.fromEntries(ACTIONS.map((action) => [action, always]))]),

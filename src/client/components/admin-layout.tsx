@@ -18,6 +18,7 @@ import { offerReviewsQuery } from '../features/managers';
 import { SearchBox } from '../features/search';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
+import { Greeting } from './account-link';
 import { LogoLink } from './logo-link';
 import { LogoutButton } from './logout-button';
 
@@ -82,9 +83,7 @@ export function AdminLayout() {
         {/* why: a row of its own under the bar on phones, in the bar from md up */}
         <SearchBox area="admin" className="order-last w-full pb-2 md:order-none md:w-72 md:pb-0 lg:w-96" />
         <div className="ml-auto flex h-16 min-w-0 flex-1 basis-0 items-center justify-end gap-3">
-          <p className="min-w-0 truncate text-sm text-slate-600">
-            Welcome, <span className="font-medium text-slate-900">{user ? displayName(user) : ''}</span>
-          </p>
+          <Greeting name={user ? displayName(user) : ''} />
           <LogoutButton />
         </div>
       </header>

@@ -5,6 +5,7 @@ import { AuthHeading } from './auth-heading';
 import { Button } from './ui/button';
 import { FormAlert } from './ui/form-alert';
 import { TextField } from './ui/form-field';
+import { PasswordField as PasswordInput } from './ui/password-field';
 
 type FieldProps = Omit<ComponentProps<typeof TextField>, 'label' | 'type'>;
 
@@ -15,7 +16,7 @@ export function EmailField(props: FieldProps) {
 }
 
 export function PasswordField(props: FieldProps) {
-  return <TextField label="Password" type="password" {...props} />;
+  return <PasswordInput label="Password" {...props} />;
 }
 
 interface AuthFormProps {

@@ -3,6 +3,7 @@ import { CompareProvider, useCompare } from '../features/compare/compare-context
 import { SearchBox } from '../features/search';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
+import { Greeting } from './account-link';
 import { LogoLink } from './logo-link';
 import { LogoutButton } from './logout-button';
 
@@ -63,9 +64,7 @@ function UserShell() {
           {/* why: its own row under the logo on phones, beside the links from md up */}
           <SearchBox area="user" className="order-last w-full pb-2 md:order-none md:w-56 md:pb-0 lg:w-72" />
           <div className="flex h-16 min-w-0 flex-1 basis-0 items-center justify-end gap-3">
-            <p className="min-w-0 truncate text-sm text-slate-600">
-              Welcome, <span className="font-medium text-slate-900">{user ? displayName(user) : ''}</span>
-            </p>
+            <Greeting name={user ? displayName(user) : ''} />
             <LogoutButton />
           </div>
         </div>

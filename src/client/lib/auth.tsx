@@ -21,7 +21,13 @@ interface AuthContextValue {
   loggedOut: boolean;
   login(input: LoginInput): Promise<SessionUser>;
   register(input: RegisterInput): Promise<SessionUser>;
-  logout(): Promise<void>;
+  /**
+   * Ends the session and goes to the sign-in screen; `everywhere` ends every session of the person
+   * (every device and browser, this one included).
+   */
+  logout(options?: { everywhere?: boolean }): Promise<void>;
+  /** The person as the server answered a change to their account (a new display name). */
+  updateUser(user: SessionUser): void;
   /** Reads the session again (a membership was added or removed): the user as the server now sees them. */
   refresh(): Promise<SessionUser | null>;
 }
@@ -92,26 +98,31 @@ export function AuthProvider({ children, onSignedOut }: AuthProviderProps) {
     return body.user;
   }, []);
 
-  const logout = useCallback(async () => {
-    try {
-      await api('/api/auth/logout', { method: 'POST' });
-    } catch (error) {
-      // a 401 means the session is already gone, which is what logging out wants.
-      if (!(error instanceof ApiError && error.status === 401)) {
-        showError(AUTH_MESSAGES.logoutFailed);
-        return;
+  const logout = useCallback(
+    async ({ everywhere = false }: { everywhere?: boolean } = {}) => {
+      try {
+        await api(everywhere ? '/api/account/sign-out-everywhere' : '/api/auth/logout', { method: 'POST' });
+      } catch (error) {
+        // a 401 means the session is already gone, which is what logging out wants.
+        if (!(error instanceof ApiError && error.status === 401)) {
+          showError(AUTH_MESSAGES.logoutFailed);
+          return;
+        }
       }
-    }
-    // leave the guarded page first, so its guard does not redirect to /login with a `from`.
-    await onSignedOut();
-    // navigations render as transitions; clearing the user in one too renders both together. Should
-    // the guard still see the page being left without a user, `loggedOut` keeps it from adding a `from`.
-    startTransition(() => {
-      setLoggedOut(true);
-      setUser(null);
-    });
-    await clearQueryCache();
-  }, [onSignedOut]);
+      // leave the guarded page first, so its guard does not redirect to /login with a `from`.
+      await onSignedOut();
+      // navigations render as transitions; clearing the user in one too renders both together. Should
+      // the guard still see the page being left without a user, `loggedOut` keeps it from adding a `from`.
+      startTransition(() => {
+        setLoggedOut(true);
+        setUser(null);
+      });
+      await clearQueryCache();
+    },
+    [onSignedOut],
+  );
+
+  const updateUser = useCallback((next: SessionUser) => setUser(next), []);
 
   const refresh = useCallback(async () => {
     const body = await api<{ user: SessionUser | null }>('/api/auth/me');
@@ -120,8 +131,8 @@ export function AuthProvider({ children, onSignedOut }: AuthProviderProps) {
   }, []);
 
   const value = useMemo(
-    () => ({ user, ready, loggedOut, login, register, logout, refresh }),
-    [user, ready, loggedOut, login, register, logout, refresh],
+    () => ({ user, ready, loggedOut, login, register, logout, updateUser, refresh }),
+    [user, ready, loggedOut, login, register, logout, updateUser, refresh],
   );
 
   // screens render at once, not after the session request: the landing page and the sign-in

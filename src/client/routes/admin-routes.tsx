@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { PAGE_PATHS } from '../../shared/page-paths';
 import { lazyRoute } from '../lib/lazy-route';
 
 const shopForm = () => import('./admin/shop-form-page');
@@ -11,22 +12,24 @@ const offerForm = () => import('./admin/offer-form-page');
  */
 export const adminRoutes: RouteObject[] = [
   lazyRoute(() => import('./admin-dashboard-page'), 'AdminDashboardPage', {
-    path: 'admin/dashboard',
+    path: PAGE_PATHS.adminDashboard,
   }),
-  lazyRoute(() => import('./admin/shops-page'), 'ShopsPage', { path: 'admin/shops' }),
-  lazyRoute(shopForm, 'ShopFormPage', { path: 'admin/shops/new' }),
-  lazyRoute(shopForm, 'ShopFormPage', { path: 'admin/shops/:id' }),
-  lazyRoute(() => import('./admin/products-page'), 'ProductsPage', { path: 'admin/products' }),
-  lazyRoute(productForm, 'ProductFormPage', { path: 'admin/products/new' }),
-  lazyRoute(productForm, 'ProductFormPage', { path: 'admin/products/:id' }),
-  lazyRoute(() => import('./admin/offers-page'), 'OffersPage', { path: 'admin/offers' }),
-  lazyRoute(offerForm, 'OfferFormPage', { path: 'admin/offers/new' }),
-  lazyRoute(offerForm, 'OfferFormPage', { path: 'admin/offers/:id' }),
+  lazyRoute(() => import('./admin/shops-page'), 'ShopsPage', { path: PAGE_PATHS.adminShops }),
+  lazyRoute(shopForm, 'ShopFormPage', { path: PAGE_PATHS.adminShopNew }),
+  lazyRoute(shopForm, 'ShopFormPage', { path: PAGE_PATHS.adminShop }),
+  lazyRoute(() => import('./admin/products-page'), 'ProductsPage', { path: PAGE_PATHS.adminProducts }),
+  lazyRoute(productForm, 'ProductFormPage', { path: PAGE_PATHS.adminProductNew }),
+  lazyRoute(productForm, 'ProductFormPage', { path: PAGE_PATHS.adminProduct }),
+  lazyRoute(() => import('./admin/offers-page'), 'OffersPage', { path: PAGE_PATHS.adminOffers }),
+  lazyRoute(offerForm, 'OfferFormPage', { path: PAGE_PATHS.adminOfferNew }),
+  lazyRoute(offerForm, 'OfferFormPage', { path: PAGE_PATHS.adminOffer }),
   lazyRoute(() => import('./admin/categories-page'), 'CategoriesPage', {
-    path: 'admin/categories',
+    path: PAGE_PATHS.adminCategories,
   }),
-  lazyRoute(() => import('./admin/activity-page'), 'ActivityPage', { path: 'admin/activity' }),
-  lazyRoute(() => import('./admin/approvals-page'), 'ApprovalsPage', { path: 'admin/approvals' }),
-  lazyRoute(() => import('./admin/mall-hours-form-page'), 'MallHoursPage', { path: 'admin/mall-hours' }),
-  lazyRoute(() => import('./admin/search-page'), 'SearchPage', { path: 'admin/search' }),
+  lazyRoute(() => import('./admin/activity-page'), 'ActivityPage', { path: PAGE_PATHS.adminActivity }),
+  lazyRoute(() => import('./admin/approvals-page'), 'ApprovalsPage', { path: PAGE_PATHS.adminApprovals }),
+  lazyRoute(() => import('./admin/mall-hours-form-page'), 'MallHoursPage', {
+    path: PAGE_PATHS.adminMallHours,
+  }),
+  lazyRoute(() => import('./admin/search-page'), 'SearchPage', { path: PAGE_PATHS.adminSearch }),
 ];

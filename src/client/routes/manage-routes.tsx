@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { PAGE_PATHS } from '../../shared/page-paths';
 import { RequireManager } from '../components/require-role';
 import { lazyRoute } from '../lib/lazy-route';
 
@@ -13,15 +14,15 @@ export const manageRoutes: RouteObject[] = [
   {
     element: <RequireManager />,
     children: [
-      lazyRoute(() => import('./manage/my-shops-page'), 'MyShopsPage', { path: 'manage' }),
-      lazyRoute(() => import('./manage/shop-page'), 'ManagedShopPage', { path: 'manage/shops/:id' }),
+      lazyRoute(() => import('./manage/my-shops-page'), 'MyShopsPage', { path: PAGE_PATHS.manage }),
+      lazyRoute(() => import('./manage/shop-page'), 'ManagedShopPage', { path: PAGE_PATHS.manageShop }),
       lazyRoute(() => import('./manage/shop-edit-page'), 'ManagedShopEditPage', {
-        path: 'manage/shops/:id/edit',
+        path: PAGE_PATHS.manageShopEdit,
       }),
-      lazyRoute(productForm, 'ManagedProductFormPage', { path: 'manage/shops/:id/products/new' }),
-      lazyRoute(productForm, 'ManagedProductFormPage', { path: 'manage/shops/:id/products/:productId' }),
-      lazyRoute(offerForm, 'ManagedOfferFormPage', { path: 'manage/shops/:id/offers/new' }),
-      lazyRoute(offerForm, 'ManagedOfferFormPage', { path: 'manage/shops/:id/offers/:offerId' }),
+      lazyRoute(productForm, 'ManagedProductFormPage', { path: PAGE_PATHS.manageProductNew }),
+      lazyRoute(productForm, 'ManagedProductFormPage', { path: PAGE_PATHS.manageProduct }),
+      lazyRoute(offerForm, 'ManagedOfferFormPage', { path: PAGE_PATHS.manageOfferNew }),
+      lazyRoute(offerForm, 'ManagedOfferFormPage', { path: PAGE_PATHS.manageOffer }),
     ],
   },
 ];

@@ -29,7 +29,7 @@ const emailInUse = () =>
 
 const emailTaken = (error: unknown) => (pgError(error)?.code === UNIQUE_VIOLATION ? emailInUse() : null);
 
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,
@@ -46,7 +46,7 @@ async function endCurrentSession(db: Db, request: FastifyRequest) {
 }
 
 /** A place in the password-hashing queue, or 503 + Retry-After when it is full (never an unbounded wait). */
-function hashTurn(hashQueue: HashQueue, reply: FastifyReply): HashTicket {
+export function hashTurn(hashQueue: HashQueue, reply: FastifyReply): HashTicket {
   const ticket = hashQueue.reserve();
   if (ticket) return ticket;
   reply.header('retry-after', String(RETRY_AFTER_SECONDS));

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH } from '../../shared/account';
 import type { ApiErrorBody } from '../../shared/errors';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
 import { CLOSE_TIME_MESSAGE, everyDay, SAME_TIME_MESSAGE, TIME_MESSAGE } from '../../shared/hours';
@@ -16,9 +17,17 @@ import { DIRECTORY_FIELDS_REFUSED, MANAGER_INVITE_MESSAGES } from '../../shared/
 import { END_BEFORE_START, type Offer, type ReviewedOffer } from '../../shared/offer';
 import { FLOOR_LEVEL_MESSAGE, type Place } from '../../shared/place';
 import type { ShopDetail } from '../../shared/shop';
+import { SESSION_COOKIE } from '../auth/sessions';
 import { FORBIDDEN_KEY } from '../request-guards';
 import { type Directory, openDirectory, type Table, uniqueName } from '../test/catalog-fixtures';
-import { createTestApp, registerAs, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
+import {
+  createTestApp,
+  registerAs,
+  type SignedIn,
+  sessionCookie,
+  type TestApp,
+  uniqueEmail,
+} from '../test/harness';
 
 let t: TestApp;
 let d: Directory;
@@ -36,6 +45,8 @@ let fx: {
   /** A user with an open invite to manage a shop, and its code. */
   newcomer: SignedIn;
   inviteCode: string;
+  /** Changes their own display name and password (password: 'secret-password', set again each time). */
+  accountHolder: SignedIn;
   targets: Record<'category' | 'floor' | 'amenity' | 'shop' | 'product' | 'offer', { id: string }>;
 };
 
@@ -56,6 +67,7 @@ beforeAll(async () => {
     manager,
     pendingOffer: pending.json() as ReviewedOffer,
     newcomer: await registerAs(t.app, 'user'),
+    accountHolder: await registerAs(t.app, 'user'),
     inviteCode: await d.managerInvite((await d.shop()).id),
     category: await d.category(),
     floor: await d.floor(),
@@ -359,6 +371,10 @@ interface Writable {
   target?: { table: Table; id: () => string };
   /** False where only PATCH is this person's to send (a manager and their shop). */
   creates?: boolean;
+  /** The method of a route that takes its body at `url` itself (one's own account: PATCH); POST unless given. */
+  method?: 'POST' | 'PATCH';
+  /** Sees the answer to the valid body (a password change hands the browser a new session cookie). */
+  onAccepted?: (response: LightMyRequestResponse) => void;
   fields: Record<string, Bad[]>;
 }
 
@@ -741,6 +757,44 @@ const WRITABLE: Writable[] = [
     valid: () => ({ email: d.user.user.email, password: 'secret-password' }),
     fields: { email, password: loginPassword },
   },
+  {
+    entity: 'display name',
+    url: '/api/account',
+    method: 'PATCH',
+    as: () => fx.accountHolder,
+    valid: () => ({ displayName: 'Asha Rao' }),
+    fields: {
+      displayName: [
+        bad('61 characters', 'x'.repeat(DISPLAY_NAME_MAX_LENGTH + 1), ACCOUNT_MESSAGES.displayNameTooLong),
+        ...badText(ACCOUNT_MESSAGES.displayNameTooLong),
+        ...notText('Give a display name, or leave it empty'),
+      ],
+    },
+  },
+  {
+    entity: 'password change',
+    url: '/api/account/password',
+    as: () => fx.accountHolder,
+    // The same password again: accepted, so every case starts from the same account.
+    valid: () => ({ currentPassword: 'secret-password', newPassword: 'secret-password' }),
+    onAccepted: (response) => {
+      const cookie = sessionCookie(response);
+      fx.accountHolder = { ...fx.accountHolder, cookie, headers: { cookie: `${SESSION_COOKIE}=${cookie}` } };
+    },
+    fields: {
+      currentPassword: [
+        bad('empty', '', ACCOUNT_MESSAGES.currentPasswordRequired),
+        bad('10,000 characters', TEN_THOUSAND, PASSWORD_TOO_LONG),
+        ...notText(ACCOUNT_MESSAGES.currentPasswordRequired),
+      ],
+      newPassword: [
+        bad('empty', '', PASSWORD_REQUIRED),
+        bad('five characters', '12345', AUTH_MESSAGES.weakPassword),
+        bad('10,000 characters', TEN_THOUSAND, PASSWORD_TOO_LONG),
+        ...notText(PASSWORD_REQUIRED),
+      ],
+    },
+  },
 ];
 
 interface Case extends Bad {
@@ -765,11 +819,13 @@ describe('the corpus starts from bodies the routes accept', () => {
   it.each(WRITABLE.map((w) => [w.entity, w] as const))(
     '%s: the valid body is accepted',
     async (_entity, w) => {
-      const method = w.creates === false ? 'PATCH' : 'POST';
+      const method = w.creates === false ? 'PATCH' : (w.method ?? 'POST');
       const url = w.creates === false && w.target ? `${w.url}/${w.target.id()}` : w.url;
       const response = await send(w.as(), method, url, JSON.stringify(w.valid()));
-      const accepted = ['login', 'send back', 'manager invite'].includes(w.entity) || method === 'PATCH';
+      const accepted =
+        ['login', 'send back', 'manager invite', 'password change'].includes(w.entity) || method === 'PATCH';
       expect(response.statusCode, response.body).toBe(accepted ? 200 : 201);
+      w.onAccepted?.(response);
     },
   );
 });
@@ -777,7 +833,12 @@ describe('the corpus starts from bodies the routes accept', () => {
 describe('bad input to a create is refused and writes no row', () => {
   it.each(CREATE_CASES)('POST %s', async (_title, c) => {
     const before = await rowCounts();
-    const response = await send(c.w.as(), 'POST', c.w.url, jsonBody(c.w.valid(), c.field, c.value));
+    const response = await send(
+      c.w.as(),
+      c.w.method ?? 'POST',
+      c.w.url,
+      jsonBody(c.w.valid(), c.field, c.value),
+    );
     expectRefused(response, c);
     expect(await rowCounts()).toEqual(before);
   });

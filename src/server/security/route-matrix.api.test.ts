@@ -77,6 +77,22 @@ const RULES: Record<string, Rule> = {
   },
   'POST /api/auth/logout': { request: async () => ({ url: '/api/auth/logout' }), success: 204 },
   'GET /api/mall-hours': { request: async () => ({ url: '/api/mall-hours' }), success: 200 },
+  // A person's own account: every signed-in role, never a visitor's.
+  'PATCH /api/account': {
+    request: async () => ({ url: '/api/account', payload: { displayName: 'Sam' } }),
+    success: 200,
+  },
+  'POST /api/account/password': {
+    request: async () => ({
+      url: '/api/account/password',
+      payload: { currentPassword: 'secret-password', newPassword: 'secret-password' },
+    }),
+    success: 200,
+  },
+  'POST /api/account/sign-out-everywhere': {
+    request: async () => ({ url: '/api/account/sign-out-everywhere' }),
+    success: 204,
+  },
   'PUT /api/mall-hours': {
     request: async () => ({ url: '/api/mall-hours', payload: { hours: everyDay('09:00', '22:00') } }),
     success: 200,
@@ -297,6 +313,8 @@ const SESSION_ENDING = new Set([
   'POST /api/auth/register',
   'POST /api/auth/logout',
   'POST /api/manager-invites/accept',
+  'POST /api/account/password',
+  'POST /api/account/sign-out-everywhere',
 ]);
 
 /** Every row of every table, as text: equal before and after means nothing was written. */

@@ -6,15 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../auth/sessions';
-import {
-  createTestApp,
-  registerAs,
-  type SignedIn,
-  sessionCookie,
-  type TestApp,
-  uniqueEmail,
-} from '../test/harness';
+import { createSession, SESSION_COOKIE } from '../auth/sessions';
+import { createTestApp, registerAs, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
 
 // Small limits so every bucket is reached quickly; each case below uses addresses of its own.
 const LIMITS = { apiPerMinute: 4, signInPerMinute: 3, registerPerHour: 2 };
@@ -81,15 +74,22 @@ function send(
   });
 }
 
-/** A newly registered person's cookie header (registered from an address of its own: 2 an hour each). */
-async function newPersonCookie(address: string): Promise<string> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    headers: { 'x-forwarded-for': address },
-    payload: { email: uniqueEmail('spelling'), password: 'secret-password' },
-  });
-  return `${SESSION_COOKIE}=${sessionCookie(response)}`;
+/**
+ * A cookie header for a new session of one person who is only ever signed out by the routes that end
+ * sessions (a session row made directly: registering a person per request costs a password hash each).
+ */
+let sessionEnder: string | undefined;
+async function endableSessionCookie(address: string): Promise<string> {
+  if (!sessionEnder) {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'x-forwarded-for': address },
+      payload: { email: uniqueEmail('spelling-ender'), password: 'secret-password' },
+    });
+    sessionEnder = response.json().user.id as string;
+  }
+  return `${SESSION_COOKIE}=${await createSession(t.database.db, sessionEnder, new Date())}`;
 }
 
 const SAMPLE_ID = '0b7f4c2e-9a1d-4e6b-8c3f-5d2a1e0f9b8c';
@@ -173,11 +173,16 @@ describe('route spellings', () => {
       if (decision(got) !== decision(want))
         mismatches.push(`${label}: ${decision(got)}, plain path ${decision(want)}`);
     };
+    // Signing out (here or everywhere) ends the session it is sent with.
+    const SESSION_ENDING = new Set(['/api/auth/logout', '/api/account/sign-out-everywhere']);
     for (const { method, url } of routes) {
       const plain = plainPath(url);
       const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(method);
       const isProbe = url === '/api/health';
-      const limit = url === '/api/auth/login' ? LIMITS.signInPerMinute : LIMITS.apiPerMinute;
+      // Changing one's password is guessing a password too: the sign-in bucket.
+      const limit = ['/api/auth/login', '/api/account/password'].includes(url)
+        ? LIMITS.signInPerMinute
+        : LIMITS.apiPerMinute;
       // Registration: 2 an hour per address.
       const max = url === '/api/auth/register' ? LIMITS.registerPerHour : limit;
       // Every body is `{}` and no request is an admin's: nothing is written by this test.
@@ -185,7 +190,7 @@ describe('route spellings', () => {
       const wantAnonymous = await send(method, plain, { address: fresh() });
       // Signing out ends the session it is sent with: that route gets a new person each time.
       const asUser = async () => ({
-        cookie: url === '/api/auth/logout' ? await newPersonCookie(fresh()) : user.headers.cookie,
+        cookie: SESSION_ENDING.has(url) ? await endableSessionCookie(fresh()) : user.headers.cookie,
       });
       const wantUser = await send(method, plain, { address: fresh(), headers: await asUser() });
       const crossSite = { origin: 'https://attacker.example', 'sec-fetch-site': 'cross-site' };

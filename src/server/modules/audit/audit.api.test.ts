@@ -119,6 +119,36 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       status: 204,
       entries: [],
     },
+    // A person's own account: an update of the account, by that person (a password change or signing
+    // out everywhere says so in its detail, never the password).
+    'PATCH /api/account': {
+      request: async () => {
+        const as = await registerAs(t.app, 'user');
+        return { url: '/api/account', payload: { displayName: 'Asha' }, as };
+      },
+      status: 200,
+      entries: [['account', 'update']],
+    },
+    'POST /api/account/password': {
+      request: async () => {
+        const as = await registerAs(t.app, 'user', { password: 'secret-password' });
+        return {
+          url: '/api/account/password',
+          payload: { currentPassword: 'secret-password', newPassword: 'another-secret' },
+          as,
+        };
+      },
+      status: 200,
+      entries: [['account', 'update']],
+    },
+    'POST /api/account/sign-out-everywhere': {
+      request: async () => ({
+        url: '/api/account/sign-out-everywhere',
+        as: await registerAs(t.app, 'admin'),
+      }),
+      status: 204,
+      entries: [['account', 'update']],
+    },
     'PUT /api/mall-hours': {
       request: async () => ({ url: '/api/mall-hours', payload: { hours: everyDay('09:00', '22:00') } }),
       status: 200,

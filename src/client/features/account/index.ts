@@ -1,0 +1,1 @@
+export { useChangePassword, useSetDisplayName } from './api';

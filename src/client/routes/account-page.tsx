@@ -1,0 +1,208 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CircleCheck, LogOut } from 'lucide-react';
+import { type ReactNode, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import type { z } from 'zod';
+import { DISPLAY_NAME_MAX_LENGTH, DisplayNameInput, PasswordChangeInput } from '../../shared/account';
+import { PASSWORD_MIN_LENGTH } from '../../shared/auth';
+import { Button } from '../components/ui/button';
+import { FormAlert } from '../components/ui/form-alert';
+import { TextField } from '../components/ui/form-field';
+import { PasswordField } from '../components/ui/password-field';
+import { useChangePassword, useSetDisplayName } from '../features/account';
+import { errorMessage } from '../lib/api';
+import { useAuth } from '../lib/auth';
+import { applyServerFieldErrors } from '../lib/form-errors';
+
+/**
+ * /account, for every signed-in role inside their own area's layout (docs/decisions/026): the name the
+ * top bar greets them by, their password, and signing out on every device.
+ */
+export function AccountPage() {
+  const { user } = useAuth();
+  return (
+    <div className="mx-auto max-w-2xl space-y-6">
+      <div className="min-w-0">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">Your account</h1>
+        <p className="mt-1 break-words text-sm text-slate-600">
+          Signed in as <span className="font-medium text-slate-900">{user?.email}</span>
+        </p>
+      </div>
+      <DisplayNameSection current={user?.displayName ?? ''} />
+      <PasswordSection />
+      <SignOutEverywhereSection />
+    </div>
+  );
+}
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section
+      aria-labelledby={id}
+      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+    >
+      <h2 id={id} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">{description}</p>
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+/** A line that says the last save worked, read out by screen readers when it appears. */
+function Saved({ message }: { message: string | null }) {
+  return (
+    <p role="status" className="flex min-h-5 items-center gap-1.5 text-sm text-emerald-800">
+      {message ? (
+        <>
+          <CircleCheck aria-hidden="true" className="size-4 shrink-0" />
+          {message}
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+function DisplayNameSection({ current }: { current: string }) {
+  const save = useSetDisplayName();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const form = useForm<DisplayNameInput, unknown, z.output<typeof DisplayNameInput>>({
+    resolver: zodResolver(DisplayNameInput),
+    defaultValues: { displayName: current },
+  });
+
+  // the text as typed: the server tidies it and takes an empty one as "no display name"
+  const onSubmit = form.handleSubmit(async () => {
+    setServerError(null);
+    setSaved(null);
+    try {
+      const { user } = await save.mutateAsync({ displayName: form.getValues('displayName') });
+      form.reset({ displayName: user.displayName ?? '' });
+      const message = user.displayName ? 'Display name saved' : 'Display name removed';
+      setSaved(message);
+      toast.success(message);
+    } catch (error) {
+      applyServerFieldErrors(error, form.setError, ['displayName']);
+      setServerError(errorMessage(error));
+    }
+  });
+
+  return (
+    <Section
+      title="Display name"
+      description="The top bar greets you by this name. Leave it empty to be greeted by your email."
+    >
+      <form noValidate onSubmit={onSubmit} className="space-y-4">
+        <FormAlert message={serverError} />
+        <TextField
+          label="Display name"
+          autoComplete="nickname"
+          maxLength={DISPLAY_NAME_MAX_LENGTH}
+          error={form.formState.errors.displayName?.message}
+          disabled={save.isPending}
+          {...form.register('displayName')}
+        />
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save name'}
+          </Button>
+          <Saved message={saved} />
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function PasswordSection() {
+  const change = useChangePassword();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const form = useForm<PasswordChangeInput, unknown, z.output<typeof PasswordChangeInput>>({
+    resolver: zodResolver(PasswordChangeInput),
+    defaultValues: { currentPassword: '', newPassword: '' },
+  });
+  const errors = form.formState.errors;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setServerError(null);
+    setSaved(null);
+    try {
+      await change.mutateAsync(values satisfies PasswordChangeInput);
+      form.reset();
+      const message = 'Password changed. You were signed out on every other device.';
+      setSaved(message);
+      toast.success('Password changed');
+    } catch (error) {
+      applyServerFieldErrors(error, form.setError, ['currentPassword', 'newPassword']);
+      setServerError(errorMessage(error));
+    }
+  });
+
+  return (
+    <Section
+      title="Change password"
+      description="You stay signed in here; every other device and browser is signed out."
+    >
+      <form noValidate onSubmit={onSubmit} className="space-y-4">
+        <FormAlert message={serverError} />
+        <PasswordField
+          label="Current password"
+          autoComplete="current-password"
+          error={errors.currentPassword?.message}
+          {...form.register('currentPassword')}
+        />
+        <PasswordField
+          label="New password"
+          autoComplete="new-password"
+          placeholder={`At least ${PASSWORD_MIN_LENGTH} characters`}
+          error={errors.newPassword?.message}
+          {...form.register('newPassword')}
+        />
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={change.isPending}>
+            {change.isPending ? 'Changing password...' : 'Change password'}
+          </Button>
+          <Saved message={saved} />
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function SignOutEverywhereSection() {
+  const { logout } = useAuth();
+  const [pending, setPending] = useState(false);
+
+  async function signOutEverywhere() {
+    setPending(true);
+    try {
+      await logout({ everywhere: true });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Section
+      title="Sign out everywhere"
+      description="Signs you out on every device and browser where you are signed in, this one included."
+    >
+      <Button variant="secondary" onClick={signOutEverywhere} disabled={pending}>
+        <LogOut aria-hidden="true" className="size-4" />
+        {pending ? 'Signing out...' : 'Sign out everywhere'}
+      </Button>
+    </Section>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * Every page path the client's router knows (src/client/router.tsx and routes/*-routes.tsx take their
+ * `path` from here), so the server can tell a page from an unknown path and answer the latter with 404
+ * (docs/decisions/026) without a second list that could drift. Paths are relative, as the router nests
+ * them under pathless layouts; `:name` is a parameter segment. The landing page is the index route ('').
+ */
+export const PAGE_PATHS = {
+  landing: '',
+  login: 'login',
+  register: 'register',
+  managerInvite: 'manage/invite',
+  unauthorized: 'unauthorized',
+  notFound: '404',
+  account: 'account',
+
+  adminDashboard: 'admin/dashboard',
+  adminShops: 'admin/shops',
+  adminShopNew: 'admin/shops/new',
+  adminShop: 'admin/shops/:id',
+  adminProducts: 'admin/products',
+  adminProductNew: 'admin/products/new',
+  adminProduct: 'admin/products/:id',
+  adminOffers: 'admin/offers',
+  adminOfferNew: 'admin/offers/new',
+  adminOffer: 'admin/offers/:id',
+  adminCategories: 'admin/categories',
+  adminActivity: 'admin/activity',
+  adminApprovals: 'admin/approvals',
+  adminMallHours: 'admin/mall-hours',
+  adminSearch: 'admin/search',
+
+  userDashboard: 'user/dashboard',
+  userShops: 'user/shops',
+  userShop: 'user/shops/:id',
+  userFloors: 'user/floors',
+  userOffers: 'user/offers',
+  userCompare: 'user/compare',
+  userSearch: 'user/search',
+
+  manage: 'manage',
+  manageShop: 'manage/shops/:id',
+  manageShopEdit: 'manage/shops/:id/edit',
+  manageProductNew: 'manage/shops/:id/products/new',
+  manageProduct: 'manage/shops/:id/products/:productId',
+  manageOfferNew: 'manage/shops/:id/offers/new',
+  manageOffer: 'manage/shops/:id/offers/:offerId',
+} as const;
+
+export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];
+
+/**
+ * A test for "is this pathname one of the client's pages?", matching as the client's router does:
+ * case-insensitive, a trailing slash allowed, a parameter any non-empty segment. The 404 page itself
+ * is not counted as found (a request for /404 is answered 404 too).
+ */
+export function pageMatcher(
+  paths: readonly string[] = Object.values(PAGE_PATHS),
+): (pathname: string) => boolean {
+  const patterns = paths
+    .filter((path) => path !== PAGE_PATHS.notFound)
+    .map((path) => {
+      const segments = path.split('/').filter(Boolean);
+      const source = segments
+        .map((segment) => {
+          if (segment.startsWith(':')) return '/[^/]+';
+          if (!/^[a-z0-9-]+$/i.test(segment)) throw new Error(`page path segment not understood: ${segment}`);
+          return `/${segment}`;
+        })
+        .join('');
+      return new RegExp(`^${source}/?$`, 'i');
+    });
+  return (pathname) => patterns.some((pattern) => pattern.test(pathname));
+}
