@@ -59,6 +59,11 @@ export interface AppOptions {
   trustProxy?: boolean | string;
   /** Cache directory reads and answer If-None-Match (MALL_READ_CACHE); on unless false. */
   readCache?: boolean;
+  /**
+   * Keep signed-in people and the catalogue version in memory, revoked by the database's notifications
+   * (MALL_SESSION_CACHE, docs/decisions/027); on unless false.
+   */
+  sessionCache?: boolean;
   /** 503 when this many queries already wait for a database connection (MALL_MAX_DB_QUEUE). */
   maxDbQueue?: number;
   /** 503 while the event loop lags more than this (MALL_MAX_EVENT_LOOP_DELAY_MS); 0 = no check. */
@@ -187,7 +192,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRequestGuards(app);
 
   await app.register(fastifyCookie);
-  await app.register(sessionPlugin, { database, now });
+  await app.register(sessionPlugin, { database, now, sessionCache: options.sessionCache !== false });
   if (options.readCache !== false) registerReadCache(app, { today: () => mallToday(timeZone, now()) });
   if (options.benchRoutes) await app.register(benchRoutes, { prefix: '/api/bench', db, now, timeZone });
   schedulePrune(app, db, now);
