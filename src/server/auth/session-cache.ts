@@ -91,7 +91,10 @@ export class SessionCache {
   /** A notification's payload (migration 0011): 'v:<version>', 'u:<id>,<id>…' or '*'. */
   handle(payload: string): void {
     if (payload.startsWith('v:')) {
-      if (/^v:\d+$/.test(payload)) return this.raiseVersion(BigInt(payload.slice(2)));
+      if (/^v:\d+$/.test(payload)) {
+        this.raiseVersion(BigInt(payload.slice(2)));
+        return;
+      }
     } else if (payload.startsWith('u:')) {
       const ids = new Set(payload.slice(2).split(','));
       this.generation++;
