@@ -154,5 +154,8 @@ describe('the session cache', () => {
     const { result, queries } = await countQueries(() => me(again));
     expect(result?.id).toBe(again.user.id);
     expect(queries).toBe(0);
+    // …and revoked again by the notifications.
+    await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: again.headers });
+    expect(await me(again)).toBeNull();
   });
 });

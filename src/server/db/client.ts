@@ -54,16 +54,24 @@ export async function openEmbedded(
     // A dropped idle connection is replaced on the next query; nothing to do here.
   });
   // PGlite's one session answers a NOTIFY on the connection whose commit sent it (decision 027): every
-  // connection is watched, and each LISTENs first (the session would keep it, but a new one costs nothing).
+  // connection is watched. The session LISTENs once, below: it keeps that across connections (the socket
+  // server only rolls back an open transaction when a connection closes).
   const notifications = new EventEmitter();
   pool.on('connect', (client) => {
     client.on('notification', (message) => {
       if (message.channel === CACHE_CHANNEL) notifications.emit('notification', message.payload ?? '');
     });
     client.once('end', () => notifications.emit('lost'));
-    client.query(`LISTEN ${CACHE_CHANNEL}`).catch(() => {});
     notifications.emit('connect');
   });
+  try {
+    await pool.query(`LISTEN ${CACHE_CHANNEL}`);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    await worker.terminate();
+    removeSocketDir();
+    throw error;
+  }
 
   const request = <T extends PgliteWorkerMessage['type']>(
     send: { type: 'close' | 'dump' },
