@@ -98,9 +98,9 @@ export class SessionCache {
     } else if (payload.startsWith('u:')) {
       const ids = new Set(payload.slice(2).split(','));
       this.generation++;
-      for (const [key, entry] of this.sessions.entries()) {
-        if (ids.has(entry.user.id)) this.sessions.delete(key);
-      }
+      const gone: string[] = [];
+      for (const [key, entry] of this.sessions.entries()) if (ids.has(entry.user.id)) gone.push(key);
+      for (const key of gone) this.sessions.delete(key);
       return;
     }
     // '*', or anything not understood.
