@@ -22,7 +22,7 @@ const NO_SCHEMA = new Set([
 ]);
 
 /** What the rule finds wrong with a table of routes (empty when every route complies). */
-export function schemaProblems(routes: readonly RouteEntry[]): string[] {
+function schemaProblems(routes: readonly RouteEntry[]): string[] {
   const problems: string[] = [];
   for (const route of routes) {
     if (!route.url.startsWith('/api/')) continue;
