@@ -233,7 +233,10 @@ export function listenOnPostgres(
         // Notifications reach a listener in the order their transactions committed: once this one is
         // back, every earlier one has been handled.
         await listener.query('select pg_notify($1, $2)', [CACHE_CHANNEL, fence]);
-        if (!(await arrived)) cache.clear();
+        if (!(await arrived)) {
+          cache.clear();
+          log.warn({}, 'session cache: a notification did not come back in time (is LISTEN supported here?)');
+        }
       } catch {
         cache.clear();
       } finally {
