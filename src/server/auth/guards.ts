@@ -1,4 +1,4 @@
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SessionUser } from '../../shared/auth';
 import { NOT_YOUR_SHOP } from '../../shared/managers';
@@ -76,9 +76,14 @@ export const sessionPlugin = fp<{ database: Database; now: () => Date; sessionCa
   },
 );
 
+/**
+ * Only after a write that succeeded: a refused or failed one rolled back whatever it had begun (every
+ * write is one transaction; the sign-in lockout's count, committed before a 401 or 429, is no cached
+ * state), so it has nothing to wait for — and refusals, the bulk of a hostile burst, cost no round trip.
+ */
 function syncBeforeAnswering(listener: ChangeListener) {
-  return async function syncSessionCache(_request: unknown, _reply: unknown, payload: unknown) {
-    await listener.sync();
+  return async function syncSessionCache(_request: unknown, reply: FastifyReply, payload: unknown) {
+    if (reply.statusCode < 400) await listener.sync();
     return payload;
   };
 }
