@@ -72,6 +72,9 @@ const WRITE_SHOPS = 100; // admin writes: the products of this many shops (about
 
 const TARGETS = {
   shopperShareOfCeiling: 0.5,
+  // Issue 18: a cached shopper read against bare Fastify (row 0), and what it asks the database.
+  shopperShareOfBare: 0.35,
+  queriesPerCachedRead: 0.01,
   shopperP99Ms: 25,
   adminSearchP95Ms: 30,
   mallSearchP95Ms: 30,
@@ -319,6 +322,45 @@ async function call(port, method, urlPath, { cookie, body } = {}) {
     .map((line) => /^mall_session=([^;]+)/.exec(line)?.[1])
     .find(Boolean);
   return { status: response.status, body: json, cookie: session ? `mall_session=${session}` : undefined };
+}
+
+/**
+ * Row 0: bare Fastify answering constant JSON — no plugins, hooks, session or database — in a process
+ * of its own, started once and measured in the same run as the server's rows (issue 18's yardstick).
+ */
+const bareFastify = (() => {
+  let started = null;
+  let child = null;
+  const script = `
+    import Fastify from 'fastify';
+    const app = Fastify({ logger: false });
+    app.get('/', async () => ({ ok: true, mall: 'Super Mall' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    process.stdout.write(String(app.server.address().port) + '\\n');`;
+  return {
+    port() {
+      started ??= new Promise((resolve, reject) => {
+        child = spawnTracked(process.execPath, ['--input-type=module', '-e', script], {
+          cwd: repoRoot,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let out = '';
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          if (out.includes('\n')) resolve(Number(out.trim()));
+        });
+        child.once('exit', (code) => reject(new BenchError(`bare Fastify exited (${code})`)));
+      });
+      return started;
+    },
+    pid: () => child?.pid,
+  };
+})();
+
+/** The server's count of database queries so far (/api/bench/queries), or null without it. */
+async function queriesSoFar(port) {
+  const answer = await call(port, 'GET', '/api/bench/queries').catch(() => null);
+  return answer?.status === 200 ? answer.body.queries : null;
 }
 
 async function register(port, role, email) {
@@ -585,6 +627,13 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
   const admin = cookies.admin;
   const distinct = (paths) => new Set(paths).size;
   return [
+    {
+      id: 'bare',
+      group: 'framework',
+      label: 'bare Fastify: constant JSON, no plugins, no session (its own process)',
+      bare: true,
+      paths: ['/'],
+    },
     {
       id: 'constant',
       group: 'framework',
@@ -1182,6 +1231,7 @@ async function runDatabase(kind, words) {
         continue;
       }
       const conns = row.connections ?? connections;
+      const rowPort = row.bare ? await bareFastify.port() : port;
       const base = {
         method: row.method,
         cookie: row.cookie,
@@ -1190,14 +1240,16 @@ async function runDatabase(kind, words) {
         connections: conns,
       };
       if (warmupS > 0) {
-        await cannon(port, { ...base, next: cycle(row.warmupPaths ?? row.paths), seconds: warmupS });
+        await cannon(rowPort, { ...base, next: cycle(row.warmupPaths ?? row.paths), seconds: warmupS });
         await drained(port, row);
       }
       if (hasEventLoop) await call(port, 'GET', '/api/bench/event-loop', { cookie: cookies.shopper });
+      const queriesBefore = await queriesSoFar(port);
       const next = cycle(row.paths);
-      const stopSampling = sampleRss(server.pid);
-      const { result, latencies } = await cannon(port, { ...base, next, seconds: durationS });
+      const stopSampling = sampleRss(row.bare ? bareFastify.pid() : server.pid);
+      const { result, latencies } = await cannon(rowPort, { ...base, next, seconds: durationS });
       const peakRssMb = stopSampling();
+      const queriesAfter = await queriesSoFar(port);
       await drained(port, row);
       const loop = hasEventLoop
         ? (await call(port, 'GET', '/api/bench/event-loop', { cookie: cookies.shopper })).body
@@ -1219,12 +1271,20 @@ async function runDatabase(kind, words) {
         loopMaxMs: loop?.maxMs,
         loopP99Ms: loop?.p99Ms,
         requests: next.used(),
+        // What the server asked the database per request during the row (its pool's count).
+        queriesPerRequest:
+          row.bare || queriesBefore === null || queriesAfter === null
+            ? undefined
+            : (queriesAfter - queriesBefore) / Math.max(1, next.used()),
         repeats: row.unique ? Math.max(0, next.used() - next.distinct) : undefined,
       };
       outcome.rows.push(measured);
       console.log(
         `[${label}] ${row.label}: ${measured.reqPerS.toFixed(0)} req/s, p50 ${fmt(measured.p50)} ms, ` +
           `p99 ${fmt(measured.p99)} ms, ${measured.errors} errors/non-2xx, peak RSS ${measured.peakRssMb.toFixed(0)} MB` +
+          (measured.queriesPerRequest === undefined
+            ? ''
+            : `, ${fmt(measured.queriesPerRequest, 3)} queries/request`) +
           (loop ? `, event loop max ${loop.maxMs} ms p99 ${loop.p99Ms} ms` : '') +
           (measured.errors > 0 ? ` (status codes ${JSON.stringify(result.statusCodeStats)})` : ''),
       );
@@ -1303,6 +1363,7 @@ function ratio(value, of) {
 }
 
 function table(outcome, other) {
+  const bare = outcome.rows.find((row) => row.id === 'bare');
   const constant = outcome.rows.find((row) => row.id === 'constant');
   const db = outcome.rows.find((row) => row.id === 'db');
   const header = [
@@ -1311,8 +1372,9 @@ function table(outcome, other) {
     'conns',
     'URLs',
     'req/s',
-    '÷ row 1',
-    '÷ row 2',
+    '÷ bare Fastify',
+    '÷ constant',
+    '÷ database ceiling',
     ...(other ? ['÷ PostgreSQL'] : []),
     'p50 ms',
     'p95 ms',
@@ -1320,16 +1382,19 @@ function table(outcome, other) {
     'errors + non-2xx',
     'peak RSS MB',
     'event loop max / p99 ms',
+    'queries / request',
   ];
   const lines = [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`];
   outcome.rows.forEach((row, index) => {
     const twin = other?.rows.find((candidate) => candidate.id === row.id);
     const cells = [
-      String(index + 1),
+      // Bare Fastify, when measured, is row 0.
+      String(bare ? index : index + 1),
       row.id === 'db' ? `${row.label} (${row.note}; ${fmt(row.queriesPerS, 0)} queries/s)` : row.label,
       String(row.connections ?? connections),
       row.id === 'db' ? '—' : String(row.distinct ?? row.paths?.length ?? 1),
       fmt(row.reqPerS, 0),
+      row.id === 'bare' ? '1.00×' : ratio(row.reqPerS, bare?.reqPerS),
       row.id === 'constant' ? '1.00×' : ratio(row.reqPerS, constant?.reqPerS),
       row.id === 'db' ? '1.00×' : ratio(row.reqPerS, db?.reqPerS),
       ...(other ? [ratio(row.reqPerS, twin?.reqPerS)] : []),
@@ -1339,6 +1404,7 @@ function table(outcome, other) {
       String(row.errors ?? '—'),
       row.id === 'db' ? '—' : fmt(row.peakRssMb, 0),
       row.loopMaxMs === undefined ? '—' : `${fmt(row.loopMaxMs)} / ${fmt(row.loopP99Ms)}`,
+      row.queriesPerRequest === undefined ? '—' : fmt(row.queriesPerRequest, 3),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   });
@@ -1375,6 +1441,28 @@ function checks(outcomes) {
       lines.push(
         `- (for sizing) ${outcome.kind}, admin product search with ${crowd.connections ?? connections} connections: ` +
           `${fmt(crowd.reqPerS, 0)} searches/s, p95 ${fmt(crowd.p95)} ms — every search reaches the database`,
+      );
+    }
+  }
+  // Issue 18: cached shopper reads against bare Fastify in the same run, and the queries they send.
+  for (const outcome of outcomes) {
+    const bare = outcome.rows.find((row) => row.id === 'bare');
+    if (!bare) continue;
+    for (const row of outcome.rows.filter((candidate) =>
+      ['constant', 'shop', 'shops'].includes(candidate.id),
+    )) {
+      const share = row.reqPerS / bare.reqPerS;
+      const ok =
+        (row.id === 'constant' || (share >= TARGETS.shopperShareOfBare && row.p99 < TARGETS.shopperP99Ms)) &&
+        row.errors === 0 &&
+        (row.queriesPerRequest ?? Number.NaN) < TARGETS.queriesPerCachedRead;
+      lines.push(
+        `- ${mark(ok)} ${outcome.kind}, ${row.label}: ${fmt(share * 100, 0)}% of bare Fastify's ` +
+          `${fmt(bare.reqPerS, 0)} req/s` +
+          (row.id === 'constant' ? '' : ` (≥ ${TARGETS.shopperShareOfBare * 100}%)`) +
+          `, p99 ${fmt(row.p99)} ms` +
+          (row.id === 'constant' ? '' : ` (< ${TARGETS.shopperP99Ms})`) +
+          `, ${fmt(row.queriesPerRequest, 3)} database queries per request (≈ 0), ${row.errors} errors`,
       );
     }
   }

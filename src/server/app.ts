@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
 import { sql } from 'drizzle-orm';
 import Fastify, {
   type FastifyBaseLogger,
@@ -10,7 +11,12 @@ import Fastify, {
   type FastifyReply,
   LogController,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import { pageMatcher } from '../shared/page-paths';
 import type { Permission } from '../shared/permissions';
@@ -18,6 +24,7 @@ import { PublicSettings } from '../shared/settings';
 import { sessionPlugin } from './auth/guards';
 import { HashQueue } from './auth/hash-queue';
 import { authRoutes } from './auth/routes';
+import { SESSION_COOKIE } from './auth/sessions';
 import { benchRoutes } from './bench-routes';
 import { toastStyleHashes } from './csp';
 import type { Database } from './db/client';
@@ -62,6 +69,11 @@ export interface AppOptions {
   trustProxy?: boolean | string;
   /** Cache directory reads and answer If-None-Match (MALL_READ_CACHE); on unless false. */
   readCache?: boolean;
+  /**
+   * Keep signed-in people and the catalogue version in memory, revoked by the database's notifications
+   * (MALL_SESSION_CACHE, docs/decisions/027); on unless false.
+   */
+  sessionCache?: boolean;
   /** 503 when this many queries already wait for a database connection (MALL_MAX_DB_QUEUE). */
   maxDbQueue?: number;
   /** 503 while the event loop lags more than this (MALL_MAX_EVENT_LOOP_DELAY_MS); 0 = no check. */
@@ -96,6 +108,8 @@ export interface RouteEntry {
   permission?: Permission;
   /** What its answer varies with, when it may be answered from the read cache (read-cache.ts). */
   cache?: CacheContract;
+  /** Which parts of the request and answer the route's schema declares (the API reference is built from them). */
+  schema?: { params: boolean; querystring: boolean; body: boolean; response: boolean; hidden: boolean };
 }
 
 declare module 'fastify' {
@@ -148,11 +162,41 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           url: route.url,
           permission: route.config?.permission,
           cache: route.config?.cache,
+          schema: route.schema
+            ? {
+                params: Boolean(route.schema.params),
+                querystring: Boolean(route.schema.querystring),
+                body: Boolean(route.schema.body),
+                response: Boolean(route.schema.response),
+                hidden: Boolean((route.schema as { hide?: boolean }).hide),
+              }
+            : undefined,
         });
   });
   app.decorate('routeTable', routeTable);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // The API reference, generated from the routes' zod schemas (docs/decisions/028): collected as routes
+  // are registered, served as JSON at /api/openapi.json (below).
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Super Mall API',
+        version: '1',
+        description:
+          'Generated from the route schemas. Errors, sign-in, CSRF and caching rules: docs/api.md in the repository.',
+      },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+      },
+    },
+    // A module's root route is registered as its prefix plus '/': listed as the URL it answers.
+    transform: (input) => {
+      const output = jsonSchemaTransform(input);
+      return { ...output, url: output.url.length > 1 ? output.url.replace(/\/$/, '') : output.url };
+    },
+  });
   registerErrorHandler(app);
   // Security headers first, so that every answer carries them, a 429 or 503 from the hooks below too.
   // Helmet's middleware, built once (@fastify/helmet rebuilt it, and re-parsed the CSP, on every request).
@@ -193,7 +237,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRequestGuards(app);
 
   await app.register(fastifyCookie);
-  await app.register(sessionPlugin, { database, now });
+  await app.register(sessionPlugin, { database, now, sessionCache: options.sessionCache !== false });
   if (options.readCache !== false) registerReadCache(app, { today: () => mallToday(timeZone, now()) });
   if (options.benchRoutes) await app.register(benchRoutes, { prefix: '/api/bench', db, now, timeZone });
   schedulePrune(app, db, now);
@@ -205,6 +249,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     } catch {
       return reply.status(503).send({ status: 'unavailable' });
     }
+  });
+  // Public: the API reference (OpenAPI 3.1) generated from every route's schema.
+  app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return app.swagger();
   });
   // Public, never cached: the browser's view of the mall's calendar (shared/settings.ts).
   app.get('/api/settings', { schema: { response: { 200: PublicSettings } } }, async (_request, reply) => {

@@ -14,7 +14,8 @@ const IdParams = z.strictObject({ id: z.uuid('Product not found') });
 
 /**
  * Only with MALL_BENCH_ROUTES=on (npm run bench). `/constant` is the framework ceiling: the same
- * plugins and the same signed-in check as a directory read, then a constant answer. `/event-loop`
+ * plugins and the same signed-in check as a directory read, then a constant answer. `/queries` counts
+ * what the app has asked the database since it started. `/event-loop`
  * reports the event loop's delay since the previous call (and starts a new measurement).
  * `PATCH /products/:id` is the product update without its audit entry: see there.
  */
@@ -30,6 +31,24 @@ export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
 
   app.get('/constant', { onRequest: requireUser }, async () => ({ ok: true, mall: 'Super Mall' }));
+
+  // Queries the app has sent the database (pool queries and connections taken for a transaction),
+  // so the benchmark can report queries per request of a row (docs/decisions/027: ≈ 0 on cached reads).
+  const pool = db.$client;
+  let queries = 0;
+  const countCalls = <K extends 'query' | 'connect'>(name: K) => {
+    const original = pool[name] as (...args: unknown[]) => unknown;
+    pool[name] = function counted(this: unknown, ...args: unknown[]) {
+      queries++;
+      return original.apply(this, args);
+    } as (typeof pool)[K];
+    app.addHook('onClose', async () => {
+      pool[name] = original as (typeof pool)[K];
+    });
+  };
+  countCalls('query');
+  countCalls('connect');
+  app.get('/queries', async () => ({ queries }));
 
   app.get('/event-loop', async () => {
     const figures = {

@@ -61,6 +61,8 @@ const EnvSchema = z.object({
     }),
   /** Directory reads cached in memory and answered with ETag / 304 (see read-cache.ts). */
   MALL_READ_CACHE: flag.default(true),
+  /** Signed-in people and the catalogue version kept in memory, revoked by notifications (decision 027). */
+  MALL_SESSION_CACHE: flag.default(true),
   /** Turn requests away with 503 when this many queries wait for a database connection. */
   MALL_MAX_DB_QUEUE: z.coerce.number().int().min(1).default(DEFAULT_MAX_DB_QUEUE),
   /** Turn requests away with 503 while the event loop lags more than this (ms); 0 = never. */

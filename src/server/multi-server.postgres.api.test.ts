@@ -52,6 +52,20 @@ async function call(server: Server, method: string, path: string, cookie?: strin
   };
 }
 
+/**
+ * Another server learns of a change when the database's notification reaches it (docs/decisions/027):
+ * milliseconds after the commit, so the first request there may still be answered before it arrives.
+ * Asks again until `check` holds, at most `boundMs`; fails beyond it.
+ */
+async function eventually(check: () => Promise<boolean>, what: string, boundMs = 1_000): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    if (await check()) return performance.now() - start;
+    if (performance.now() - start > boundMs) throw new Error(`not within ${boundMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 // PostgreSQL only (vitest.config.ts): an embedded data directory belongs to one server process.
 describe('two servers on one PostgreSQL', () => {
   const serverUrl = inject('postgresUrl');
@@ -103,11 +117,43 @@ describe('two servers on one PostgreSQL', () => {
     const me = await call(b, 'GET', '/api/auth/me', registered.cookie);
     expect(me.json.user.email).toBe(registered.json.user.email);
     expect((await call(b, 'GET', '/api/shops', registered.cookie)).status).toBe(200);
+    // Both servers have the session cached now.
+    expect((await call(a, 'GET', '/api/shops', registered.cookie)).status).toBe(200);
     expect((await call(b, 'POST', '/api/auth/logout', registered.cookie)).status).toBeLessThan(300);
-    expect((await call(a, 'GET', '/api/shops', registered.cookie)).status).toBe(401);
+    // The server that signed out: on the very next request.
+    expect((await call(b, 'GET', '/api/shops', registered.cookie)).status).toBe(401);
+    // The other: as soon as the notification is in.
+    await eventually(
+      async () => (await call(a, 'GET', '/api/shops', registered.cookie)).status === 401,
+      'signed out on the other server',
+    );
   });
 
-  it('a write through one server is visible at once through the other (no stale cache)', async () => {
+  it('a role changed in the database reaches both servers within the bound', async () => {
+    const person = await call(a, 'POST', '/api/auth/register', undefined, {
+      email: uniqueEmail('two-role'),
+      password: 'secret-password',
+      role: 'user',
+    });
+    for (const server of [a, b])
+      expect((await call(server, 'GET', '/api/stats', person.cookie)).status).toBe(403);
+    await a.opened.database.pool.query("update users set role = 'admin' where id = $1", [
+      person.json.user.id,
+    ]);
+    for (const server of [a, b])
+      await eventually(
+        async () => (await call(server, 'GET', '/api/stats', person.cookie)).status === 200,
+        'the new role',
+      );
+    await a.opened.database.pool.query("update users set role = 'user' where id = $1", [person.json.user.id]);
+    for (const server of [a, b])
+      await eventually(
+        async () => (await call(server, 'GET', '/api/stats', person.cookie)).status === 403,
+        'the role taken back',
+      );
+  });
+
+  it('a write through one server is visible at once through it, and within milliseconds through the other', async () => {
     const admin = await call(a, 'POST', '/api/auth/register', undefined, {
       email: uniqueEmail('two-admin'),
       password: 'secret-password',
@@ -128,25 +174,36 @@ describe('two servers on one PostgreSQL', () => {
       expect((await call(writer, 'PATCH', `/api/shops/${first.id}`, cookie, { name: renamed })).status).toBe(
         200,
       );
-      expect((await call(reader, 'GET', `/api/shops/${first.id}`, cookie)).json.name).toBe(renamed);
+      // The writer: on the very next request; the reader: once the notification is in.
+      expect((await call(writer, 'GET', `/api/shops/${first.id}`, cookie)).json.name).toBe(renamed);
+      await eventually(
+        async () => (await call(reader, 'GET', `/api/shops/${first.id}`, cookie)).json.name === renamed,
+        'the new name on the other server',
+      );
       expect(
         (await call(reader, 'GET', `/api/shops?q=${encodeURIComponent(renamed)}`, cookie)).json.total,
       ).toBe(1);
     }
     const created = await call(a, 'POST', '/api/categories', cookie, { name: `Two Servers ${round()}` });
     expect(created.status).toBe(201);
-    const names = (await call(b, 'GET', '/api/categories', cookie)).json.items.map(
-      (c: { name: string }) => c.name,
+    await eventually(
+      async () =>
+        (await call(b, 'GET', '/api/categories', cookie)).json.items.some(
+          (c: { name: string }) => c.name === created.json.name,
+        ),
+      'the new category on the other server',
     );
-    expect(names).toContain(created.json.name);
     expect((await call(b, 'DELETE', `/api/categories/${created.json.id}`, cookie)).status).toBe(204);
-    const after = (await call(a, 'GET', '/api/categories', cookie)).json.items.map(
-      (c: { id: string }) => c.id,
+    await eventually(
+      async () =>
+        !(await call(a, 'GET', '/api/categories', cookie)).json.items.some(
+          (c: { id: string }) => c.id === created.json.id,
+        ),
+      'the category gone on the other server',
     );
-    expect(after).not.toContain(created.json.id);
   });
 
-  it('a shop manager removed through one server is refused on the other at the next request', async () => {
+  it('a shop manager removed through one server is refused there at once, and on the other once notified', async () => {
     const admin = await call(a, 'POST', '/api/auth/register', undefined, {
       email: uniqueEmail('two-admin'),
       password: 'secret-password',
@@ -179,8 +236,17 @@ describe('two servers on one PostgreSQL', () => {
       admin.cookie,
     );
     expect(removed.status).toBe(204);
-    const refused = await call(b, 'PATCH', `/api/shops/${shop.id}`, manager.cookie, { contact: 'Still us?' });
-    expect(refused.status).toBe(403);
+    // The server that removed them: on the very next request.
+    expect((await call(a, 'PATCH', `/api/shops/${shop.id}`, manager.cookie, { contact: 'No' })).status).toBe(
+      403,
+    );
+    // The other: once the notification is in (a refused write changes nothing, so asking again is safe).
+    await eventually(
+      async () =>
+        (await call(b, 'PATCH', `/api/shops/${shop.id}`, manager.cookie, { contact: 'Still us?' })).status ===
+        403,
+      'the removal on the other server',
+    );
     expect((await call(b, 'GET', '/api/auth/me', manager.cookie)).json.user.managedShopIds).toEqual([]);
   });
 

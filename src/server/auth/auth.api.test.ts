@@ -473,7 +473,10 @@ describe('sessions', () => {
 
   it('ends every session of a deleted account at once', async () => {
     const { user, cookie } = await registerAs(t.app, 'user');
+    expect((await me(cookie)).json().user).not.toBeNull();
     await t.database.db.delete(users).where(eq(users.id, user.id));
+    // Deleted outside the app: at once once the database's notification is in (docs/decisions/027).
+    await t.settle();
     expect((await me(cookie)).json().user).toBeNull();
   });
 
@@ -518,7 +521,7 @@ describe('batched session lookups', () => {
 
   it('gathers lookups that arrive while a lookup query runs into the next query', async () => {
     const people = await Promise.all([1, 2, 3, 4].map(() => registerAs(t.app, 'user')));
-    const resolve = createSessionResolver(t.database, 1);
+    const resolve = createSessionResolver(t.database, undefined, 1);
     const now = t.now();
     const turn = () => new Promise((done) => setImmediate(done));
     // Every connection held: the first lookup query waits for one, so it is surely still running

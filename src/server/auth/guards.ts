@@ -1,4 +1,4 @@
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SessionUser } from '../../shared/auth';
 import { NOT_YOUR_SHOP } from '../../shared/managers';
@@ -6,6 +6,7 @@ import { can, type Permission } from '../../shared/permissions';
 import type { Database } from '../db/client';
 import { forbidden, unauthenticated } from '../errors';
 import { isProbe, matchedRoute } from '../lib/request-route';
+import { type ChangeListener, listenOnEmbedded, listenOnPostgres, SessionCache } from './session-cache';
 import { createSessionResolver, SESSION_COOKIE } from './sessions';
 
 declare module 'fastify' {
@@ -22,29 +23,70 @@ declare module 'fastify' {
     /** catalog_version as the session lookup saw it; null without a session. */
     catalogVersion: string | null;
   }
+  interface FastifyInstance {
+    /**
+     * The session cache's link to the database (docs/decisions/027); null when the cache is off.
+     * `sync()` resolves once every change committed before it has reached this server's cache.
+     */
+    sessionChanges: (ChangeListener & { cache: SessionCache }) | null;
+  }
 }
 
 /** Resolves the session cookie into request.user for every API request. */
-export const sessionPlugin = fp<{ database: Database; now: () => Date }>(async (app, { database, now }) => {
-  app.decorateRequest('user', null);
-  app.decorateRequest('catalogVersion', null);
-  const resolveSession = createSessionResolver(database);
-  // Every route that declares a permission is guarded by the policy, first among its own hooks.
-  app.addHook('onRoute', (route) => {
-    const permission = route.config?.permission;
-    if (permission) route.onRequest = [authorize(permission), ...[route.onRequest ?? []].flat()];
-  });
-  app.addHook('onRequest', async (request) => {
-    // Only for API routes the router matched (an unknown path needs no person), and not for the health
-    // check, which answers load balancers who have no session.
-    const route = matchedRoute(request);
-    if (!route?.startsWith('/api/') || isProbe(request)) return;
-    const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await resolveSession(token, now()) : null;
-    request.user = session?.user ?? null;
-    request.catalogVersion = session?.catalogVersion ?? null;
-  });
-});
+export const sessionPlugin = fp<{ database: Database; now: () => Date; sessionCache?: boolean }>(
+  async (app, { database, now, sessionCache = true }) => {
+    app.decorateRequest('user', null);
+    app.decorateRequest('catalogVersion', null);
+    const cache = sessionCache ? new SessionCache() : undefined;
+    const listener = !cache
+      ? null
+      : database.kind === 'embedded'
+        ? listenOnEmbedded(database, cache)
+        : listenOnPostgres(database.pool, cache, app.log);
+    app.decorate('sessionChanges', listener && cache ? Object.assign(listener, { cache }) : null);
+    if (listener) {
+      app.addHook('onReady', () => listener.started);
+      app.addHook('onClose', () => listener.close());
+    }
+    const resolveSession = createSessionResolver(database, cache);
+    // Every route that declares a permission is guarded by the policy, first among its own hooks.
+    app.addHook('onRoute', (route) => {
+      const permission = route.config?.permission;
+      if (permission) route.onRequest = [authorize(permission), ...[route.onRequest ?? []].flat()];
+      // A write answers only once what it changed has reached this server's session cache (on the
+      // embedded database it already has, with the commit): its author's next request sees it here.
+      const methods = [route.method].flat();
+      if (
+        listener &&
+        database.kind === 'postgres' &&
+        methods.some((m) => !['GET', 'HEAD', 'OPTIONS'].includes(m))
+      )
+        route.onSend = [[route.onSend ?? []].flat(), syncBeforeAnswering(listener)].flat();
+    });
+    app.addHook('onRequest', async (request) => {
+      // Only for API routes the router matched (an unknown path needs no person), and not for the health
+      // check, which answers load balancers who have no session.
+      const route = matchedRoute(request);
+      if (!route?.startsWith('/api/') || isProbe(request)) return;
+      const token = request.cookies[SESSION_COOKIE];
+      const session = token ? await resolveSession(token, now()) : null;
+      request.user = session?.user ?? null;
+      request.catalogVersion = session?.catalogVersion ?? null;
+    });
+  },
+);
+
+/**
+ * Only after a write that succeeded: a refused or failed one rolled back whatever it had begun (every
+ * write is one transaction; the sign-in lockout's count, committed before a 401 or 429, is no cached
+ * state), so it has nothing to wait for — and refusals, the bulk of a hostile burst, cost no round trip.
+ */
+function syncBeforeAnswering(listener: ChangeListener) {
+  return async function syncSessionCache(_request: unknown, reply: FastifyReply, payload: unknown) {
+    if (reply.statusCode < 400) await listener.sync();
+    return payload;
+  };
+}
 
 /** Route hook (onRequest, so before validation): any signed-in person (the benchmark's routes). */
 export async function requireUser(request: FastifyRequest): Promise<void> {

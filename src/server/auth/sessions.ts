@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { SessionUser } from '../../shared/auth';
 import type { Database, Db } from '../db/client';
 import { sessions, type users } from '../db/schema';
+import type { CachedSession, SessionCache } from './session-cache';
 import { newSessionToken, sha256 } from './tokens';
 
 export const SESSION_COOKIE = 'mall_session';
@@ -70,7 +71,7 @@ export interface ResolvedSession {
 const SESSION_LOOKUP = `
   select k.i::int as "i", u.id, u.email, u.role, u.display_name as "displayName",
          u.created_at as "createdAt", u.last_login as "lastLogin", s.id as "sessionId",
-         s.last_seen_at as "lastSeenAt",
+         s.last_seen_at as "lastSeenAt", s.expires_at as "expiresAt",
          (select version from catalog_version where id = 1)::text as "catalogVersion",
          array(select m.shop_id::text from shop_managers m where m.user_id = u.id order by m.created_at, m.shop_id) as "managedShopIds"
     from unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) with ordinality as k(token_hash, now, idle_since, i)
@@ -83,6 +84,7 @@ interface SessionRow extends UserRow {
   managedShopIds: string[];
   sessionId: string;
   lastSeenAt: Date;
+  expiresAt: Date;
   catalogVersion: string;
 }
 
@@ -106,6 +108,9 @@ export type SessionResolver = (token: string, now: Date) => Promise<ResolvedSess
  */
 export function createSessionResolver(
   { db, pool }: Pick<Database, 'db' | 'pool'>,
+  // Signed-in people and the catalogue version in memory, revoked by the database's notifications
+  // (docs/decisions/027); without one, every request asks the database.
+  cache?: SessionCache,
   // At most this many lookup queries at once (1 on the embedded database's single connection). While
   // they run, the next batch stays open and gathers every request that arrives meanwhile, instead of
   // queueing one small query per event-loop turn behind them.
@@ -122,6 +127,8 @@ export function createSessionResolver(
   const loader = new DataLoader<Lookup, SessionRow | null>(
     async (lookups) => {
       inFlight++;
+      // What the cache knew when the query was sent: an answer overtaken by a revocation is not kept.
+      const generation = cache?.generation ?? 0;
       try {
         const { rows } = await pool.query<SessionRow>(SESSION_LOOKUP, [
           lookups.map((lookup) => lookup.tokenHash),
@@ -129,7 +136,12 @@ export function createSessionResolver(
           lookups.map((lookup) => new Date(lookup.now.getTime() - SESSION_IDLE_MS).toISOString()),
         ]);
         const found: (SessionRow | null)[] = lookups.map(() => null);
-        for (const row of rows) found[row.i - 1] = row;
+        for (const row of rows) {
+          found[row.i - 1] = row;
+          const lookup = lookups[row.i - 1];
+          if (cache && lookup) cache.remember(lookup.tokenHash, cachedSession(row), generation);
+        }
+        if (cache && rows[0]) cache.rememberVersion(rows[0].catalogVersion, generation);
         return found;
       } finally {
         inFlight--;
@@ -139,12 +151,34 @@ export function createSessionResolver(
     { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: schedule },
   );
 
+  const touch = async (tokenHash: string, sessionId: string, now: Date) => {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
+    cache?.touched(tokenHash, now.getTime());
+  };
+
   return async (token, now) => {
-    const row = await loader.load({ tokenHash: sha256(token), now });
-    if (!row) return null;
-    if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-      await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
+    const tokenHash = sha256(token);
+    // The hot path: a session and a catalogue version the database has not revoked, no query.
+    const cached = cache?.session(tokenHash, now.getTime(), SESSION_IDLE_MS);
+    const version = cached && cache?.catalogVersion();
+    if (cached && version) {
+      if (now.getTime() - cached.lastSeenAt > TOUCH_INTERVAL_MS)
+        await touch(tokenHash, cached.sessionId, now);
+      return { user: cached.user, catalogVersion: version };
     }
+    const row = await loader.load({ tokenHash, now });
+    if (!row) return null;
+    if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS)
+      await touch(tokenHash, row.sessionId, now);
     return { user: toSessionUser(row), catalogVersion: row.catalogVersion };
+  };
+}
+
+function cachedSession(row: SessionRow): CachedSession {
+  return {
+    user: toSessionUser(row),
+    sessionId: row.sessionId,
+    lastSeenAt: row.lastSeenAt.getTime(),
+    expiresAt: row.expiresAt.getTime(),
   };
 }

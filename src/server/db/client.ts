@@ -1,5 +1,7 @@
+import { EventEmitter } from 'node:events';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { CACHE_CHANNEL } from './cache-channel';
 import { type EmbeddedOptions, type EmbeddedWorker, startEmbeddedWorker } from './embedded-worker';
 import type { PgliteWorkerMessage } from './pglite-worker';
 import * as schema from './schema';
@@ -13,6 +15,12 @@ export interface Database {
   db: Db;
   /** Gzip'd copy of an embedded database's files (see PGlite's dumpDataDir); embedded only. */
   dump?: () => Promise<Uint8Array>;
+  /**
+   * Embedded only: the notifications on the channel of the session cache (auth/session-cache.ts) that
+   * came back on any of the pool's connections ('notification', payload), and each new connection
+   * ('connect') or lost one ('lost'). The one session LISTENs from the start.
+   */
+  notifications?: EventEmitter;
   close(): Promise<void>;
 }
 
@@ -45,6 +53,25 @@ export async function openEmbedded(
   pool.on('error', () => {
     // A dropped idle connection is replaced on the next query; nothing to do here.
   });
+  // PGlite's one session answers a NOTIFY on the connection whose commit sent it (decision 027): every
+  // connection is watched. The session LISTENs once, below: it keeps that across connections (the socket
+  // server only rolls back an open transaction when a connection closes).
+  const notifications = new EventEmitter();
+  pool.on('connect', (client) => {
+    client.on('notification', (message) => {
+      if (message.channel === CACHE_CHANNEL) notifications.emit('notification', message.payload ?? '');
+    });
+    client.once('end', () => notifications.emit('lost'));
+    notifications.emit('connect');
+  });
+  try {
+    await pool.query(`LISTEN ${CACHE_CHANNEL}`);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    await worker.terminate();
+    removeSocketDir();
+    throw error;
+  }
 
   const request = <T extends PgliteWorkerMessage['type']>(
     send: { type: 'close' | 'dump' },
@@ -65,6 +92,7 @@ export async function openEmbedded(
     kind: 'embedded',
     pool,
     db: drizzle(pool, { schema }),
+    notifications,
     dump: async () => (await request({ type: 'dump' }, 'dump')).data,
     async close() {
       if (closed) return;

@@ -52,6 +52,8 @@ interface Rule {
 const PUBLIC_ROUTES = new Set([
   'GET /api/health',
   'GET /api/settings',
+  // The API reference generated from the route schemas (docs/decisions/028): no data, only shapes.
+  'GET /api/openapi.json',
   // The mall's opening hours: the landing page shows them to visitors (docs/decisions/017).
   'GET /api/mall-hours',
   'GET /api/auth/me',
@@ -63,6 +65,7 @@ const PUBLIC_ROUTES = new Set([
 const RULES: Record<string, Rule> = {
   'GET /api/health': { request: async () => ({ url: '/api/health' }), success: 200 },
   'GET /api/settings': { request: async () => ({ url: '/api/settings' }), success: 200 },
+  'GET /api/openapi.json': { request: async () => ({ url: '/api/openapi.json' }), success: 200 },
   'GET /api/auth/me': { request: async () => ({ url: '/api/auth/me' }), success: 200 },
   'POST /api/auth/register': {
     request: async () => ({

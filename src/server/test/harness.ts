@@ -22,6 +22,12 @@ export interface TestApp {
   advanceClock(ms: number): void;
   /** The app's clock. */
   now(): Date;
+  /**
+   * Waits until every change committed so far has reached the app's session cache (decision 027): what a
+   * write made outside the app (SQL in a test) needs before the next request; a write through the app
+   * waits for it itself.
+   */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +68,7 @@ export async function createTestApp(
     | 'hashQueue'
     | 'serverTimeouts'
     | 'benchRoutes'
+    | 'sessionCache'
   > = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
@@ -81,6 +88,7 @@ export async function createTestApp(
     hashQueue: options.hashQueue,
     serverTimeouts: options.serverTimeouts,
     benchRoutes: options.benchRoutes,
+    sessionCache: options.sessionCache,
   });
   await app.ready();
   return {
@@ -90,6 +98,9 @@ export async function createTestApp(
       offsetMs += ms;
     },
     now,
+    settle: async () => {
+      await app.sessionChanges?.sync();
+    },
     async close() {
       await app.close();
       await database.close();
