@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from './test/harness';
  */
 const NO_BODY = new Set([
   'POST /api/auth/logout', // ends the session of the cookie
+  'POST /api/account/sign-out-everywhere', // ends every session of the cookie's person
   'POST /api/admin/invites', // a new random code, nothing to choose
   'POST /api/offer-reviews/:id/approve', // the offer is in the path
   'POST /api/shops/:id/manager-invites', // the shop is in the path
@@ -18,6 +19,7 @@ const NO_BODY = new Set([
 const NO_SCHEMA = new Set([
   'GET /api/health', // for load balancers: { status }, outside the API proper
   'POST /api/auth/logout', // no input, answers 204
+  'POST /api/account/sign-out-everywhere', // no input, answers 204
   'GET /api/openapi.json', // the reference itself
 ]);
 
