@@ -1,10 +1,11 @@
 import { Suspense, useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { Navigate, type RouteObject, useLocation, useNavigate, useRoutes } from 'react-router';
-import { RequireRole } from './components/require-role';
+import { admitsRole, RequireRole } from './components/require-role';
 import { RouteErrorBoundary } from './components/route-error-boundary';
 import { ScrollRestoration } from './components/scroll-restoration';
+import { SkipLink } from './components/skip-link';
 import { FullPageSpinner } from './components/spinner';
-import { AuthProvider } from './lib/auth';
+import { AuthProvider, useAuth } from './lib/auth';
 import { lazyRoute, preloadMatches } from './lib/lazy-route';
 import { adminRoutes } from './routes/admin-routes';
 import { LandingPage } from './routes/landing-page';
@@ -36,6 +37,7 @@ export const routes: RouteObject[] = [
       {
         // biome-ignore lint/a11y/useValidAriaRole: `role` here is the account role, not an ARIA role
         element: <RequireRole role="admin" />,
+        handle: admitsRole('admin'),
         children: [
           {
             ...lazyRoute(() => import('./components/admin-layout'), 'AdminLayout'),
@@ -46,6 +48,7 @@ export const routes: RouteObject[] = [
       {
         // biome-ignore lint/a11y/useValidAriaRole: `role` here is the account role, not an ARIA role
         element: <RequireRole role="user" />,
+        handle: admitsRole('user'),
         children: [
           {
             ...lazyRoute(() => import('./components/user-layout'), 'UserLayout'),
@@ -60,8 +63,10 @@ export const routes: RouteObject[] = [
 
 function Screens() {
   const location = useLocation();
-  // during render, so a navigation's downloads and reads start before its transition commits.
-  useMemo(() => void preloadMatches(routes, location), [location]);
+  const { user, ready } = useAuth();
+  // during render, so a navigation's downloads and reads start before its transition commits; again
+  // when the session becomes known, since the guards decide before any read starts.
+  useMemo(() => void preloadMatches(routes, location, { user, ready }), [location, user, ready]);
   return useRoutes(routes, location);
 }
 
@@ -82,6 +87,7 @@ export function App() {
 
   return (
     <AuthProvider onSignedOut={goToLogin}>
+      <SkipLink />
       <ScrollRestoration />
       <RouteErrorBoundary pathname={pathname}>
         {/* why: navigations are transitions, so this shows only on the first load; later the current

@@ -18,6 +18,8 @@ import { offerReviewsQuery } from '../features/managers';
 import { SearchBox } from '../features/search';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
+import { inertOutside } from '../lib/inert-outside';
+import { MAIN_ID } from '../lib/page-title';
 import { LogoLink } from './logo-link';
 import { LogoutButton } from './logout-button';
 
@@ -42,6 +44,8 @@ export function AdminLayout() {
   const waiting = useWaitingApprovals();
   const [shownPath, setShownPath] = useState(pathname);
   const toggleRef = useRef<HTMLButtonElement>(null);
+  const sidebarRef = useRef<HTMLElement>(null);
+  const overlayRef = useRef<HTMLDivElement>(null);
 
   // close the drawer on any navigation (links, back button), adjusting state during render.
   if (shownPath !== pathname) {
@@ -56,8 +60,23 @@ export function AdminLayout() {
       setOpen(false);
       toggleRef.current?.focus();
     }
+    // the open drawer is modal (docs/decisions/024): only its button and its links take focus, so Tab
+    // cannot wander to the search box or the page behind it. Closed on widening, where it is a sidebar.
+    const wide = window.matchMedia('(min-width: 48rem)');
+    const onWiden = () => {
+      if (wide.matches) setOpen(false);
+    };
+    const kept = [toggleRef.current, sidebarRef.current, overlayRef.current].filter(
+      (element) => element !== null,
+    );
+    const restore = inertOutside(kept);
     document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
+    wide.addEventListener('change', onWiden);
+    return () => {
+      restore();
+      document.removeEventListener('keydown', onKeyDown);
+      wide.removeEventListener('change', onWiden);
+    };
   }, [open]);
 
   return (
@@ -90,8 +109,10 @@ export function AdminLayout() {
       </header>
 
       {open ? (
-        // hidden from assistive tech; keyboard users close the drawer with Escape or the menu button
+        // hidden from assistive tech; keyboard users close the drawer with Escape or the menu button.
+        // Not made inert with the rest: a tap on it closes the drawer.
         <div
+          ref={overlayRef}
           aria-hidden="true"
           className="fixed inset-x-0 top-16 bottom-0 z-20 bg-slate-900/40 md:hidden"
           onClick={() => setOpen(false)}
@@ -99,6 +120,7 @@ export function AdminLayout() {
       ) : null}
 
       <aside
+        ref={sidebarRef}
         id="admin-sidebar"
         className={cn(
           open ? 'flex' : 'hidden',
@@ -139,7 +161,7 @@ export function AdminLayout() {
         </nav>
       </aside>
 
-      <main className="px-4 py-6 sm:px-6 md:ml-64 md:px-8 md:py-8">
+      <main id={MAIN_ID} tabIndex={-1} className="px-4 py-6 sm:px-6 md:ml-64 md:px-8 md:py-8">
         <Outlet />
       </main>
     </div>

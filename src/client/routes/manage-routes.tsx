@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { RequireManager } from '../components/require-role';
+import { admitsManager, RequireManager } from '../components/require-role';
 import { lazyRoute } from '../lib/lazy-route';
 
 const productForm = () => import('./manage/product-form-page');
@@ -12,6 +12,7 @@ const offerForm = () => import('./manage/offer-form-page');
 export const manageRoutes: RouteObject[] = [
   {
     element: <RequireManager />,
+    handle: admitsManager,
     children: [
       lazyRoute(() => import('./manage/my-shops-page'), 'MyShopsPage', { path: 'manage' }),
       lazyRoute(() => import('./manage/shop-page'), 'ManagedShopPage', { path: 'manage/shops/:id' }),

@@ -7,6 +7,7 @@ import { Skeleton } from '../components/ui/skeleton';
 import { MallHoursToday } from '../features/hours';
 import { NoActiveOffers, OfferCard, OfferCardSkeleton, offersQuery } from '../features/offers';
 import { categoriesQuery } from '../features/places';
+import { usePageTitle } from '../lib/page-title';
 import { queryClient } from '../lib/query-client';
 
 /** Spec §9: the dashboard shows at most 3 featured offers. */
@@ -21,6 +22,7 @@ export function prefetch(): void {
 const CATEGORY_SKELETONS = 8;
 
 export function UserDashboardPage() {
+  usePageTitle('Dashboard');
   return (
     <div className="space-y-10">
       <section className="overflow-hidden rounded-3xl bg-gradient-to-br from-indigo-600 to-violet-600 px-6 py-8 text-white shadow-lg sm:px-10 sm:py-10">

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Check, Copy, KeyRound, LoaderCircle, Plus } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { AdminInvite, CreatedAdminInvite } from '../../../shared/auth';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -150,6 +150,11 @@ export function NewInviteCode({
 }: NewInviteCodeProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [copyState, setCopyState] = useState<CopyState>('idle');
+  // shown after Create, whose button was disabled while creating: focus comes here, to the new code
+  // (selected, ready to copy; its label is read with it).
+  useEffect(() => {
+    inputRef.current?.focus();
+  }, []);
   const inputId = useId();
   const noteId = useId();
 

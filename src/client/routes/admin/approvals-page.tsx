@@ -21,6 +21,7 @@ import {
 } from '../../features/managers';
 import { settingsQuery } from '../../features/settings';
 import { errorMessage } from '../../lib/api';
+import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 export function prefetch(): void {
@@ -29,6 +30,7 @@ export function prefetch(): void {
 
 /** /admin/approvals: offers and changes shop managers submitted, longest waiting first. */
 export function ApprovalsPage() {
+  usePageTitle('Approvals');
   const reviews = useQuery(offerReviewsQuery);
   return (
     <div className="mx-auto max-w-4xl space-y-6">

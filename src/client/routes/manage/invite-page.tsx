@@ -8,6 +8,7 @@ import { FormAlert } from '../../components/ui/form-alert';
 import { acceptInvite, previewInvite } from '../../features/managers';
 import { errorMessage } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
+import { usePageTitle } from '../../lib/page-title';
 import { withNext } from '../../lib/redirect';
 
 /** Where the link's code is kept while the visitor signs in or registers (this tab only). */
@@ -200,6 +201,7 @@ export function InvitePage() {
 }
 
 function InviteMessage({ title, children }: { title: string; children: React.ReactNode }) {
+  usePageTitle(title);
   return (
     <div className="space-y-5">
       <div className="flex justify-center">

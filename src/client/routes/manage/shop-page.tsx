@@ -24,6 +24,7 @@ import { settingsQuery } from '../../features/settings';
 import { ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
 import { isNotFound } from '../../lib/api';
 import { formatDate } from '../../lib/format-date';
+import { usePageTitle } from '../../lib/page-title';
 
 const linkClass =
   '-ml-2 inline-flex min-h-10 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600';
@@ -32,8 +33,10 @@ const linkClass =
 export function ManagedShopPage() {
   const { id = '' } = useParams();
   const shop = useQuery(shopQuery(id));
+  const notFound = shop.isError && isNotFound(shop.error);
+  usePageTitle(notFound ? 'Shop not found' : (shop.data?.name ?? (shop.isError ? 'Shop' : undefined)));
 
-  if (shop.isError && isNotFound(shop.error)) {
+  if (notFound) {
     return <RecordNotFound message="Shop not found" to="/manage" linkText="Back to my shops" />;
   }
 

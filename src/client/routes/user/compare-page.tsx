@@ -13,6 +13,7 @@ import { useCompare } from '../../features/compare/compare-context';
 import { type CompareRow, compareRows } from '../../features/compare/compare-rows';
 import { productQuery } from '../../features/products';
 import { cn } from '../../lib/cn';
+import { usePageTitle } from '../../lib/page-title';
 
 const shopLinkClass =
   '-mx-1 inline-flex min-h-10 items-center rounded-md px-1 font-medium break-words text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600';
@@ -34,6 +35,7 @@ function removeLabel(row: CompareRow): string {
 }
 
 export function ComparePage() {
+  usePageTitle('Compare Products');
   const { items: ids, remove } = useCompare();
   // One read per product, each time the screen opens (staleTime 0): the list keeps only ids, so
   // prices, offers and deletions show as the server has them now. The server caches these reads.

@@ -10,6 +10,7 @@ import { Badge } from '../../components/ui/badge';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { AmenityItem, floorGuideQuery } from '../../features/amenities';
+import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 /** Starts this screen's read before it renders (lib/lazy-route.tsx). */
@@ -20,6 +21,7 @@ export function prefetch(): void {
 const shopCount = (n: number) => (n === 1 ? '1 shop' : `${n} shops`);
 
 export function FloorsPage() {
+  usePageTitle('Floors');
   const guide = useQuery(floorGuideQuery);
   return (
     <div className="space-y-6">
