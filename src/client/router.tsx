@@ -7,6 +7,7 @@ import { SkipLink } from './components/skip-link';
 import { FullPageSpinner } from './components/spinner';
 import { AuthProvider, useAuth } from './lib/auth';
 import { lazyRoute, preloadMatches } from './lib/lazy-route';
+import { useRouteChangeFocusNote } from './lib/page-title';
 import { adminRoutes } from './routes/admin-routes';
 import { LandingPage } from './routes/landing-page';
 import { userRoutes } from './routes/user-routes';
@@ -84,6 +85,7 @@ export function App() {
     await navigateRef.current('/login', { replace: true });
   }, []);
   const { pathname } = useLocation();
+  useRouteChangeFocusNote();
 
   return (
     <AuthProvider onSignedOut={goToLogin}>

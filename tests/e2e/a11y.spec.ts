@@ -49,10 +49,18 @@ async function settled(page: Page, heading?: string | RegExp): Promise<void> {
 }
 
 /** Opens `path`, waits for it to settle (and for `ready` when given) and runs axe on it. */
-async function check(page: Page, path: string, what: string, ready?: Locator): Promise<void> {
+/** Saves docs/screenshots/a11y-<name>-<width>.png when asked (E2E_SCREENSHOTS=1): a run leaves no files. */
+async function shot(page: Page, name: string): Promise<void> {
+  if (!process.env.E2E_SCREENSHOTS) return;
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: `docs/screenshots/a11y-${name}-${width}.png`, fullPage: true });
+}
+
+async function check(page: Page, path: string, what: string, ready?: Locator, name?: string): Promise<void> {
   await page.goto(path);
   await settled(page);
   if (ready) await expect(ready).toBeVisible();
+  if (name) await shot(page, name);
   // a title of its own: "Manage Shops · Super Mall" (the landing page is the mall itself)
   if (path !== '/') await expect(page).toHaveTitle(/^.+ · Super Mall$/);
   await expectNoAxeViolations(page, `${what} (${path})`);
@@ -63,6 +71,17 @@ function focused(page: Page): Promise<string> {
   return page.evaluate<string>(
     `(() => { const e = document.activeElement; return !e || e === document.body ? 'BODY' : (e.getAttribute('aria-label') || e.textContent || e.tagName).trim(); })()`,
   );
+}
+
+/** The innermost elements that reach past the viewport's right edge (for a failure's message). */
+function overflowing(page: Page): Promise<string> {
+  return page.evaluate<string>(`(() => {
+    const wide = [...document.body.querySelectorAll('*')].filter(
+      (e) => e.getBoundingClientRect().right > innerWidth + 1 && getComputedStyle(e).position !== 'fixed',
+    );
+    const innermost = wide.filter((e) => !wide.some((other) => other !== e && e.contains(other)));
+    return innermost.slice(0, 6).map((e) => e.tagName.toLowerCase() + '.' + [...e.classList].join('.')).join(' | ');
+  })()`);
 }
 
 /** 100 characters without a space: a name that must wrap, never widen the page. */
@@ -162,7 +181,13 @@ test.describe('Accessibility', () => {
         'shops, none in the category',
         page.getByText('No shops found'),
       );
-      await check(page, `/user/shops/${longShop.id}`, 'a shop with an offer and a product');
+      await check(
+        page,
+        `/user/shops/${longShop.id}`,
+        'a shop with an offer and a product',
+        page.getByText(longProduct.name),
+        'shop-long-names',
+      );
       await check(page, '/user/floors', 'floors');
       await check(page, '/user/offers', 'offers');
       await check(
@@ -179,6 +204,7 @@ test.describe('Accessibility', () => {
         '/user/compare',
         'compare, two products',
         page.getByText(longProduct.name).filter({ visible: true }).first(),
+        'compare-long-names',
       );
       await check(page, '/user/search?q=coffee', 'search results');
       await check(page, '/user/search?q=qqqxqqqx', 'search without results', page.getByText('Nothing found'));
@@ -189,7 +215,7 @@ test.describe('Accessibility', () => {
       test.setTimeout(120_000);
       const page = await newPage(browser, width);
       await signUp(page, 'admin');
-      await check(page, '/admin/dashboard', 'admin dashboard', page.getByText(/of \d+ total/));
+      await check(page, '/admin/dashboard', 'admin dashboard', page.getByText(/of \d+ total/), 'dashboard');
       await page.getByRole('button', { name: 'Create invite code' }).click();
       await expect(page.getByLabel('New invite code')).toBeFocused();
       await expectNoAxeViolations(page, 'admin dashboard with a new invite code');
@@ -206,7 +232,7 @@ test.describe('Accessibility', () => {
         ['/admin/products', 'products', 'Product'],
         ['/admin/offers', 'offers', 'Offer'],
       ] as const) {
-        await check(page, path, `admin ${what}`, page.getByRole('row').nth(1));
+        await check(page, path, `admin ${what}`, page.getByRole('row').nth(1), `admin-${what}`);
         await check(
           page,
           `${path}?q=qqqxqqqx`,
@@ -241,6 +267,7 @@ test.describe('Accessibility', () => {
         await page.getByRole('button', { name: 'Open menu' }).click();
         await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
         await expectNoAxeViolations(page, 'admin menu drawer open');
+        await shot(page, 'admin-drawer');
       }
       await page.context().close();
     });
@@ -274,7 +301,10 @@ test.describe('Accessibility', () => {
         await page.goto(path);
         await settled(page);
         await expect(ready).toBeVisible();
-        expect(await scrollWidth(page), `${path} at ${width} px`).toBeLessThanOrEqual(width);
+        expect(
+          await scrollWidth(page),
+          `${path} at ${width} px: ${await overflowing(page)}`,
+        ).toBeLessThanOrEqual(width);
       }
       await page.context().close();
     }
@@ -367,6 +397,8 @@ test.describe('Accessibility', () => {
     const close = page.getByRole('button', { name: 'Close menu' });
     await expect(close).toBeFocused();
     const drawer = page.getByRole('navigation', { name: 'Admin' });
+    // its first link is not behind the top bar's search row (a trial click checks what receives it)
+    await drawer.getByRole('link', { name: 'Dashboard' }).click({ trial: true, timeout: 2_000 });
     const inside = await page.evaluate<string[]>(
       `[...document.querySelectorAll('#admin-sidebar a')].filter((a) => a.offsetParent !== null).map((a) => (a.getAttribute('aria-label') || a.textContent).trim())`,
     );

@@ -114,7 +114,8 @@ export function AdminLayout() {
         <div
           ref={overlayRef}
           aria-hidden="true"
-          className="fixed inset-x-0 top-16 bottom-0 z-20 bg-slate-900/40 md:hidden"
+          // why: over the top bar's search row (z-40), which is inert while the drawer is open
+          className="fixed inset-x-0 top-16 bottom-0 z-45 bg-slate-900/40 md:hidden"
           onClick={() => setOpen(false)}
         />
       ) : null}
@@ -124,7 +125,9 @@ export function AdminLayout() {
         id="admin-sidebar"
         className={cn(
           open ? 'flex' : 'hidden',
-          'fixed top-16 bottom-0 left-0 z-30 w-64 flex-col border-r border-slate-200 bg-white shadow-xl',
+          // why: on a phone the top bar has a second row (the search box); the drawer covers it, from
+          // under the menu button, so its first link is not hidden behind the bar
+          'fixed top-16 bottom-0 left-0 z-50 w-64 flex-col md:z-30 border-r border-slate-200 bg-white shadow-xl',
           'transition-transform starting:-translate-x-full md:top-0 md:flex md:shadow-none md:transition-none',
         )}
       >

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { useLocation } from 'react-router';
 
 /** The app's name: the last part of every document title, and the whole title of the landing page. */
@@ -17,6 +17,19 @@ export function documentTitle(title: string): string {
 // every later new path moves focus to its heading (docs/decisions/024).
 let settledPath: string | null = null;
 
+// What had focus when the path last changed: if focus is elsewhere by the time the new screen's title
+// is known (a record still loading), the person has moved it themselves, and it stays where they put it.
+let focusedAtRouteChange: Element | null = null;
+
+/** Called once, by the app: notes where focus was when the path changed (before the screens' effects). */
+export function useRouteChangeFocusNote(): void {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    void pathname;
+    focusedAtRouteChange = document.activeElement;
+  }, [pathname]);
+}
+
 /**
  * Every screen calls this once with its title (docs/decisions/024): it sets the document's title and,
  * the first time the screen's title is known after a route change, moves focus to the screen's h1 so
@@ -31,7 +44,9 @@ export function usePageTitle(title: string | undefined): void {
     if (settledPath === pathname) return;
     const firstScreen = settledPath === null;
     settledPath = pathname;
-    if (!firstScreen) focusPageHeading();
+    const active = document.activeElement;
+    const movedSince = active !== null && active !== document.body && active !== focusedAtRouteChange;
+    if (!firstScreen && !movedSince) focusPageHeading();
   }, [title, pathname]);
 }
 

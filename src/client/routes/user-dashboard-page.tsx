@@ -120,7 +120,7 @@ function Categories() {
                   to={`/user/shops?category=${encodeURIComponent(category.name)}`}
                   className="group flex h-28 flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-indigo-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
                 >
-                  <span className="line-clamp-2 font-semibold break-words text-slate-900 group-hover:text-indigo-700">
+                  <span className="line-clamp-2 font-semibold wrap-anywhere text-slate-900 group-hover:text-indigo-700">
                     {category.name}
                   </span>
                   <span className="text-sm text-slate-500">

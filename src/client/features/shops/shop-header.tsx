@@ -13,13 +13,16 @@ export function ShopHeader({ shop }: { shop: ShopDetail }) {
       aria-labelledby="shop-name"
       className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
     >
-      <h1 id="shop-name" className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">
+      <h1
+        id="shop-name"
+        className="text-2xl font-bold tracking-tight wrap-anywhere text-slate-900 sm:text-3xl"
+      >
         {shop.name}
       </h1>
       <ShopBadges shop={shop} className="mt-3 flex flex-wrap gap-2" />
       <OpenStatus hours={shop.hours} className="mt-3 text-sm" />
       {shop.description ? (
-        <p className="mt-4 max-w-3xl break-words text-slate-700">{shop.description}</p>
+        <p className="mt-4 max-w-3xl wrap-anywhere text-slate-700">{shop.description}</p>
       ) : null}
       <dl className="mt-6 grid gap-4 border-t border-slate-100 pt-6 sm:grid-cols-3">
         <Detail
@@ -59,7 +62,7 @@ function Detail({
 }) {
   // why: a <dl>'s groups may hold only <dt> and <dd> (axe's definition-list / dlitem): the icon sits in
   // the <dt>, placed beside both by absolute positioning (display: contents on the <dt> would take its
-  // meaning away in some browsers). min-w-0 and break-words: a long unbroken value wraps.
+  // meaning away in some browsers). min-w-0 and wrap-anywhere: a long unbroken value wraps.
   return (
     <div className="relative min-w-0 pl-11">
       <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">

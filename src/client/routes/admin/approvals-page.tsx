@@ -130,12 +130,12 @@ function ReviewItem({ offer }: { offer: ReviewedOffer }) {
               {offer.shopName}
             </Link>
           </p>
-          <h2 id={titleId} className="text-lg font-semibold break-words text-slate-900">
+          <h2 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
             {offer.title}
           </h2>
           <p className="mt-0.5 text-sm text-slate-600">
             Submitted by{' '}
-            <span className="break-words text-slate-800">{offer.review?.submittedBy ?? 'unknown'}</span>
+            <span className="wrap-anywhere text-slate-800">{offer.review?.submittedBy ?? 'unknown'}</span>
             {offer.review?.submittedAt ? (
               <>
                 {' '}

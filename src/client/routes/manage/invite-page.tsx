@@ -189,7 +189,7 @@ export function InvitePage() {
       <p className="text-sm text-slate-700">
         Accept to keep {preview.shopName}'s page current: its details, opening hours, products and offers.
         Offers go live after the mall office approves them. You are signed in as{' '}
-        <span className="font-medium break-words text-slate-900">{user.email}</span>.
+        <span className="font-medium wrap-anywhere text-slate-900">{user.email}</span>.
       </p>
       <FormAlert message={acceptError} />
       <Button size="lg" className="w-full" onClick={accept} disabled={accepting}>

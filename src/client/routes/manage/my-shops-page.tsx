@@ -72,7 +72,7 @@ function ManagedShopCard({ shop }: { shop: ManagedShop }) {
       <h2 id={nameId} className="text-lg font-semibold text-slate-900">
         <Link
           to={`/manage/shops/${shop.id}`}
-          className="break-words outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
+          className="wrap-anywhere outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
         >
           {shop.name}
         </Link>

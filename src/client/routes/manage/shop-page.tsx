@@ -125,7 +125,7 @@ function ManagedOfferItem({ offer, shopId }: { offer: ReviewedOffer; shopId: str
     <li aria-labelledby={titleId} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 id={titleId} className="text-lg font-semibold break-words text-slate-900">
+          <h3 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
             {offer.title}
           </h3>
           <p className="text-sm text-slate-600">
