@@ -68,6 +68,8 @@ test.describe('Route guards', () => {
       if (pathname.startsWith('/api/') && pathname !== '/api/auth/me') requested.push(pathname);
     });
     const refused = async (path: string, to: string) => {
+      // the last page's own reads must not count: leave it first
+      await page.goto('about:blank');
       requested.length = 0;
       await page.goto(path);
       await expect(page).toHaveURL(to);
