@@ -1,12 +1,14 @@
 import { Suspense, useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { Navigate, type RouteObject, useLocation, useNavigate, useRoutes } from 'react-router';
 import { PAGE_PATHS } from '../shared/page-paths';
-import { RequireRole } from './components/require-role';
+import { admitsRole, admitsSignedIn, RequireRole } from './components/require-role';
 import { RouteErrorBoundary } from './components/route-error-boundary';
 import { ScrollRestoration } from './components/scroll-restoration';
+import { SkipLink } from './components/skip-link';
 import { FullPageSpinner } from './components/spinner';
-import { AuthProvider } from './lib/auth';
+import { AuthProvider, useAuth } from './lib/auth';
 import { lazyRoute, preloadMatches } from './lib/lazy-route';
+import { useRouteChangeFocusNote } from './lib/page-title';
 import { adminRoutes } from './routes/admin-routes';
 import { LandingPage } from './routes/landing-page';
 import { userRoutes } from './routes/user-routes';
@@ -39,6 +41,7 @@ export const routes: RouteObject[] = [
       {
         // biome-ignore lint/a11y/useValidAriaRole: `role` here is the account role, not an ARIA role
         element: <RequireRole role="admin" />,
+        handle: admitsRole('admin'),
         children: [
           {
             ...lazyRoute(() => import('./components/admin-layout'), 'AdminLayout'),
@@ -49,6 +52,7 @@ export const routes: RouteObject[] = [
       {
         // biome-ignore lint/a11y/useValidAriaRole: `role` here is the account role, not an ARIA role
         element: <RequireRole role="user" />,
+        handle: admitsRole('user'),
         children: [
           {
             ...lazyRoute(() => import('./components/user-layout'), 'UserLayout'),
@@ -59,6 +63,7 @@ export const routes: RouteObject[] = [
       {
         // A person's own account: every signed-in role, in their own area's layout.
         element: <RequireRole />,
+        handle: admitsSignedIn,
         children: [
           {
             ...lazyRoute(() => import('./components/account-layout'), 'AccountLayout'),
@@ -75,8 +80,10 @@ export const routes: RouteObject[] = [
 
 function Screens() {
   const location = useLocation();
-  // during render, so a navigation's downloads and reads start before its transition commits.
-  useMemo(() => void preloadMatches(routes, location), [location]);
+  const { user, ready } = useAuth();
+  // during render, so a navigation's downloads and reads start before its transition commits; again
+  // when the session becomes known, since the guards decide before any read starts.
+  useMemo(() => void preloadMatches(routes, location, { user, ready }), [location, user, ready]);
   return useRoutes(routes, location);
 }
 
@@ -94,9 +101,11 @@ export function App() {
     await navigateRef.current('/login', { replace: true });
   }, []);
   const { pathname } = useLocation();
+  useRouteChangeFocusNote();
 
   return (
     <AuthProvider onSignedOut={goToLogin}>
+      <SkipLink />
       <ScrollRestoration />
       <RouteErrorBoundary pathname={pathname}>
         {/* why: navigations are transitions, so this shows only on the first load; later the current

@@ -47,6 +47,52 @@ test.describe('Route guards', () => {
     await expect(page).toHaveURL('/');
   });
 
+  test('the guards decide before any data is read: no API request but the session for a refused page', async ({
+    page,
+  }) => {
+    const ADMIN_PAGES = [
+      '/admin/dashboard',
+      '/admin/shops',
+      '/admin/shops/new',
+      '/admin/products',
+      '/admin/offers',
+      '/admin/categories',
+      '/admin/activity',
+      '/admin/approvals',
+      '/admin/mall-hours',
+      '/admin/search?q=coffee',
+    ];
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/') && pathname !== '/api/auth/me') requested.push(pathname);
+    });
+    const refused = async (path: string, to: string) => {
+      // the last page's own reads must not count: leave it first
+      await page.goto('about:blank');
+      requested.length = 0;
+      await page.goto(path);
+      await expect(page).toHaveURL(to);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      expect(requested, `${path}: requests before the guard sent the person to ${to}`).toEqual([]);
+    };
+
+    // a visitor: to sign in
+    await refused('/admin/dashboard', '/login');
+    await refused('/manage', '/login');
+    // a shopper (no shop to manage): the admin area and My shops are refused
+    await registerUser(page);
+    for (const path of ADMIN_PAGES) await refused(path, '/unauthorized');
+    await refused('/manage', '/unauthorized');
+    await refused('/manage/shops/00000000-0000-4000-8000-000000000000', '/unauthorized');
+    // an admin: the shoppers' area is refused
+    await signOutByForgetting(page);
+    await registerAdmin(page);
+    for (const path of ['/user/dashboard', '/user/shops', '/user/offers', '/user/floors', '/manage']) {
+      await refused(path, '/unauthorized');
+    }
+  });
+
   test('an admin visiting /user/dashboard gets /unauthorized', async ({ page }) => {
     await registerAdmin(page);
     await page.goto('/user/dashboard');

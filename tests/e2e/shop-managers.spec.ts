@@ -1,7 +1,6 @@
 // Shop managers and offer approval (issue 14), through the screens: an admin invites a manager, a new
 // visitor registers from the link and accepts, keeps the shop's page current, submits an offer that
 // shoppers see only once an admin approves it, and is refused once the admin removes them.
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
   apiCreate,
@@ -19,6 +18,7 @@ import {
   uniqueEmail,
   uniqueName,
 } from './fixtures';
+import { expectNoAxeViolations } from './support/axe';
 
 /** A fresh browser context: a new visitor with no session. */
 async function newVisitor(browser: Browser, width = 1280): Promise<Page> {
@@ -221,14 +221,9 @@ test.describe('Shop managers', () => {
 
 // ----- axe (WCAG 2.2 AA) and screenshots of the new screens at 375 and 1280 px -----
 
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  expect(summary, `${what}: axe violations`).toEqual([]);
+/** axe (WCAG 2.2 AA) on the page as it is: the suite's shared check (tests/e2e/support/axe.ts). */
+function expectAccessible(page: Page, what: string): Promise<void> {
+  return expectNoAxeViolations(page, what);
 }
 
 /** A shop with a manager and offers in every standing: live, waiting, sent back, live with a change. */

@@ -100,19 +100,45 @@ test.describe('Shopper: dashboard and shops', () => {
     await expect(floorSelect(page)).toHaveValue(floor.name);
     await expect(shopCards(page)).toHaveCount(2);
 
-    // Back once more: only the category.
-    await page.goBack();
-    await expect.poll(() => param(page.url(), 'floor')).toBeNull();
-    await expect(categorySelect(page)).toHaveValue(category.name);
-    await expect(shopCards(page)).toHaveCount(3);
     // One page of shops: no pager (the admin lists say 'Page 1 of 1').
     await expect(page.getByRole('navigation', { name: 'Shop pages' })).toHaveCount(0);
+
+    // Back once more: the dashboard the list was opened from. Choosing the floor replaced the list's
+    // history entry instead of adding one (a select changes at every arrow key).
+    await page.goBack();
+    await expect(page).toHaveURL('/user/dashboard');
+    await page.goForward();
+    await expect(floorSelect(page)).toHaveValue(floor.name);
+    await expect(shopCards(page)).toHaveCount(2);
 
     // 'Back to shops' on a shop's page returns to the list it came from.
     await page.getByRole('link', { name: shops[1]?.name, exact: true }).click();
     await page.getByRole('link', { name: 'Back to shops' }).click();
     await expect(categorySelect(page)).toHaveValue(category.name);
     expect(param(page.url(), 'category')).toBe(category.name);
+  });
+
+  test('arrowing through the category and floor filters replaces the history entry', async ({ page }) => {
+    await registerUser(page);
+    await page.goto('/user/shops');
+    await expect(page.getByText(/^\d+ shops$/)).toBeVisible();
+    const before = await page.evaluate<number>('history.length');
+    await categorySelect(page).focus();
+    for (const _ of [1, 2, 3]) {
+      const shown = await categorySelect(page).inputValue();
+      await page.keyboard.press('ArrowDown');
+      await expect.poll(() => param(page.url(), 'category')).not.toBe(shown || null);
+      // the next step from the option the list shows now
+      await expect(categorySelect(page)).toHaveValue(param(page.url(), 'category') ?? '');
+    }
+    await floorSelect(page).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => param(page.url(), 'floor')).not.toBeNull();
+    expect(param(page.url(), 'category')).not.toBeNull();
+    expect(await page.evaluate<number>('history.length')).toBe(before);
+    // Back leaves the list: to the dashboard it was opened after.
+    await page.goBack();
+    await expect(page).toHaveURL('/user/dashboard');
   });
 
   test('filters that match nothing show No shops found and a way to clear them', async ({ page }) => {

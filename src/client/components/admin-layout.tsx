@@ -18,6 +18,8 @@ import { offerReviewsQuery } from '../features/managers';
 import { SearchBox } from '../features/search';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
+import { inertOutside } from '../lib/inert-outside';
+import { MAIN_ID } from '../lib/page-title';
 import { Greeting } from './account-link';
 import { LogoLink } from './logo-link';
 import { LogoutButton } from './logout-button';
@@ -43,6 +45,8 @@ export function AdminLayout() {
   const waiting = useWaitingApprovals();
   const [shownPath, setShownPath] = useState(pathname);
   const toggleRef = useRef<HTMLButtonElement>(null);
+  const sidebarRef = useRef<HTMLElement>(null);
+  const overlayRef = useRef<HTMLDivElement>(null);
 
   // close the drawer on any navigation (links, back button), adjusting state during render.
   if (shownPath !== pathname) {
@@ -57,8 +61,23 @@ export function AdminLayout() {
       setOpen(false);
       toggleRef.current?.focus();
     }
+    // the open drawer is modal (docs/decisions/024): only its button and its links take focus, so Tab
+    // cannot wander to the search box or the page behind it. Closed on widening, where it is a sidebar.
+    const wide = window.matchMedia('(min-width: 48rem)');
+    const onWiden = () => {
+      if (wide.matches) setOpen(false);
+    };
+    const kept = [toggleRef.current, sidebarRef.current, overlayRef.current].filter(
+      (element) => element !== null,
+    );
+    const restore = inertOutside(kept);
     document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
+    wide.addEventListener('change', onWiden);
+    return () => {
+      restore();
+      document.removeEventListener('keydown', onKeyDown);
+      wide.removeEventListener('change', onWiden);
+    };
   }, [open]);
 
   return (
@@ -89,19 +108,25 @@ export function AdminLayout() {
       </header>
 
       {open ? (
-        // hidden from assistive tech; keyboard users close the drawer with Escape or the menu button
+        // hidden from assistive tech; keyboard users close the drawer with Escape or the menu button.
+        // Not made inert with the rest: a tap on it closes the drawer.
         <div
+          ref={overlayRef}
           aria-hidden="true"
-          className="fixed inset-x-0 top-16 bottom-0 z-20 bg-slate-900/40 md:hidden"
+          // why: over the top bar's search row (z-40), which is inert while the drawer is open
+          className="fixed inset-x-0 top-16 bottom-0 z-45 bg-slate-900/40 md:hidden"
           onClick={() => setOpen(false)}
         />
       ) : null}
 
       <aside
+        ref={sidebarRef}
         id="admin-sidebar"
         className={cn(
           open ? 'flex' : 'hidden',
-          'fixed top-16 bottom-0 left-0 z-30 w-64 flex-col border-r border-slate-200 bg-white shadow-xl',
+          // why: on a phone the top bar has a second row (the search box); the drawer covers it, from
+          // under the menu button, so its first link is not hidden behind the bar
+          'fixed top-16 bottom-0 left-0 z-50 w-64 flex-col md:z-30 border-r border-slate-200 bg-white shadow-xl',
           'transition-transform starting:-translate-x-full md:top-0 md:flex md:shadow-none md:transition-none',
         )}
       >
@@ -138,7 +163,7 @@ export function AdminLayout() {
         </nav>
       </aside>
 
-      <main className="px-4 py-6 sm:px-6 md:ml-64 md:px-8 md:py-8">
+      <main id={MAIN_ID} tabIndex={-1} className="px-4 py-6 sm:px-6 md:ml-64 md:px-8 md:py-8">
         <Outlet />
       </main>
     </div>

@@ -4,6 +4,7 @@ import { type QueryKey, type UseMutationResult, type UseQueryOptions, useQuery }
 import type { ReactNode } from 'react';
 import type { Resource } from '../../shared/permissions';
 import type { Page } from '../../shared/text';
+import { usePageTitle } from '../lib/page-title';
 import { queryClient } from '../lib/query-client';
 import { useCan } from '../lib/use-can';
 import { useConfirmedDelete } from '../lib/use-confirmed-delete';
@@ -97,6 +98,9 @@ export function AdminListPage<T extends { id: string }>({ config }: { config: Ad
     ),
   };
   const mayChangeAny = can('update', resource) || can('delete', resource);
+
+  // a list that is a section of a page (a manager's products) leaves the title to the page
+  usePageTitle(config.headingLevel === 'h2' ? undefined : config.title);
 
   return (
     <div className="space-y-6">

@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { MAIN_ID } from '../lib/page-title';
 import { LogoLink } from './logo-link';
 
 /** Top bar and centered card area of /login and /register. */
@@ -10,7 +11,11 @@ export function AuthLayout() {
           <LogoLink />
         </div>
       </header>
-      <main className="flex flex-1 items-start justify-center px-4 py-10 sm:items-center sm:py-16">
+      <main
+        id={MAIN_ID}
+        tabIndex={-1}
+        className="flex flex-1 items-start justify-center px-4 py-10 sm:items-center sm:py-16"
+      >
         <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-xl shadow-indigo-100/50 sm:p-8">
           <Outlet />
         </div>

@@ -7,6 +7,7 @@ import { Fragment, type ReactNode } from 'react';
 import { type DefaultValues, type FieldValues, type Path, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage, isNotFound } from '../lib/api';
+import { usePageTitle } from '../lib/page-title';
 import { schemaFields } from '../lib/schema-fields';
 import { useSaveAndReturn } from '../lib/use-save-and-return';
 import { AdminPageHeader, FormButtons, FormSkeleton, formCardClass, RecordNotFound } from './admin-page';
@@ -51,7 +52,9 @@ export function EntityFormPage<R>({
   aside,
   below,
 }: EntityFormPageProps<R>) {
-  if (id && record.isError && isNotFound(record.error)) {
+  const notFound = id !== undefined && record.isError && isNotFound(record.error);
+  usePageTitle(notFound ? `${noun} not found` : id ? `Edit ${noun}` : `Add New ${noun}`);
+  if (notFound) {
     return <RecordNotFound message={`${noun} not found`} to={listPath} linkText={backText} />;
   }
   const reads = id ? [...needs, record] : needs;

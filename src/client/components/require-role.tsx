@@ -5,7 +5,21 @@ import type { Role } from '../../shared/roles';
 import { ApiError, errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { ExplainError } from '../lib/explain-error';
+import type { GuardHandle } from '../lib/lazy-route';
 import { FullPageSpinner } from './spinner';
+
+/** The handle of a RequireRole route (lib/lazy-route.tsx's GuardHandle): the same rule, for preloading. */
+export function admitsRole(role: Role): GuardHandle {
+  return { admits: (user) => user?.role === role };
+}
+
+/** The handle of a route for every signed-in person (the account page). */
+export const admitsSignedIn: GuardHandle = { admits: (user) => user !== null };
+
+/** The handle of the RequireManager route. */
+export const admitsManager: GuardHandle = {
+  admits: (user) => user !== null && user.managedShopIds.length > 0,
+};
 
 /** Renders its children (or the nested routes) only for a signed-in person of `role` (any role without one). */
 export function RequireRole({ role, children }: { role?: Role; children?: ReactNode }) {

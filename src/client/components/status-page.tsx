@@ -1,5 +1,6 @@
 import { ArrowLeft, House, type LucideIcon } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
+import { MAIN_ID, usePageTitle } from '../lib/page-title';
 import { Button, buttonClass } from './ui/button';
 
 interface StatusPageProps {
@@ -10,6 +11,7 @@ interface StatusPageProps {
 
 /** The 403 and 404 screens: a title, one sentence, Go Back and Return Home. */
 export function StatusPage({ icon: Icon, title, message }: StatusPageProps) {
+  usePageTitle(title);
   const navigate = useNavigate();
 
   function goBack() {
@@ -19,7 +21,11 @@ export function StatusPage({ icon: Icon, title, message }: StatusPageProps) {
   }
 
   return (
-    <main className="flex min-h-dvh items-center justify-center bg-slate-50 px-4 py-12">
+    <main
+      id={MAIN_ID}
+      tabIndex={-1}
+      className="flex min-h-dvh items-center justify-center bg-slate-50 px-4 py-12"
+    >
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
         <div className="mx-auto mb-5 flex size-14 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">
           <Icon aria-hidden="true" className="size-7" />

@@ -3,6 +3,7 @@ import { CompareProvider, useCompare } from '../features/compare/compare-context
 import { SearchBox } from '../features/search';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
+import { MAIN_ID } from '../lib/page-title';
 import { Greeting } from './account-link';
 import { LogoLink } from './logo-link';
 import { LogoutButton } from './logout-button';
@@ -69,7 +70,7 @@ function UserShell() {
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+      <main id={MAIN_ID} tabIndex={-1} className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <Outlet />
       </main>
     </div>

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy } from 'react';
 import { matchRoutes, type NonIndexRouteObject, type RouteObject } from 'react-router';
+import type { SessionUser } from '../../shared/auth';
 
 /**
  * A screen's module: the component, and optionally `prefetch`, which starts the screen's reads from its
@@ -12,6 +13,20 @@ type ScreenModule<Name extends string> = { [P in Name]: ComponentType } & {
 interface LazyRouteHandle {
   preload(): Promise<unknown>;
   prefetch(search: URLSearchParams): Promise<void>;
+}
+
+/**
+ * A guard route's handle: whom the guard lets through. preloadMatches asks it before starting any read
+ * of the routes below, so a page's data is never requested for someone the guard will send away.
+ */
+export interface GuardHandle {
+  admits(user: SessionUser | null): boolean;
+}
+
+/** Who is signed in, as far as the client knows: `ready` false while the server has not said yet. */
+export interface KnownSession {
+  ready: boolean;
+  user: SessionUser | null;
 }
 
 /**
@@ -40,16 +55,26 @@ export function lazyRoute<Name extends string>(
  * Starts loading the chunks of every route that `location` matches at once (guard, layout and page),
  * instead of one after another as each lazy parent renders and reveals the next, and the page's reads
  * as soon as its module has arrived, instead of after it has rendered.
+ *
+ * Guards decide first (docs/decisions/024): below a guard that refuses the session nothing loads, and
+ * below a guard that cannot decide yet (the session is not known) chunks load but no data is read —
+ * a shopper opening /admin/dashboard never asks for the admin's statistics.
  */
 export function preloadMatches(
   routes: RouteObject[],
   location: { pathname: string; search: string },
+  session: KnownSession = { ready: false, user: null },
 ): Promise<void> {
   const loads: Promise<unknown>[] = [];
+  let mayRead = true;
   for (const match of matchRoutes(routes, location.pathname) ?? []) {
-    const handle = match.route.handle as Partial<LazyRouteHandle> | undefined;
+    const handle = match.route.handle as Partial<LazyRouteHandle & GuardHandle> | undefined;
+    if (handle?.admits) {
+      if (!session.ready) mayRead = false;
+      else if (!handle.admits(session.user)) break;
+    }
     if (handle?.preload) loads.push(handle.preload());
-    void handle?.prefetch?.(new URLSearchParams(location.search)).catch(() => undefined);
+    if (mayRead) void handle?.prefetch?.(new URLSearchParams(location.search)).catch(() => undefined);
   }
   // a chunk that fails to load fails again when rendered, and the error screen shows then.
   return Promise.all(loads).then(

@@ -58,7 +58,7 @@ export function usePageParam(top: RefObject<HTMLElement | null>): {
 /**
  * A list screen's search, filters and page, kept in the URL's query string so back, forward and reload
  * keep them. The typed search reaches the URL (and the server) after a pause; typing replaces the history
- * entry, while page and filter changes add one.
+ * entry, and so do filter changes (a select changes at every arrow key); page changes add one.
  */
 export function useListParams(): ListParams {
   const [params, setParams] = useSearchParams();
@@ -104,15 +104,19 @@ export function useListParams(): ListParams {
     [setParams],
   );
 
+  // replace: a filter is a select, and arrowing through its options changes it at every step.
   const setFilter = useCallback(
     (name: string, value: string) =>
-      setParams((prev) => {
-        const updated = new URLSearchParams(prev);
-        if (value) updated.set(name, value);
-        else updated.delete(name);
-        updated.delete('page');
-        return updated;
-      }),
+      setParams(
+        (prev) => {
+          const updated = new URLSearchParams(prev);
+          if (value) updated.set(name, value);
+          else updated.delete(name);
+          updated.delete('page');
+          return updated;
+        },
+        { replace: true },
+      ),
     [setParams],
   );
 

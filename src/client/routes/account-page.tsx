@@ -14,6 +14,7 @@ import { useChangePassword, useSetDisplayName } from '../features/account';
 import { errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { applyServerFieldErrors } from '../lib/form-errors';
+import { usePageTitle } from '../lib/page-title';
 
 /**
  * /account, for every signed-in role inside their own area's layout (docs/decisions/026): the name the
@@ -21,6 +22,7 @@ import { applyServerFieldErrors } from '../lib/form-errors';
  */
 export function AccountPage() {
   const { user } = useAuth();
+  usePageTitle('Your account');
   return (
     <div className="mx-auto max-w-2xl space-y-6">
       <div className="min-w-0">

@@ -5,6 +5,7 @@ import type { AdminStats } from '../../shared/auth';
 import { QueryView } from '../components/ui/query-states';
 import { InvitesPanel } from '../features/invites';
 import { statsQuery } from '../features/stats';
+import { usePageTitle } from '../lib/page-title';
 import { queryClient } from '../lib/query-client';
 import { useCan } from '../lib/use-can';
 
@@ -14,6 +15,7 @@ export function prefetch(): void {
 }
 
 export function AdminDashboardPage() {
+  usePageTitle('Dashboard');
   const can = useCan();
   const stats = useQuery({ ...statsQuery, enabled: can('read', 'stats') });
 
@@ -59,25 +61,28 @@ interface StatCardProps {
 }
 
 function StatCard({ label, icon: Icon, value, extra }: StatCardProps) {
+  // why: a <dl>'s group (<div>) may hold only <dt> and <dd> (axe's definition-list / dlitem), so the
+  // icon sits in the <dt>, placed beside both by absolute positioning (display: contents on the <dt>
+  // would take its meaning away in some browsers).
   return (
-    <div className="flex h-32 items-center gap-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-      <div className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600">
-        <Icon aria-hidden="true" className="size-6" />
-      </div>
-      <div className="min-w-0">
-        <dt className="text-sm font-medium text-slate-500">{label}</dt>
-        <dd className="mt-1 flex h-9 items-baseline gap-2">
-          {value === undefined ? (
-            // same box as the figure, so nothing moves when it arrives
-            <span className="block h-8 w-20 animate-pulse rounded-md bg-slate-200" />
-          ) : (
-            <>
-              <span className="text-3xl font-bold text-slate-900">{value}</span>
-              {extra ? <span className="text-sm text-slate-500">{extra}</span> : null}
-            </>
-          )}
-        </dd>
-      </div>
+    <div className="relative flex h-32 min-w-0 flex-col justify-center rounded-2xl border border-slate-200 bg-white py-6 pr-6 pl-22 shadow-sm">
+      <dt className="text-sm font-medium text-slate-600">
+        <span className="absolute top-1/2 left-6 flex size-12 -translate-y-1/2 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600">
+          <Icon aria-hidden="true" className="size-6" />
+        </span>
+        {label}
+      </dt>
+      <dd className="mt-1 flex h-9 min-w-0 items-baseline gap-2">
+        {value === undefined ? (
+          // same box as the figure, so nothing moves when it arrives
+          <span className="block h-8 w-20 animate-pulse rounded-md bg-slate-200" />
+        ) : (
+          <>
+            <span className="text-3xl font-bold text-slate-900">{value}</span>
+            {extra ? <span className="text-sm text-slate-600">{extra}</span> : null}
+          </>
+        )}
+      </dd>
     </div>
   );
 }

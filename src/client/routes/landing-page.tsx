@@ -6,6 +6,7 @@ import { buttonClass } from '../components/ui/button';
 import { LandingMallHours } from '../features/hours';
 import { useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
+import { APP_NAME, MAIN_ID, usePageTitle } from '../lib/page-title';
 
 const features: Array<{ title: string; text: string; icon: LucideIcon }> = [
   {
@@ -31,6 +32,7 @@ const features: Array<{ title: string; text: string; icon: LucideIcon }> = [
 ];
 
 export function LandingPage() {
+  usePageTitle(APP_NAME);
   const { user, ready } = useAuth();
   const startPath = user ? dashboardPath(user.role) : '/login';
 
@@ -52,7 +54,7 @@ export function LandingPage() {
         </div>
       </header>
 
-      <main>
+      <main id={MAIN_ID} tabIndex={-1}>
         <section className="relative overflow-hidden bg-gradient-to-br from-indigo-50 via-white to-violet-100 pt-32 pb-20 sm:pt-40 sm:pb-28">
           <div
             aria-hidden="true"

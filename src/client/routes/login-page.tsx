@@ -7,10 +7,12 @@ import { LoginInput } from '../../shared/auth';
 import { AuthForm, EmailField, PasswordField } from '../components/auth-form';
 import { errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
+import { usePageTitle } from '../lib/page-title';
 import { safeNext, safeRedirect, withNext } from '../lib/redirect';
 import { schemaFields } from '../lib/schema-fields';
 
 export function LoginPage() {
+  usePageTitle('Sign in');
   const { login } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();

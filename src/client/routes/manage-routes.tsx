@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { PAGE_PATHS } from '../../shared/page-paths';
-import { RequireManager } from '../components/require-role';
+import { admitsManager, RequireManager } from '../components/require-role';
 import { lazyRoute } from '../lib/lazy-route';
 
 const productForm = () => import('./manage/product-form-page');
@@ -13,6 +13,7 @@ const offerForm = () => import('./manage/offer-form-page');
 export const manageRoutes: RouteObject[] = [
   {
     element: <RequireManager />,
+    handle: admitsManager,
     children: [
       lazyRoute(() => import('./manage/my-shops-page'), 'MyShopsPage', { path: PAGE_PATHS.manage }),
       lazyRoute(() => import('./manage/shop-page'), 'ManagedShopPage', { path: PAGE_PATHS.manageShop }),

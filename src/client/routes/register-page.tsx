@@ -9,10 +9,12 @@ import { AuthForm, EmailField, PasswordField } from '../components/auth-form';
 import { SelectField, TextField } from '../components/ui/form-field';
 import { errorMessage } from '../lib/api';
 import { useAuth } from '../lib/auth';
+import { usePageTitle } from '../lib/page-title';
 import { safeNext, withNext } from '../lib/redirect';
 import { schemaFields } from '../lib/schema-fields';
 
 export function RegisterPage() {
+  usePageTitle('Create Account');
   const auth = useAuth();
   const navigate = useNavigate();
   // an invitation link sends people here and expects them back (?next=/manage/invite)

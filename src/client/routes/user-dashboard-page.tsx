@@ -7,6 +7,7 @@ import { Skeleton } from '../components/ui/skeleton';
 import { MallHoursToday } from '../features/hours';
 import { NoActiveOffers, OfferCard, OfferCardSkeleton, offersQuery } from '../features/offers';
 import { categoriesQuery } from '../features/places';
+import { usePageTitle } from '../lib/page-title';
 import { queryClient } from '../lib/query-client';
 
 /** Spec §9: the dashboard shows at most 3 featured offers. */
@@ -21,6 +22,7 @@ export function prefetch(): void {
 const CATEGORY_SKELETONS = 8;
 
 export function UserDashboardPage() {
+  usePageTitle('Dashboard');
   return (
     <div className="space-y-10">
       <section className="overflow-hidden rounded-3xl bg-gradient-to-br from-indigo-600 to-violet-600 px-6 py-8 text-white shadow-lg sm:px-10 sm:py-10">
@@ -118,7 +120,7 @@ function Categories() {
                   to={`/user/shops?category=${encodeURIComponent(category.name)}`}
                   className="group flex h-28 flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-indigo-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
                 >
-                  <span className="line-clamp-2 font-semibold break-words text-slate-900 group-hover:text-indigo-700">
+                  <span className="line-clamp-2 font-semibold wrap-anywhere text-slate-900 group-hover:text-indigo-700">
                     {category.name}
                   </span>
                   <span className="text-sm text-slate-500">

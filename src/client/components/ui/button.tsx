@@ -4,8 +4,9 @@ import { cn } from '../../lib/cn';
 type Variant = 'primary' | 'secondary' | 'ghost' | 'inverse' | 'danger';
 type Size = 'sm' | 'md' | 'lg';
 
+// wrap-normal: a button's words never break mid-word (the page's text may, docs/decisions/024)
 const base =
-  'inline-flex items-center justify-center gap-2 rounded-lg border border-transparent font-semibold transition-colors ' +
+  'inline-flex items-center justify-center gap-2 wrap-normal rounded-lg border border-transparent font-semibold transition-colors ' +
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 ' +
   'disabled:cursor-not-allowed disabled:opacity-60';
 

@@ -72,7 +72,7 @@ export function ConfirmDialog({
               <TriangleAlert aria-hidden="true" className="size-5" />
             </div>
             <div className="min-w-0 space-y-2">
-              <h2 id={titleId} className="text-lg font-semibold break-words text-slate-900">
+              <h2 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
                 {title}
               </h2>
               {description ? (

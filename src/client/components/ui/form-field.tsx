@@ -133,7 +133,7 @@ export function FixedShop({ name }: { name: string }) {
   return (
     <div className="space-y-1.5">
       <p className="text-sm font-medium text-slate-700">Shop</p>
-      <p className="text-sm break-words text-slate-900">{name}</p>
+      <p className="text-sm wrap-anywhere text-slate-900">{name}</p>
     </div>
   );
 }

@@ -53,7 +53,7 @@ export function AmenityItem({ kind, location }: { kind: AmenityKind; location: s
       <AmenityIcon kind={kind} />
       <div className="min-w-0">
         <p className="text-sm font-medium text-slate-900">{AMENITY_LABELS[kind]}</p>
-        {location ? <p className="text-xs break-words text-slate-500">{location}</p> : null}
+        {location ? <p className="text-xs wrap-anywhere text-slate-500">{location}</p> : null}
       </div>
     </div>
   );

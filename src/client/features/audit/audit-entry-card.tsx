@@ -29,7 +29,7 @@ function DetailList({ label, items }: { label: string; items: unknown }) {
       <p className="font-medium text-slate-700">
         {label} ({names.length})
       </p>
-      <p className="mt-0.5 break-words text-slate-600">{names.join(', ')}</p>
+      <p className="mt-0.5 wrap-anywhere text-slate-600">{names.join(', ')}</p>
     </div>
   );
 }
@@ -64,12 +64,12 @@ export function AuditEntryCard({
         {path ? (
           <Link
             to={path}
-            className="min-w-0 break-words font-semibold text-indigo-700 underline-offset-2 hover:underline focus-visible:rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
+            className="min-w-0 wrap-anywhere font-semibold text-indigo-700 underline-offset-2 hover:underline focus-visible:rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
           >
             {entry.entityName}
           </Link>
         ) : (
-          <span className="min-w-0 break-words font-semibold text-slate-900">{entry.entityName}</span>
+          <span className="min-w-0 wrap-anywhere font-semibold text-slate-900">{entry.entityName}</span>
         )}
         {!entry.entityExists && entry.entityId && entry.action !== 'delete' ? (
           <span className="text-xs text-slate-600">(no longer exists)</span>
@@ -77,7 +77,7 @@ export function AuditEntryCard({
       </div>
       <p className="mt-1 text-sm text-slate-600">
         <time dateTime={entry.at}>{formatWhen(entry.at, timeZone)}</time> · by{' '}
-        <span className="break-words text-slate-800">{entry.actorEmail}</span>
+        <span className="wrap-anywhere text-slate-800">{entry.actorEmail}</span>
       </p>
       {fields.length > 0 || Object.keys(detail).length > 0 ? (
         <details className="group mt-3 text-sm">
@@ -108,10 +108,10 @@ export function AuditEntryCard({
                         <th scope="row" className="py-1.5 pr-3 font-medium text-slate-700">
                           {fieldLabel(field)}
                         </th>
-                        <td className="py-1.5 pr-3 break-words text-slate-600">
+                        <td className="py-1.5 pr-3 wrap-anywhere text-slate-600">
                           {formatValue(change.before)}
                         </td>
-                        <td className="py-1.5 break-words text-slate-900">{formatValue(change.after)}</td>
+                        <td className="py-1.5 wrap-anywhere text-slate-900">{formatValue(change.after)}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -126,7 +126,7 @@ export function AuditEntryCard({
                 {plainDetail.map(([key, value]) => (
                   <div key={key} className="contents">
                     <dt className="font-medium text-slate-700">{fieldLabel(key)}</dt>
-                    <dd className="break-words text-slate-600">{formatValue(value)}</dd>
+                    <dd className="wrap-anywhere text-slate-600">{formatValue(value)}</dd>
                   </div>
                 ))}
               </dl>

@@ -16,7 +16,7 @@ export function LastChanged({ entityType, entityId }: { entityType: AuditEntityT
   if (!entry) return null;
   return (
     <p className="text-sm text-slate-600">
-      Last changed by <span className="break-words font-medium text-slate-800">{entry.actorEmail}</span> on{' '}
+      Last changed by <span className="wrap-anywhere font-medium text-slate-800">{entry.actorEmail}</span> on{' '}
       <time dateTime={entry.at}>{formatWhen(entry.at, settings.data?.timeZone)}</time>
     </p>
   );

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Check, Copy, KeyRound, LoaderCircle, Plus } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { AdminInvite, CreatedAdminInvite } from '../../../shared/auth';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -19,6 +19,7 @@ export function InvitesPanel() {
   const revoke = useRevokeInvite();
   const [created, setCreated] = useState<CreatedAdminInvite | null>(null);
   const [createError, setCreateError] = useState<string | null>(null);
+  const createButton = useRef<HTMLButtonElement>(null);
   const headingId = useId();
   const revoking = useConfirmedDelete<AdminInvite>(revoke, 'Invite revoked', (invite) => {
     if (created?.id === invite.id) setCreated(null);
@@ -53,7 +54,7 @@ export function InvitesPanel() {
           </p>
         </div>
         {may('create') ? (
-          <Button onClick={handleCreate} disabled={create.isPending}>
+          <Button ref={createButton} onClick={handleCreate} disabled={create.isPending}>
             {create.isPending ? (
               <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
             ) : (
@@ -66,7 +67,17 @@ export function InvitesPanel() {
 
       <div className="mt-4 space-y-4">
         <FormAlert message={createError} />
-        {created ? <NewInviteCode key={created.id} invite={created} onHide={() => setCreated(null)} /> : null}
+        {created ? (
+          <NewInviteCode
+            key={created.id}
+            invite={created}
+            onHide={() => {
+              setCreated(null);
+              // Hide removes the button that had focus: back to the one that made the code
+              createButton.current?.focus();
+            }}
+          />
+        ) : null}
 
         <div>
           <h3 className="text-sm font-semibold text-slate-900">Open invites</h3>
@@ -150,6 +161,11 @@ export function NewInviteCode({
 }: NewInviteCodeProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [copyState, setCopyState] = useState<CopyState>('idle');
+  // shown after Create, whose button was disabled while creating: focus comes here, to the new code
+  // (selected, ready to copy; its label is read with it).
+  useEffect(() => {
+    inputRef.current?.focus();
+  }, []);
   const inputId = useId();
   const noteId = useId();
 

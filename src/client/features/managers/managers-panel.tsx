@@ -108,10 +108,10 @@ export function ManagersPanel({ shopId, shopName }: { shopId: string; shopName: 
                     {data.managers.map((manager) => (
                       <li key={manager.userId} className={rowClass}>
                         <div className="min-w-0">
-                          <p className="text-sm font-semibold break-words text-slate-900">
+                          <p className="text-sm font-semibold wrap-anywhere text-slate-900">
                             {manager.displayName || manager.email}
                           </p>
-                          <p className="text-xs break-words text-slate-600">
+                          <p className="text-xs wrap-anywhere text-slate-600">
                             {manager.displayName ? `${manager.email} · ` : ''}since{' '}
                             {formatDateTime(manager.since)}
                           </p>

@@ -55,7 +55,7 @@ export function OfferReviewStatus({ offer }: { offer: ReviewedOffer }) {
         ) : null}
       </p>
       {(standing === 'sent_back' || standing === 'live_sent_back') && comment ? (
-        <p className="rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm break-words text-rose-800">
+        <p className="rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm wrap-anywhere text-rose-800">
           <span className="font-medium">The mall office says:</span> “{comment}”
         </p>
       ) : null}
@@ -92,8 +92,8 @@ export function ProposedChange({ offer }: { offer: ReviewedOffer }) {
               <th scope="row" className="py-1.5 pr-3 font-medium text-slate-700">
                 {FIELD_LABELS[field]}
               </th>
-              <td className="py-1.5 pr-3 break-words text-slate-600">{termText(field, offer[field])}</td>
-              <td className="py-1.5 break-words font-medium text-slate-900">
+              <td className="py-1.5 pr-3 wrap-anywhere text-slate-600">{termText(field, offer[field])}</td>
+              <td className="py-1.5 wrap-anywhere font-medium text-slate-900">
                 {termText(field, proposal[field])}
               </td>
             </tr>
@@ -117,7 +117,7 @@ export function OfferTerms({ offer }: { offer: ReviewedOffer }) {
       {offer.description ? (
         <>
           <dt className="font-medium text-slate-700">Description</dt>
-          <dd className="break-words text-slate-900">{offer.description}</dd>
+          <dd className="wrap-anywhere text-slate-900">{offer.description}</dd>
         </>
       ) : null}
     </dl>

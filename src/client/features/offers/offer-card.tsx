@@ -26,7 +26,7 @@ export function OfferCard({ offer, showShop = true, headingLevel: Heading = 'h3'
       )}
     >
       <div className="flex items-start justify-between gap-3">
-        <Heading id={titleId} className="min-w-0 text-lg font-semibold break-words text-slate-900">
+        <Heading id={titleId} className="min-w-0 text-lg font-semibold wrap-anywhere text-slate-900">
           {offer.title}
         </Heading>
         <span className="shrink-0 rounded-lg bg-rose-600 px-2.5 py-1 text-sm font-bold whitespace-nowrap text-white">
@@ -34,7 +34,7 @@ export function OfferCard({ offer, showShop = true, headingLevel: Heading = 'h3'
         </span>
       </div>
       {offer.description ? (
-        <p className="mt-2 text-sm break-words text-slate-600">{offer.description}</p>
+        <p className="mt-2 text-sm wrap-anywhere text-slate-600">{offer.description}</p>
       ) : null}
       <div className="mt-auto flex flex-col items-start pt-3 text-sm">
         {showShop ? (

@@ -93,6 +93,7 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
   const headingId = useId();
   const editButtons = useRef(new Map<string, HTMLButtonElement>());
+  const nameInput = useRef<HTMLInputElement>(null);
 
   function stopEditing(id: string) {
     setEditingId(null);
@@ -128,6 +129,10 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
     } catch (error) {
       if (fieldOf(error) === 'level') setLevelError(errorMessage(error));
       else setAddError(errorMessage(error));
+    } finally {
+      // the Add button was disabled while saving, which dropped focus to the page: back to the name
+      // field, ready for the next one (or to correct this one, its error read with it).
+      requestAnimationFrame(() => nameInput.current?.focus());
     }
   }
 
@@ -148,6 +153,7 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
           >
             <div className="min-w-0 flex-1 basis-40">
               <TextField
+                ref={nameInput}
                 label={`New ${label.toLowerCase()} name`}
                 placeholder={`Add ${label}`}
                 value={name}

@@ -22,7 +22,7 @@ export function ProductCard({ product, onAdded }: { product: Product; onAdded: (
       className="flex h-full min-h-48 flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
     >
       <div className="flex items-start justify-between gap-3">
-        <h3 id={nameId} className="min-w-0 font-semibold break-words text-slate-900">
+        <h3 id={nameId} className="min-w-0 font-semibold wrap-anywhere text-slate-900">
           {product.name}
         </h3>
         {product.offerId ? (
@@ -32,7 +32,7 @@ export function ProductCard({ product, onAdded }: { product: Product; onAdded: (
         ) : null}
       </div>
       {product.description ? (
-        <p className="mt-1.5 text-sm break-words text-slate-600">{product.description}</p>
+        <p className="mt-1.5 text-sm wrap-anywhere text-slate-600">{product.description}</p>
       ) : null}
       <div className="mt-auto pt-4">
         <Price

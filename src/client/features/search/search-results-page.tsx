@@ -9,6 +9,7 @@ import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { SearchField } from '../../components/ui/search-field';
 import { cn } from '../../lib/cn';
+import { usePageTitle } from '../../lib/page-title';
 import { pageFrom, usePageParam } from '../../lib/use-list-params';
 import { countsText, type ResultLinks, resultLinks, type SearchArea, searchQuery, totalFound } from './api';
 
@@ -54,6 +55,7 @@ export function SearchResultsPage({ area }: { area: SearchArea }) {
   }
 
   const data = results.data;
+  usePageTitle(q ? `Search: ${q}` : 'Search');
   return (
     <div className="space-y-6">
       <div>

@@ -32,15 +32,15 @@ export function ShopListingForm({ shop, listPath }: { shop: ShopDetail; listPath
         <dl className="grid gap-3 text-sm sm:grid-cols-3">
           <div className="min-w-0">
             <dt className="font-medium text-slate-600">Name</dt>
-            <dd className="break-words text-slate-900">{shop.name}</dd>
+            <dd className="wrap-anywhere text-slate-900">{shop.name}</dd>
           </div>
           <div className="min-w-0">
             <dt className="font-medium text-slate-600">Category</dt>
-            <dd className="break-words text-slate-900">{shop.category}</dd>
+            <dd className="wrap-anywhere text-slate-900">{shop.category}</dd>
           </div>
           <div className="min-w-0">
             <dt className="font-medium text-slate-600">Floor</dt>
-            <dd className="break-words text-slate-900">{shop.floor}</dd>
+            <dd className="wrap-anywhere text-slate-900">{shop.floor}</dd>
           </div>
         </dl>
         <p className="mt-3 text-xs text-slate-600">

@@ -19,7 +19,7 @@ export function ShopCard({ shop, from }: { shop: Shop; from: string }) {
         <Link
           to={`/user/shops/${shop.id}`}
           state={{ from }}
-          className="break-words outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
+          className="wrap-anywhere outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
         >
           {shop.name}
         </Link>

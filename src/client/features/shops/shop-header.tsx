@@ -3,7 +3,6 @@ import { Clock, MapPin, Phone } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { ShopDetail } from '../../../shared/shop';
 import { Skeleton } from '../../components/ui/skeleton';
-import { cn } from '../../lib/cn';
 import { OpenStatus, ShopWeek } from '../hours';
 import { ContactLinks } from './contact-links';
 import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
@@ -14,13 +13,16 @@ export function ShopHeader({ shop }: { shop: ShopDetail }) {
       aria-labelledby="shop-name"
       className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
     >
-      <h1 id="shop-name" className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">
+      <h1
+        id="shop-name"
+        className="text-2xl font-bold tracking-tight wrap-anywhere text-slate-900 sm:text-3xl"
+      >
         {shop.name}
       </h1>
       <ShopBadges shop={shop} className="mt-3 flex flex-wrap gap-2" />
       <OpenStatus hours={shop.hours} className="mt-3 text-sm" />
       {shop.description ? (
-        <p className="mt-4 max-w-3xl break-words text-slate-700">{shop.description}</p>
+        <p className="mt-4 max-w-3xl wrap-anywhere text-slate-700">{shop.description}</p>
       ) : null}
       <dl className="mt-6 grid gap-4 border-t border-slate-100 pt-6 sm:grid-cols-3">
         <Detail
@@ -58,19 +60,19 @@ function Detail({
   /** How to show a value that is not plain text. */
   content?: ReactNode;
 }) {
-  // why: a <dl>'s groups may hold only <dt> and <dd>: the icon sits in the <dt>, laid out by the grid
+  // why: a <dl>'s groups may hold only <dt> and <dd> (axe's definition-list / dlitem): the icon sits in
+  // the <dt>, placed beside both by absolute positioning (display: contents on the <dt> would take its
+  // meaning away in some browsers). min-w-0 and wrap-anywhere: a long unbroken value wraps.
   return (
-    <div className="grid min-w-0 grid-cols-[2rem_minmax(0,1fr)] gap-x-3">
-      <dt className="contents">
-        <span className="row-span-2 mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-500">
+    <div className="relative min-w-0 pl-11">
+      <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">
+        <span className="absolute top-0.5 left-0 flex size-8 items-center justify-center rounded-lg bg-slate-100 text-slate-600">
           {icon}
         </span>
-        <span className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</span>
+        {label}
       </dt>
-      <dd
-        className={cn('col-start-2 mt-0.5 text-sm break-words', value ? 'text-slate-900' : 'text-slate-500')}
-      >
-        {content ?? (value || 'Not listed')}
+      <dd className="mt-0.5 text-sm wrap-anywhere text-slate-900">
+        {content ?? (value || <span className="text-slate-600">Not listed</span>)}
       </dd>
     </div>
   );

@@ -16,6 +16,7 @@ import {
   ENTITY_LABELS,
 } from '../../features/audit';
 import { settingsQuery } from '../../features/settings';
+import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 const PAGE_SIZE = 20;
@@ -52,6 +53,7 @@ export function prefetch(search: URLSearchParams): void {
 
 /** Activity: every change to the mall, newest first, with who made it and what it changed. */
 export function ActivityPage() {
+  usePageTitle('Activity');
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const entries = useQuery(auditQuery(filters));

@@ -21,6 +21,7 @@ import {
 } from '../../features/managers';
 import { settingsQuery } from '../../features/settings';
 import { errorMessage } from '../../lib/api';
+import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 export function prefetch(): void {
@@ -29,6 +30,7 @@ export function prefetch(): void {
 
 /** /admin/approvals: offers and changes shop managers submitted, longest waiting first. */
 export function ApprovalsPage() {
+  usePageTitle('Approvals');
   const reviews = useQuery(offerReviewsQuery);
   return (
     <div className="mx-auto max-w-4xl space-y-6">
@@ -128,12 +130,12 @@ function ReviewItem({ offer }: { offer: ReviewedOffer }) {
               {offer.shopName}
             </Link>
           </p>
-          <h2 id={titleId} className="text-lg font-semibold break-words text-slate-900">
+          <h2 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
             {offer.title}
           </h2>
           <p className="mt-0.5 text-sm text-slate-600">
             Submitted by{' '}
-            <span className="break-words text-slate-800">{offer.review?.submittedBy ?? 'unknown'}</span>
+            <span className="wrap-anywhere text-slate-800">{offer.review?.submittedBy ?? 'unknown'}</span>
             {offer.review?.submittedAt ? (
               <>
                 {' '}

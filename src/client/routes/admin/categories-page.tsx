@@ -1,8 +1,10 @@
 import { AdminPageHeader } from '../../components/admin-page';
 import { AmenitiesPanel } from '../../features/amenities/forms';
 import { PlaceList } from '../../features/places/forms';
+import { usePageTitle } from '../../lib/page-title';
 
 export function CategoriesPage() {
+  usePageTitle('Categories & Floors');
   return (
     <div className="space-y-6">
       <AdminPageHeader

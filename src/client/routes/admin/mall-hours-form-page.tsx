@@ -11,9 +11,11 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { MallHoursToday, mallHoursQuery, useSetMallHours } from '../../features/hours';
 import { HoursEditor, hoursErrors } from '../../features/hours/forms';
 import { errorMessage } from '../../lib/api';
+import { usePageTitle } from '../../lib/page-title';
 
 /** /admin/mall-hours: the mall's weekly hours and special days; they bound every shop's. */
 export function MallHoursPage() {
+  usePageTitle('Mall hours');
   const mall = useQuery(mallHoursQuery);
   return (
     <div className="space-y-6">

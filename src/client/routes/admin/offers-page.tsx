@@ -8,6 +8,7 @@ import {
 import { OfferStatusBadge, offersQuery, useDeleteOffer } from '../../features/offers';
 import { shopFilter } from '../../features/shops';
 import { formatDate } from '../../lib/format-date';
+import { useMediaQuery } from '../../lib/use-media-query';
 
 const offers: AdminListConfig<Offer> = {
   title: 'Manage Offers',
@@ -25,10 +26,11 @@ const offers: AdminListConfig<Offer> = {
       header: 'Title',
       cell: (offer) => (
         <div className="min-w-0">
-          <p className="font-medium text-slate-900">{offer.title}</p>
-          <p className="text-xs text-slate-500 lg:hidden">
+          <p className="font-medium wrap-anywhere text-slate-900">{offer.title}</p>
+          <p className="text-xs wrap-anywhere text-slate-600 lg:hidden">
             {offer.shopName || 'Unknown'} · until {formatDate(offer.endDate)}
           </p>
+          <PhoneStatus offer={offer} />
         </div>
       ),
     },
@@ -49,7 +51,7 @@ const offers: AdminListConfig<Offer> = {
       header: 'Status',
       className: 'hidden sm:table-cell',
       width: 'w-32',
-      cell: (offer) => <OfferStatusBadge offer={offer} />,
+      cell: (offer) => <WideStatus offer={offer} />,
     },
   ],
   name: (offer) => offer.title,
@@ -61,6 +63,22 @@ const offers: AdminListConfig<Offer> = {
     description: <p>Products using it will no longer be on offer.</p>,
   }),
 };
+
+// The Status column is hidden on phones, where the status goes under the title instead: Active / Expired
+// / Upcoming is what the list is read for. Rendered in one place only, so it is read once.
+const SM = '(min-width: 40rem)';
+
+function PhoneStatus({ offer }: { offer: Offer }) {
+  return useMediaQuery(SM) ? null : (
+    <div className="mt-1">
+      <OfferStatusBadge offer={offer} />
+    </div>
+  );
+}
+
+function WideStatus({ offer }: { offer: Offer }) {
+  return useMediaQuery(SM) ? <OfferStatusBadge offer={offer} /> : null;
+}
 
 export const prefetch = (search: URLSearchParams) => prefetchAdminList(offers, search);
 

@@ -8,6 +8,7 @@ import { FormAlert } from '../../components/ui/form-alert';
 import { acceptInvite, previewInvite } from '../../features/managers';
 import { errorMessage } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
+import { usePageTitle } from '../../lib/page-title';
 import { withNext } from '../../lib/redirect';
 
 /** Where the link's code is kept while the visitor signs in or registers (this tab only). */
@@ -188,7 +189,7 @@ export function InvitePage() {
       <p className="text-sm text-slate-700">
         Accept to keep {preview.shopName}'s page current: its details, opening hours, products and offers.
         Offers go live after the mall office approves them. You are signed in as{' '}
-        <span className="font-medium break-words text-slate-900">{user.email}</span>.
+        <span className="font-medium wrap-anywhere text-slate-900">{user.email}</span>.
       </p>
       <FormAlert message={acceptError} />
       <Button size="lg" className="w-full" onClick={accept} disabled={accepting}>
@@ -200,6 +201,7 @@ export function InvitePage() {
 }
 
 function InviteMessage({ title, children }: { title: string; children: React.ReactNode }) {
+  usePageTitle(title);
   return (
     <div className="space-y-5">
       <div className="flex justify-center">

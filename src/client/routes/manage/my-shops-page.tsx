@@ -7,6 +7,7 @@ import { Badge } from '../../components/ui/badge';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { managedShopsQuery } from '../../features/managers';
+import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 export function prefetch(): void {
@@ -17,6 +18,7 @@ const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
 /** /manage: the shops this person manages, with how their offers stand with the mall office. */
 export function MyShopsPage() {
+  usePageTitle('My shops');
   const shops = useQuery(managedShopsQuery);
   return (
     <div className="space-y-6">
@@ -70,7 +72,7 @@ function ManagedShopCard({ shop }: { shop: ManagedShop }) {
       <h2 id={nameId} className="text-lg font-semibold text-slate-900">
         <Link
           to={`/manage/shops/${shop.id}`}
-          className="break-words outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
+          className="wrap-anywhere outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
         >
           {shop.name}
         </Link>

@@ -24,6 +24,7 @@ import { settingsQuery } from '../../features/settings';
 import { ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
 import { isNotFound } from '../../lib/api';
 import { formatDate } from '../../lib/format-date';
+import { usePageTitle } from '../../lib/page-title';
 
 const linkClass =
   '-ml-2 inline-flex min-h-10 items-center gap-1.5 rounded-lg px-2 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600';
@@ -32,8 +33,10 @@ const linkClass =
 export function ManagedShopPage() {
   const { id = '' } = useParams();
   const shop = useQuery(shopQuery(id));
+  const notFound = shop.isError && isNotFound(shop.error);
+  usePageTitle(notFound ? 'Shop not found' : (shop.data?.name ?? (shop.isError ? 'Shop' : undefined)));
 
-  if (shop.isError && isNotFound(shop.error)) {
+  if (notFound) {
     return <RecordNotFound message="Shop not found" to="/manage" linkText="Back to my shops" />;
   }
 
@@ -122,7 +125,7 @@ function ManagedOfferItem({ offer, shopId }: { offer: ReviewedOffer; shopId: str
     <li aria-labelledby={titleId} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 id={titleId} className="text-lg font-semibold break-words text-slate-900">
+          <h3 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
             {offer.title}
           </h3>
           <p className="text-sm text-slate-600">

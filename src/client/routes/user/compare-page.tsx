@@ -13,9 +13,10 @@ import { useCompare } from '../../features/compare/compare-context';
 import { type CompareRow, compareRows } from '../../features/compare/compare-rows';
 import { productQuery } from '../../features/products';
 import { cn } from '../../lib/cn';
+import { usePageTitle } from '../../lib/page-title';
 
 const shopLinkClass =
-  '-mx-1 inline-flex min-h-10 items-center rounded-md px-1 font-medium break-words text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600';
+  '-mx-1 inline-flex min-h-10 items-center rounded-md px-1 font-medium wrap-anywhere text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600';
 
 const GONE_TEXT = 'No longer available';
 const GONE_HELP = 'The mall no longer sells this product, so it is left out of the comparison.';
@@ -34,6 +35,7 @@ function removeLabel(row: CompareRow): string {
 }
 
 export function ComparePage() {
+  usePageTitle('Compare Products');
   const { items: ids, remove } = useCompare();
   // One read per product, each time the screen opens (staleTime 0): the list keeps only ids, so
   // prices, offers and deletions show as the server has them now. The server caches these reads.
@@ -122,7 +124,7 @@ export function ComparePage() {
   function messageRow(row: CompareRow, index: number, title: ReactNode, message: ReactNode) {
     return (
       <tr key={row.id} className="align-top">
-        <th scope="row" className="w-48 px-4 py-4 font-semibold break-words text-slate-500">
+        <th scope="row" className="w-48 px-4 py-4 font-semibold wrap-anywhere text-slate-500">
           {title}
         </th>
         <td colSpan={3} className="px-4 py-4 text-slate-600">
@@ -179,10 +181,10 @@ export function ComparePage() {
         const { product } = row;
         return (
           <tr key={row.id} className="align-top">
-            <th scope="row" className="w-48 px-4 py-4 font-semibold break-words text-slate-900">
+            <th scope="row" className="w-48 px-4 py-4 font-semibold wrap-anywhere text-slate-900">
               {product.name}
             </th>
-            <td className="min-w-48 px-4 py-4 break-words text-slate-600">
+            <td className="min-w-48 px-4 py-4 wrap-anywhere text-slate-600">
               {product.description || <span className="text-slate-400">—</span>}
             </td>
             <td className="px-4 py-4 whitespace-nowrap">{price(row)}</td>
@@ -223,7 +225,7 @@ export function ComparePage() {
             className={frame}
           >
             {row.name || row.kind === 'error' ? (
-              <h2 className="font-semibold break-words text-slate-500">
+              <h2 className="font-semibold wrap-anywhere text-slate-500">
                 {row.name ?? 'Could not load this product'}
               </h2>
             ) : null}
@@ -250,11 +252,11 @@ export function ComparePage() {
         return (
           <article aria-label={product.name} className={frame}>
             <div className="flex items-start justify-between gap-3">
-              <h2 className="min-w-0 font-semibold break-words text-slate-900">{product.name}</h2>
+              <h2 className="min-w-0 font-semibold wrap-anywhere text-slate-900">{product.name}</h2>
               <div className="shrink-0 text-right">{price(row)}</div>
             </div>
             {product.description ? (
-              <p className="mt-1 text-sm break-words text-slate-600">{product.description}</p>
+              <p className="mt-1 text-sm wrap-anywhere text-slate-600">{product.description}</p>
             ) : null}
             <div className="mt-2 flex items-center justify-between gap-3 text-sm">
               <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>

@@ -10,6 +10,7 @@ import { Badge } from '../../components/ui/badge';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { AmenityItem, floorGuideQuery } from '../../features/amenities';
+import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 /** Starts this screen's read before it renders (lib/lazy-route.tsx). */
@@ -20,6 +21,7 @@ export function prefetch(): void {
 const shopCount = (n: number) => (n === 1 ? '1 shop' : `${n} shops`);
 
 export function FloorsPage() {
+  usePageTitle('Floors');
   const guide = useQuery(floorGuideQuery);
   return (
     <div className="space-y-6">
@@ -80,7 +82,7 @@ function FloorSection({ floor }: { floor: FloorGuideEntry }) {
       className="scroll-mt-36 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <h2 id={headingId} className="text-xl font-semibold break-words text-slate-900">
+        <h2 id={headingId} className="text-xl font-semibold wrap-anywhere text-slate-900">
           {floor.name}
         </h2>
         <Badge tone="indigo">{levelLabel(floor.level)}</Badge>
@@ -117,11 +119,11 @@ function FloorSection({ floor }: { floor: FloorGuideEntry }) {
                 >
                   <Link
                     to={`/user/shops/${shop.id}`}
-                    className="min-w-0 font-medium break-words text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+                    className="min-w-0 font-medium wrap-anywhere text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
                   >
                     {shop.name}
                   </Link>
-                  <span className="min-w-0 text-sm break-words text-slate-500">
+                  <span className="min-w-0 text-sm wrap-anywhere text-slate-500">
                     {shop.location || 'Location not listed'} · {shop.category}
                   </span>
                 </li>

@@ -4,6 +4,7 @@ import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { NoActiveOffers, OfferCard, OfferCardSkeleton, offersQuery } from '../../features/offers';
+import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 import { pageFrom, usePageParam } from '../../lib/use-list-params';
 
@@ -20,6 +21,7 @@ export function prefetch(search: URLSearchParams): void {
 }
 
 export function OffersPage() {
+  usePageTitle('Current Offers');
   const topRef = useRef<HTMLDivElement>(null);
   const { page, goToPage } = usePageParam(topRef);
   const offers = useQuery(listQuery(page));

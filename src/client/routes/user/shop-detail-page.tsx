@@ -10,6 +10,7 @@ import { OfferCard, OfferCardSkeleton, offersQuery } from '../../features/offers
 import { ProductCard, ProductCardSkeleton, productsQuery } from '../../features/products';
 import { ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
 import { isNotFound } from '../../lib/api';
+import { usePageTitle } from '../../lib/page-title';
 import { usePageParam } from '../../lib/use-list-params';
 
 const PRODUCTS_PAGE_SIZE = 12;
@@ -44,7 +45,10 @@ export function ShopDetailPage() {
   const validId = UUID.test(id);
   const shop = useQuery({ ...shopQuery(id), enabled: validId });
 
-  if (!validId || (shop.isError && isNotFound(shop.error))) return <ShopNotFound />;
+  const notFound = !validId || (shop.isError && isNotFound(shop.error));
+  // the shop's name once read; 'Shop' when it could not be (the error and Try again show)
+  usePageTitle(notFound ? 'Shop not found' : (shop.data?.name ?? (shop.isError ? 'Shop' : undefined)));
+  if (notFound) return <ShopNotFound />;
 
   return (
     <div className="space-y-8">

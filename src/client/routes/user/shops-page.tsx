@@ -12,6 +12,7 @@ import { SearchField } from '../../components/ui/search-field';
 import { openAtParam, useMallClock } from '../../features/hours';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
+import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 import { pageFrom, readListParams, useListParams, usePageParam } from '../../lib/use-list-params';
 
@@ -59,6 +60,7 @@ export function prefetch(search: URLSearchParams): void {
 }
 
 export function ShopsPage() {
+  usePageTitle('Shops');
   const [params, setParams] = useSearchParams();
   const { search } = useLocation();
   const categoryName = params.get('category') ?? '';
@@ -69,7 +71,7 @@ export function ShopsPage() {
   const openNow = params.get('open') === 'now';
   const clock = useMallClock();
   const openAt = openNow && clock ? openAtParam(clock.now) : undefined;
-  // the name search (?q=): typing replaces the history entry, filters and pages add one
+  // the name search (?q=) and the selects replace the history entry; Open now and pages add one
   const { text, setText, q } = useListParams();
 
   const categories = useQuery(categoriesQuery);
@@ -110,14 +112,19 @@ export function ShopsPage() {
   const resultsRef = useRef<HTMLElement>(null);
   const { goToPage } = usePageParam(resultsRef);
 
+  // A select's choice replaces the history entry: arrowing through the categories changes the value at
+  // every step, and Back should leave the list, not replay each step. Open now is one click: it adds one.
   function setFilter(key: 'category' | 'floor' | 'open', value: string) {
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      next.delete('page');
-      return next;
-    });
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(key, value);
+        else next.delete(key);
+        next.delete('page');
+        return next;
+      },
+      { replace: key !== 'open' },
+    );
   }
 
   function clearFilters() {

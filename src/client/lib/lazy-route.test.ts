@@ -1,0 +1,50 @@
+import type { RouteObject } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import type { SessionUser } from '../../shared/auth';
+import { type GuardHandle, preloadMatches } from './lazy-route';
+
+// the admin guard's rule (components/require-role.tsx's admitsRole('admin'))
+const adminsOnly: GuardHandle = { admits: (person) => person?.role === 'admin' };
+
+/** A guard route (admin) above a layout and a page, each with a chunk and reads to count. */
+function routesWithSpies() {
+  const layout = { preload: vi.fn(async () => undefined), prefetch: vi.fn(async () => undefined) };
+  const page = { preload: vi.fn(async () => undefined), prefetch: vi.fn(async () => undefined) };
+  const routes: RouteObject[] = [
+    {
+      handle: adminsOnly,
+      children: [{ handle: layout, children: [{ path: 'admin/dashboard', handle: page }] }],
+    },
+  ];
+  return { routes, layout, page };
+}
+
+const user = (role: 'admin' | 'user', managedShopIds: string[] = []) =>
+  ({ id: 'u1', email: 'a@example.com', role, managedShopIds }) as unknown as SessionUser;
+const at = { pathname: '/admin/dashboard', search: '' };
+
+describe('preloadMatches: the guards decide before any read', () => {
+  it('reads nothing for a person the guard refuses, and loads no chunk below it', async () => {
+    const { routes, layout, page } = routesWithSpies();
+    await preloadMatches(routes, at, { ready: true, user: user('user') });
+    await preloadMatches(routes, at, { ready: true, user: null });
+    expect(page.prefetch).not.toHaveBeenCalled();
+    expect(page.preload).not.toHaveBeenCalled();
+    expect(layout.preload).not.toHaveBeenCalled();
+  });
+
+  it('loads the chunks but reads nothing while the session is not known', async () => {
+    const { routes, layout, page } = routesWithSpies();
+    await preloadMatches(routes, at);
+    expect(layout.preload).toHaveBeenCalledOnce();
+    expect(page.preload).toHaveBeenCalledOnce();
+    expect(page.prefetch).not.toHaveBeenCalled();
+  });
+
+  it('loads and reads for a person the guard admits', async () => {
+    const { routes, page } = routesWithSpies();
+    await preloadMatches(routes, at, { ready: true, user: user('admin') });
+    expect(page.preload).toHaveBeenCalledOnce();
+    expect(page.prefetch).toHaveBeenCalledOnce();
+  });
+});
