@@ -12,17 +12,27 @@ import { SEARCH_COUNT_CAP } from '../../../shared/text';
 import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
-import { containsPattern, escapeLike, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
+import {
+  containsPattern,
+  escapeLike,
+  FOREIGN_KEY_VIOLATION,
+  pgError,
+  UNIQUE_VIOLATION,
+} from '../../lib/db-errors';
 import type { Executor, Snapshot, WriteTx } from '../../write-path';
 import { approvedOnly } from '../offers/repository';
 import { activeOn } from '../offers/rules';
 
 export const productNotFound = () => new HttpError(404, 'NOT_FOUND', 'Product not found');
-const OFFER_OF_ANOTHER_SHOP = "This offer is not one of the product's shop";
+export const OFFER_OF_ANOTHER_SHOP = "This offer is not one of the product's shop";
+export const PRODUCT_CODE_TAKEN = 'Another product of this shop already has this code';
 
 /** A product's offer must be one of its own shop's (the composite foreign key backs this up). */
 export function productWriteError(error: unknown): HttpError | null {
   const cause = pgError(error);
+  if (cause?.code === UNIQUE_VIOLATION && cause.constraint === 'products_shop_external_code_key') {
+    return new HttpError(409, 'DUPLICATE', PRODUCT_CODE_TAKEN, { externalCode: PRODUCT_CODE_TAKEN });
+  }
   if (cause?.code !== FOREIGN_KEY_VIOLATION) return null;
   if (cause.constraint === 'products_offer_same_shop_fk') {
     return new HttpError(400, 'VALIDATION', OFFER_OF_ANOTHER_SHOP, { offerId: OFFER_OF_ANOTHER_SHOP });
@@ -46,6 +56,7 @@ function selectProducts(db: Executor, today: string) {
         offerDiscount: offers.discount,
         offerEndDate: offers.endDate,
         offerActive: sql<boolean | null>`(${activeOn(today)})`,
+        externalCode: products.externalCode,
         createdAt: products.createdAt,
       })
       .from(products)
@@ -83,14 +94,15 @@ function toProduct(row: ProductRow): Product {
     offerId: row.offerId,
     offer,
     offerPrice: offer?.active ? discountedPrice(row.price, offer.discount) : null,
+    externalCode: row.externalCode,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
 /** A product as the audit log shows it. */
 export function productSnapshot(product: Product): Snapshot {
-  const { name, description, price, category, shopName, offer } = product;
-  return { name, description, price, category, shop: shopName, offer: offer?.title ?? null };
+  const { name, description, price, category, shopName, offer, externalCode } = product;
+  return { name, description, price, category, shop: shopName, offer: offer?.title ?? null, externalCode };
 }
 
 /** Lists' order: by name in any case, then exactly, then id (index products_name_order_idx). */
