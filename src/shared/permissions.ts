@@ -29,6 +29,8 @@ export const RESOURCES = [
   'offer-review',
   /** The mall itself: its opening hours. */
   'mall',
+  /** Bulk import and export of the directory (CSV): the mall office's. */
+  'import',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 

@@ -391,8 +391,8 @@ export const importRuns = pgTable(
     fileName: text('file_name').notNull(),
     /** The file as UTF-8 text (BOM removed): the confirm step reads it again inside its transaction. */
     content: text('content').notNull(),
-    /** previewed → running → done | failed (a failed run wrote nothing). */
-    status: text('status', { enum: ['previewed', 'running', 'done', 'failed'] }).notNull(),
+    /** checking → previewed → running → done | failed (a failed run wrote nothing). */
+    status: text('status', { enum: ['checking', 'previewed', 'running', 'done', 'failed'] }).notNull(),
     validOnly: boolean('valid_only').notNull().default(false),
     rowsTotal: integer('rows_total').notNull().default(0),
     rowsChecked: integer('rows_checked').notNull().default(0),
@@ -408,6 +408,9 @@ export const importRuns = pgTable(
   (t) => [
     index('import_runs_created_idx').on(t.createdAt),
     check('import_runs_kind_check', sql`${t.kind} in ('shops', 'products', 'offers')`),
-    check('import_runs_status_check', sql`${t.status} in ('previewed', 'running', 'done', 'failed')`),
+    check(
+      'import_runs_status_check',
+      sql`${t.status} in ('checking', 'previewed', 'running', 'done', 'failed')`,
+    ),
   ],
 );

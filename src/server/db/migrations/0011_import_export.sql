@@ -14,7 +14,7 @@ CREATE TABLE "import_runs" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"finished_at" timestamp with time zone,
 	CONSTRAINT "import_runs_kind_check" CHECK ("import_runs"."kind" in ('shops', 'products', 'offers')),
-	CONSTRAINT "import_runs_status_check" CHECK ("import_runs"."status" in ('previewed', 'running', 'done', 'failed'))
+	CONSTRAINT "import_runs_status_check" CHECK ("import_runs"."status" in ('checking', 'previewed', 'running', 'done', 'failed'))
 );
 --> statement-breakpoint
 ALTER TABLE "products" ADD COLUMN "external_code" text;--> statement-breakpoint

@@ -145,6 +145,20 @@ function toRow<T extends { price?: number }>(values: T): Omit<T, 'price'> & { pr
   return { ...rest, ...(price === undefined ? {} : { price: toPriceString(price) }) };
 }
 
+/** The list's filters (the export takes the same ones); undefined: every product. */
+export function productFilters(
+  query: Pick<z.output<typeof ProductListQuery>, 'q' | 'shopId' | 'category' | 'onOffer'>,
+): SQL | undefined {
+  const { q, shopId, category, onOffer } = query;
+  const filters: SQL[] = [];
+  if (q) filters.push(nameContains(q));
+  if (shopId) filters.push(eq(products.shopId, shopId));
+  if (category) filters.push(ilike(products.category, escapeLike(category)));
+  if (onOffer === 'true') filters.push(onApprovedOffer);
+  if (onOffer === 'false') filters.push(sql`not ${onApprovedOffer}`);
+  return filters.length > 0 ? and(...filters) : undefined;
+}
+
 /** The products' queries. Reads say whether a product's offer is active on the mall's `today`. */
 export function productRepository(db: Db) {
   async function find(id: string, today: string, tx: Executor = db): Promise<Product | null> {
@@ -178,14 +192,8 @@ export function productRepository(db: Db) {
       today: string,
       tx: Executor = db,
     ): Promise<z.output<typeof ProductPage>> {
-      const { q, shopId, category, onOffer, page, pageSize } = query;
-      const filters: SQL[] = [];
-      if (q) filters.push(nameContains(q));
-      if (shopId) filters.push(eq(products.shopId, shopId));
-      if (category) filters.push(ilike(products.category, escapeLike(category)));
-      if (onOffer === 'true') filters.push(onApprovedOffer);
-      if (onOffer === 'false') filters.push(sql`not ${onApprovedOffer}`);
-      const where = filters.length > 0 ? and(...filters) : undefined;
+      const { q, page, pageSize } = query;
+      const where = productFilters(query);
       const offset = (page - 1) * pageSize;
       // The page's ids in name order (an index-only scan), then the joins for those rows only: either
       // as a subquery, or ids a search has already found.
