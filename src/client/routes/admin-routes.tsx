@@ -26,6 +26,8 @@ export const adminRoutes: RouteObject[] = [
     path: 'admin/categories',
   }),
   lazyRoute(() => import('./admin/activity-page'), 'ActivityPage', { path: 'admin/activity' }),
+  lazyRoute(() => import('./admin/import-page'), 'ImportPage', { path: 'admin/imports/new' }),
+  lazyRoute(() => import('./admin/import-page'), 'ImportPage', { path: 'admin/imports/:id' }),
   lazyRoute(() => import('./admin/approvals-page'), 'ApprovalsPage', { path: 'admin/approvals' }),
   lazyRoute(() => import('./admin/mall-hours-form-page'), 'MallHoursPage', { path: 'admin/mall-hours' }),
   lazyRoute(() => import('./admin/search-page'), 'SearchPage', { path: 'admin/search' }),
