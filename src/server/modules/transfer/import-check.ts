@@ -208,24 +208,23 @@ export async function checkShops(
   progress?: Progress,
   keepPlanned = false,
 ): Promise<CheckResult<ShopValues>> {
-  const [cats, fls, all] = await Promise.all([
-    tx.select({ id: categories.id, name: categories.name }).from(categories),
-    tx.select({ id: floors.id, name: floors.name }).from(floors),
-    tx
-      .select({
-        id: shops.id,
-        code: shops.externalCode,
-        name: shops.name,
-        description: shops.description,
-        categoryId: shops.categoryId,
-        floorId: shops.floorId,
-        location: shops.location,
-        contact: shops.contact,
-        openingHours: shops.openingHours,
-      })
-      .from(shops)
-      .orderBy(asc(shops.id)),
-  ]);
+  // One after another: inside the confirm's transaction they share one connection.
+  const cats = await tx.select({ id: categories.id, name: categories.name }).from(categories);
+  const fls = await tx.select({ id: floors.id, name: floors.name }).from(floors);
+  const all = await tx
+    .select({
+      id: shops.id,
+      code: shops.externalCode,
+      name: shops.name,
+      description: shops.description,
+      categoryId: shops.categoryId,
+      floorId: shops.floorId,
+      location: shops.location,
+      contact: shops.contact,
+      openingHours: shops.openingHours,
+    })
+    .from(shops)
+    .orderBy(asc(shops.id));
   // Places by how their names look (docs/decisions/011): "books" finds "Books".
   const catByKey = new Map(cats.map((c) => [placeNameKeys(c.name).nameKey, c]));
   const floorByKey = new Map(fls.map((f) => [placeNameKeys(f.name).nameKey, f]));
@@ -332,10 +331,10 @@ export async function checkProducts(
   progress?: Progress,
   keepPlanned = false,
 ): Promise<CheckResult<ProductValues>> {
-  const [shopList, offerList] = await Promise.all([
-    loadShops(tx),
-    tx.select({ id: offers.id, shopId: offers.shopId, title: offers.title }).from(offers),
-  ]);
+  const shopList = await loadShops(tx);
+  const offerList = await tx
+    .select({ id: offers.id, shopId: offers.shopId, title: offers.title })
+    .from(offers);
   const resolveShop = shopResolver(shopList);
   const shopName = new Map(shopList.map((s) => [s.id, s.name]));
   const offersByTitle = new Map<string, { id: string; shopId: string }[]>();
@@ -460,20 +459,18 @@ export async function checkOffers(
   progress?: Progress,
   keepPlanned = false,
 ): Promise<CheckResult<OfferValues>> {
-  const [shopList, offerList] = await Promise.all([
-    loadShops(tx),
-    tx
-      .select({
-        id: offers.id,
-        shopId: offers.shopId,
-        title: offers.title,
-        description: offers.description,
-        discount: offers.discount,
-        startDate: offers.startDate,
-        endDate: offers.endDate,
-      })
-      .from(offers),
-  ]);
+  const shopList = await loadShops(tx);
+  const offerList = await tx
+    .select({
+      id: offers.id,
+      shopId: offers.shopId,
+      title: offers.title,
+      description: offers.description,
+      discount: offers.discount,
+      startDate: offers.startDate,
+      endDate: offers.endDate,
+    })
+    .from(offers);
   const resolveShop = shopResolver(shopList);
   const shopName = new Map(shopList.map((s) => [s.id, s.name]));
   const index = new Index<OfferValues>();
