@@ -124,7 +124,7 @@ function csvProblem(error: CsvError, headerCells: number): HttpError {
 const headerWidth = (text: string) => (text.split(/\r?\n/, 1)[0] ?? '').split(',').length;
 
 /** How many rows are read between two turns of the event loop: each slice takes a few milliseconds. */
-const SLICE_ROWS = 500;
+const SLICE_ROWS = 200;
 const CHUNK_CHARS = 64 * 1024;
 
 /**
