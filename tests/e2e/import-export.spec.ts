@@ -21,6 +21,16 @@ const count = (page: Page, label: string) =>
     .filter({ has: page.getByText(label, { exact: true }) })
     .locator('dd');
 
+/** docs/screenshots, only when asked (E2E_SCREENSHOTS=1): at 1280 px, and the same screen at 375 px. */
+async function shot(page: Page, name: string) {
+  if (!process.env.E2E_SCREENSHOTS) return;
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path: `docs/screenshots/${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.screenshot({ path: `docs/screenshots/${name}-375.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 const productsOf = async (page: Page, shopId: string) =>
   ((await (await page.request.get(`/api/products?shopId=${shopId}`)).json()) as { total: number }).total;
 
@@ -36,6 +46,7 @@ test('template, an import with errors writes nothing, the corrected file imports
   await page.goto('/admin/products');
   await page.getByRole('link', { name: 'Import' }).click();
   await expect(page.getByRole('heading', { name: 'Import products' })).toBeVisible();
+  await shot(page, 'import-new');
   const downloading = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Download the template' }).click();
   const template = await readFile((await (await downloading).path()) as string, 'utf8');
@@ -54,7 +65,8 @@ test('template, an import with errors writes nothing, the corrected file imports
   await expect(count(page, 'Refused')).toHaveText('1');
   const refused = page.getByRole('table', { name: 'Refused rows' });
   await expect(refused.getByRole('row', { name: /3 price Valid price is required/ })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Import 1 rows' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Import 1 row' })).toBeDisabled();
+  await shot(page, 'import-preview-errors');
   expect(await productsOf(page, shop.id)).toBe(0);
 
   // The corrected file: two created, and the run is in Activity.
@@ -71,6 +83,7 @@ test('template, an import with errors writes nothing, the corrected file imports
     timeout: 30_000,
   });
   expect(await productsOf(page, shop.id)).toBe(2);
+  await shot(page, 'import-done');
   await page.getByRole('link', { name: 'See it in Activity' }).click();
   const run = page.getByRole('list', { name: 'Changes, newest first' }).getByRole('listitem').first();
   await expect(run).toContainText('Created import');

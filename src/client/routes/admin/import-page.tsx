@@ -288,8 +288,9 @@ function ImportRunView({ id }: { id: string }) {
                     className="mt-1"
                   />
                   <label htmlFor={validOnlyId} className="text-sm text-slate-700">
-                    Import the valid rows only (leave the {preview.counts.refused} refused rows out).
-                    Otherwise one refused row stops the whole import.
+                    Import the valid rows only (leave the {preview.counts.refused} refused{' '}
+                    {preview.counts.refused === 1 ? 'row' : 'rows'} out). Otherwise one refused row stops the
+                    whole import.
                   </label>
                 </div>
               ) : null}
@@ -301,7 +302,9 @@ function ImportRunView({ id }: { id: string }) {
                 {confirm.isPending ? (
                   <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
                 ) : null}
-                {toWrite === 0 ? 'Nothing to import' : `Import ${toWrite.toLocaleString()} rows`}
+                {toWrite === 0
+                  ? 'Nothing to import'
+                  : `Import ${toWrite.toLocaleString()} ${toWrite === 1 ? 'row' : 'rows'}`}
               </Button>
               {blocked ? (
                 <p className="text-sm text-slate-600">
