@@ -137,7 +137,7 @@ export default defineConfig({
             // zod, the form schemas and what reads them: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|hours|managers|offer|place|product|settings|shop|text|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|hours|managers|offer|place|product|settings|shop|text|transfer|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
               priority: 80,
             },
             {

@@ -45,6 +45,7 @@ import { productRoutes } from './modules/products/routes';
 import { searchRoutes } from './modules/search/routes';
 import { shopRoutes } from './modules/shops/routes';
 import { statsRoutes } from './modules/stats/routes';
+import { transferRoutes } from './modules/transfer/routes';
 import { schedulePrune } from './ops/prune';
 import { registerOverloadGuards } from './overload';
 import { type RateLimits, registerRateLimits } from './rate-limits';
@@ -286,6 +287,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });
   await app.register(managerRoutes, { prefix: '/api', db, now, timeZone });
   await app.register(searchRoutes, { prefix: '/api/search', db, now, timeZone });
+  await app.register(transferRoutes, { prefix: '/api', db, now, timeZone });
 
   const pageHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
   app.setNotFoundHandler((request, reply) => {

@@ -72,6 +72,11 @@ export interface WriteScope {
   at: Date;
   /** Adds an entry to the audit log, in this transaction. An update that changed nothing records nothing. */
   record(change: Change): void;
+  /**
+   * Writes the entries recorded so far now, in this transaction (a bulk import's thousands of entries go
+   * in batches rather than in one message with COMMIT). Still rolled back with everything else.
+   */
+  flush(): Promise<void>;
 }
 
 /** Turns a database error into the API's answer for this entity (null: not one of its own). */
@@ -216,6 +221,9 @@ export async function performWrite<T>(
           changes,
           detail: change.detail ? (withoutSecrets(change.detail) as Record<string, unknown>) : null,
         });
+      },
+      async flush() {
+        if (entries.length > 0) await client.query(auditInsertSql(entries.splice(0)));
       },
     };
     const result = await work(scope);

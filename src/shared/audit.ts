@@ -20,6 +20,8 @@ export const AUDIT_ENTITY_TYPES = [
   /** A person's membership in a shop: a shop manager added or removed. */
   'membership',
   'mall',
+  /** A bulk import run (its file name, kind and counts); each record it changed has its own entry. */
+  'import',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

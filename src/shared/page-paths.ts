@@ -25,6 +25,8 @@ export const PAGE_PATHS = {
   adminOffer: 'admin/offers/:id',
   adminCategories: 'admin/categories',
   adminActivity: 'admin/activity',
+  adminImportNew: 'admin/imports/new',
+  adminImport: 'admin/imports/:id',
   adminApprovals: 'admin/approvals',
   adminMallHours: 'admin/mall-hours',
   adminSearch: 'admin/search',

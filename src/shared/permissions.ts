@@ -31,6 +31,8 @@ export const RESOURCES = [
   'mall',
   /** A person's own account: their display name, password and sessions (never anyone else's). */
   'account',
+  /** Bulk import and export of the directory (CSV): the mall office's. */
+  'import',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 

@@ -1,7 +1,7 @@
 import './zod-config';
 import { z } from 'zod';
 import { hasAtMostTwoDecimals, PRICE_MAX } from './money';
-import { Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
+import { ExternalCode, Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
 
 export const PRODUCT_LIMITS = { name: 120, description: 2000, category: 60 } as const;
 const PRICE_MESSAGE = 'Valid price is required';
@@ -31,6 +31,8 @@ export const ProductInput = z.strictObject({
   shopId: Id('Shop is required'),
   /** Missing or null: no offer. */
   offerId: z.uuid('Unknown offer').nullable().optional(),
+  /** The product's code outside the mall (a SKU), unique within its shop; imports match by it. */
+  externalCode: ExternalCode,
 });
 export type ProductInput = z.input<typeof ProductInput>;
 export const ProductPatch = ProductInput.partial();
@@ -66,6 +68,7 @@ export const Product = z.object({
   offer: ProductOffer.nullable(),
   /** The price with the offer's discount while the offer is active; null otherwise. */
   offerPrice: z.string().nullable(),
+  externalCode: z.string().nullable(),
   createdAt: z.string(),
 });
 export type Product = z.infer<typeof Product>;

@@ -1,7 +1,7 @@
 import './zod-config';
 import { z } from 'zod';
 import { OpeningHours, StoredHours } from './hours';
-import { Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
+import { ExternalCode, Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
 
 export const SHOP_LIMITS = {
   name: 120,
@@ -31,6 +31,8 @@ export const ShopInput = z.strictObject({
   ),
   /** Structured hours beside the free text (docs/decisions/017); null or absent: none. */
   hours: OpeningHours.nullable().optional(),
+  /** The shop's code outside the mall (a tenant id), unique in the mall; imports match by it. */
+  externalCode: ExternalCode,
 });
 export type ShopInput = z.input<typeof ShopInput>;
 export const ShopPatch = ShopInput.partial();
@@ -79,6 +81,7 @@ export const Shop = z.object({
   contact: z.string(),
   openingHours: z.string(),
   hours: StoredHours.nullable(),
+  externalCode: z.string().nullable(),
   createdAt: z.string(),
 });
 export type Shop = z.infer<typeof Shop>;

@@ -114,6 +114,17 @@ export function optionalText(max: number, tooLong: string) {
 
 export const Id = (message: string) => z.uuid({ error: message });
 
+/** A stable key from outside (a tenant id, a SKU) an import matches records by (docs/decisions/022). */
+export const EXTERNAL_CODE_MAX = 64;
+/** Optional: blank means none (null). Unique among shops, and among one shop's products. */
+export const ExternalCode = cleanText(
+  EXTERNAL_CODE_MAX,
+  `Code must be at most ${EXTERNAL_CODE_MAX} characters`,
+)
+  .transform((value) => (value === '' ? null : value))
+  .nullable()
+  .optional();
+
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 

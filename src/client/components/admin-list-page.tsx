@@ -53,6 +53,11 @@ export interface AdminListConfig<T extends { id: string }> {
   deleted: string;
   /** The confirmation's title and text (a hook: it may read what the deletion would take along). */
   useConfirmation(target: T | null): { title: string; description: ReactNode; ready?: boolean };
+  /** Import and export buttons (admins), with the list's filters for "Export filtered". */
+  transfer?: {
+    render(filters: Record<string, string | undefined>): ReactNode;
+    filters(request: AdminListRequest): Record<string, string | undefined>;
+  };
 }
 
 /** The search and page of a list's request, as the API's list queries take them. */
@@ -109,7 +114,12 @@ export function AdminListPage<T extends { id: string }>({ config }: { config: Ad
         description={config.description}
         level={config.headingLevel}
         action={
-          can('create', resource) ? <AddLink to={`${config.path}/new`}>{config.addLabel}</AddLink> : null
+          <div className="flex flex-wrap gap-2">
+            {config.transfer && can('create', 'import')
+              ? config.transfer.render(config.transfer.filters(list))
+              : null}
+            {can('create', resource) ? <AddLink to={`${config.path}/new`}>{config.addLabel}</AddLink> : null}
+          </div>
         }
       />
       <div className={config.filters ? 'grid gap-4 sm:grid-cols-2 lg:max-w-3xl' : 'max-w-md'}>

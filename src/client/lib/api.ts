@@ -22,6 +22,8 @@ export class ApiError extends Error {
 export interface ApiOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /** A body sent as it is (an import's CSV file), with its content type, instead of JSON. */
+  raw?: { type: string; data: Blob };
   signal?: AbortSignal;
 }
 
@@ -44,18 +46,22 @@ function isAuthPath(path: string): boolean {
 }
 
 /** Calls the JSON API. `path` is the full path, e.g. `/api/stats`. Any failure becomes an ApiError. */
-export async function api<T>(path: string, { method = 'GET', body, signal }: ApiOptions = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  { method = 'GET', body, raw, signal }: ApiOptions = {},
+): Promise<T> {
   const fallback = isAuthPath(path) ? AUTH_MESSAGES.other : GENERIC_ERROR_MESSAGE;
   const headers: Record<string, string> = { accept: 'application/json' };
   // Fastify refuses an empty body sent as application/json, so only say JSON when there is one.
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (raw) headers['content-type'] = raw.type;
 
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: raw ? raw.data : body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
       signal,
     });

@@ -25,4 +25,6 @@ export const queryKeys = {
   offerReviews: ['offer-reviews'],
   mallHours: ['mall-hours'],
   search: ['search'],
+  /** Bulk import runs (admin). */
+  imports: ['imports'],
 } as const satisfies Record<string, QueryKey>;

@@ -27,6 +27,8 @@ export const adminRoutes: RouteObject[] = [
     path: PAGE_PATHS.adminCategories,
   }),
   lazyRoute(() => import('./admin/activity-page'), 'ActivityPage', { path: PAGE_PATHS.adminActivity }),
+  lazyRoute(() => import('./admin/import-page'), 'ImportPage', { path: PAGE_PATHS.adminImportNew }),
+  lazyRoute(() => import('./admin/import-page'), 'ImportPage', { path: PAGE_PATHS.adminImport }),
   lazyRoute(() => import('./admin/approvals-page'), 'ApprovalsPage', { path: PAGE_PATHS.adminApprovals }),
   lazyRoute(() => import('./admin/mall-hours-form-page'), 'MallHoursPage', {
     path: PAGE_PATHS.adminMallHours,

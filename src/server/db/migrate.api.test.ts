@@ -15,6 +15,8 @@ const TABLES = [
   'catalog_version',
   'categories',
   'floors',
+  // bulk imports' files, previews and results (migration 0012)
+  'import_runs',
   'mall_hours',
   'manager_invites',
   'offers',

@@ -162,9 +162,12 @@ export const shops = pgTable(
     openingHours: text('opening_hours').notNull().default(''),
     /** Structured hours (shared/hours.ts, docs/decisions/017); null: only the free text above. */
     hours: jsonb('hours').$type<OpeningHours>(),
+    /** A code from outside (a tenant id): optional, unique in the mall; imports match by it (decision 022). */
+    externalCode: text('external_code'),
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex('shops_external_code_key').on(t.externalCode),
     index('shops_category_id_idx').on(t.categoryId),
     index('shops_floor_id_idx').on(t.floorId),
     // The list's order (name, any case) and its "name contains" search (pg_trgm, migration 0002).
@@ -255,9 +258,12 @@ export const products = pgTable(
     category: text('category').notNull().default(''),
     /** (offer_id, shop_id) → offers(id, shop_id) ON DELETE SET NULL (offer_id): see migration 0001. */
     offerId: uuid('offer_id'),
+    /** A code from outside (a SKU): optional, unique within its shop; imports match by it (decision 022). */
+    externalCode: text('external_code'),
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex('products_shop_external_code_key').on(t.shopId, t.externalCode),
     index('products_shop_id_idx').on(t.shopId),
     index('products_offer_id_idx').on(t.offerId),
     index('products_name_order_idx').on(sql`lower(${t.name})`, t.name, t.id),
@@ -370,4 +376,41 @@ export const managerInvites = pgTable(
     usedBy: uuid('used_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [index('manager_invites_shop_idx').on(t.shopId)],
+);
+
+/**
+ * A bulk import (docs/decisions/022): the uploaded file and its preview stay here until the admin
+ * confirms, so a person can leave and come back; a confirmed run records its progress and result.
+ * Deleted with nothing: the audit log names the run by its id.
+ */
+export const importRuns = pgTable(
+  'import_runs',
+  {
+    id: id(),
+    kind: text('kind', { enum: ['shops', 'products', 'offers'] }).notNull(),
+    fileName: text('file_name').notNull(),
+    /** The file as UTF-8 text (BOM removed): the confirm step reads it again inside its transaction. */
+    content: text('content').notNull(),
+    /** checking → previewed → running → done | failed (a failed run wrote nothing). */
+    status: text('status', { enum: ['checking', 'previewed', 'running', 'done', 'failed'] }).notNull(),
+    validOnly: boolean('valid_only').notNull().default(false),
+    rowsTotal: integer('rows_total').notNull().default(0),
+    rowsChecked: integer('rows_checked').notNull().default(0),
+    /** The preview: counts, refused rows with their messages, rows matched by name, places to create. */
+    preview: jsonb('preview').$type<Record<string, unknown>>(),
+    /** What the confirmed run did (counts), or why it failed. */
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdByEmail: text('created_by_email').notNull(),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('import_runs_created_idx').on(t.createdAt),
+    check('import_runs_kind_check', sql`${t.kind} in ('shops', 'products', 'offers')`),
+    check(
+      'import_runs_status_check',
+      sql`${t.status} in ('checking', 'previewed', 'running', 'done', 'failed')`,
+    ),
+  ],
 );

@@ -264,6 +264,11 @@ const requiredText = (required: string, tooLong: string): Bad[] => [
 
 /** Optional text may be empty; no form shows a wrong type, so the general message (zod-config.ts). */
 const optionalText = (tooLong: string): Bad[] => [...badText(tooLong), ...notText('Must be text')];
+/** An external code (docs/decisions/022): optional text; null and blank clear it, so they are not bad. */
+const externalCode: Bad[] = [
+  ...badText('Code must be at most 64 characters'),
+  ...notText('Must be text').filter((one) => one.value !== null),
+];
 
 const id = (required: string): Bad[] => [
   bad('not a uuid', 'not-a-uuid', required),
@@ -530,6 +535,7 @@ const WRITABLE: Writable[] = [
       contact: optionalText('Contact must be at most 200 characters'),
       openingHours: optionalText('Opening hours must be at most 200 characters'),
       hours: HOURS_CASES,
+      externalCode,
     },
   },
   {
@@ -562,6 +568,7 @@ const WRITABLE: Writable[] = [
           "This offer is not one of the product's shop",
         ),
       ],
+      externalCode,
     },
   },
   {
@@ -1053,5 +1060,83 @@ describe('bad search text is refused with the message the search box shows', () 
     const { error } = response.json() as ApiErrorBody;
     expect(error.code).toBe('VALIDATION');
     if (message) expect(error.message).toBe(message);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Import files (POST /api/imports, docs/decisions/022): a file that cannot be read is a 4xx naming why
+
+describe('a bad import file is refused with its reason, never a 5xx, and stores no run', () => {
+  const HEADER = 'shop,name,price\n';
+  const CASES: Array<[label: string, body: string | Buffer, type: string, status: number, message: string]> =
+    [
+      ['an empty file', Buffer.alloc(0), 'text/csv', 400, ''],
+      [
+        'a Windows-1252 file',
+        Buffer.from([...Buffer.from(HEADER), 0x43, 0x61, 0x66, 0xe9, 0x2c, 0x31, 0x0a]),
+        'text/csv',
+        400,
+        'The file is not UTF-8 text (line 2 is not)',
+      ],
+      [
+        'a UTF-16 file',
+        Buffer.from('\ufeffshop,name', 'utf16le'),
+        'text/csv',
+        400,
+        'The file is UTF-16 text',
+      ],
+      ['semicolons', 'shop;name;price\nA;b;1\n', 'text/csv', 400, 'The columns are separated by semicolons'],
+      ['tabs', 'shop\tname\tprice\n', 'text/csv', 400, 'The columns are separated by tabs'],
+      ['an unknown column', 'shop,name,price,colour\n', 'text/csv', 400, 'Unknown column: colour'],
+      ['a missing column', 'shop,name\n', 'text/csv', 400, 'Missing column: price'],
+      ['no shop column', 'name,price\n', 'text/csv', 400, 'Missing column: shop or shop_code'],
+      ['a column twice', 'shop,name,name,price\n', 'text/csv', 400, 'Column name appears twice'],
+      ['a quote left open', `${HEADER}"A,b,1\n`, 'text/csv', 400, 'A quote opened on line 2 is never closed'],
+      ['a row with too few cells', `${HEADER}A,b\n`, 'text/csv', 400, 'Line 2 has 2 cells; the header has 3'],
+      ['JSON instead of CSV', '{"name":"x"}', 'application/json', 400, ''],
+      ['plain text', HEADER, 'text/plain', 415, ''],
+      ['a file over 40 MB', Buffer.alloc(40 * 1024 * 1024 + 1, 0x61), 'text/csv', 413, ''],
+    ];
+  it.each(CASES)('%s', async (_label, body, type, status, message) => {
+    const before = await d.count('import_runs' as Table);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/imports?kind=products',
+      headers: { ...d.admin.headers, 'content-type': type },
+      payload: body,
+    });
+    expect(response.statusCode, response.body).toBe(status);
+    const { error } = response.json() as ApiErrorBody;
+    expect(error.message).toContain(message);
+    expect(await d.count('import_runs' as Table)).toBe(before);
+  });
+
+  it.each([
+    ['an unknown kind', 'kind=people', 'Kind must be shops, products or offers'],
+    ['no kind', '', 'Kind must be shops, products or offers'],
+    [
+      'a 201-character file name',
+      `kind=shops&fileName=${'f'.repeat(201)}`,
+      'File name must be at most 200 characters',
+    ],
+  ])('%s in the query: 400', async (_label, query, message) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/imports?${query}`,
+      headers: { ...d.admin.headers, 'content-type': 'text/csv' },
+      payload: 'name,category,floor\n',
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect((response.json() as ApiErrorBody).error.message).toBe(message);
+  });
+
+  it('a confirm body that is not a yes or no: 400', async () => {
+    const response = await d.call(d.admin, 'POST', `/api/imports/${randomUUID()}/confirm`, {
+      validOnly: 'yes',
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect((response.json() as ApiErrorBody).error.message).toBe(
+      'Choose whether to import the valid rows only',
+    );
   });
 });

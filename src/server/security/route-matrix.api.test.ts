@@ -38,6 +38,8 @@ interface Built {
   payload?: unknown;
   /** The shop the record is or belongs to: the "manager" role manages it, the "other-manager" not. */
   shopId?: string;
+  /** Headers beside the person's (an import's CSV body: its content type). */
+  headers?: Record<string, string>;
 }
 interface Rule {
   /** Builds one request against fresh data of its own. */
@@ -311,6 +313,59 @@ for (const [resource, create] of [
   };
 }
 
+// Bulk import and export (docs/decisions/022): the mall office's only.
+const CSV = { 'content-type': 'text/csv' };
+/** A previewed import run of one valid product row, made by the admin. */
+async function previewedRun(): Promise<string> {
+  const shop = await d.shop();
+  const started = await t.app.inject({
+    method: 'POST',
+    url: '/api/imports?kind=products',
+    headers: { ...d.admin.headers, ...CSV },
+    payload: `shop,name,price\n${shop.name},${uniqueName('Imported')},2\n`,
+  });
+  const { id } = started.json() as { id: string };
+  for (let i = 0; i < 200; i++) {
+    const run = (await t.app.inject({ url: `/api/imports/${id}`, headers: d.admin.headers })).json();
+    if (run.status === 'previewed') return id;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the preview did not finish');
+}
+for (const kind of ['shops', 'products', 'offers', 'categories', 'floors']) {
+  RULES[`GET /api/export/${kind}`] = { request: async () => ({ url: `/api/export/${kind}` }), success: 200 };
+}
+Object.assign(RULES, {
+  'GET /api/imports/template/:kind': {
+    request: async () => ({ url: '/api/imports/template/products' }),
+    success: 200,
+  },
+  'GET /api/imports': { request: async () => ({ url: '/api/imports' }), success: 200 },
+  'POST /api/imports': {
+    request: async () => ({
+      url: '/api/imports?kind=products',
+      payload: `shop,name,price\n${(await d.shop()).name},${uniqueName('Imported')},2\n`,
+      headers: CSV,
+    }),
+    success: 202,
+  },
+  'GET /api/imports/:id': {
+    request: async () => ({ url: `/api/imports/${await previewedRun()}` }),
+    success: 200,
+  },
+  'GET /api/imports/:id/errors': {
+    request: async () => ({ url: `/api/imports/${await previewedRun()}/errors` }),
+    success: 200,
+  },
+  'POST /api/imports/:id/confirm': {
+    request: async () => ({
+      url: `/api/imports/${await previewedRun()}/confirm`,
+      payload: { validOnly: false },
+    }),
+    success: 202,
+  },
+} satisfies Record<string, Rule>);
+
 /** Routes that end the session they are sent with, or change who the person is (a new membership). */
 const SESSION_ENDING = new Set([
   'POST /api/auth/register',
@@ -352,11 +407,15 @@ function actorOf(role: Exclude<Role, 'anonymous'>, built: Built): Actor {
   return { id: 'someone', role };
 }
 
-function send(method: string, as: SignedIn | null, request: { url: string; payload?: unknown }) {
+function send(
+  method: string,
+  as: SignedIn | null,
+  request: { url: string; payload?: unknown; headers?: Record<string, string> },
+) {
   return t.app.inject({
     method: method as 'GET',
     url: request.url,
-    headers: as?.headers ?? {},
+    headers: { ...(as?.headers ?? {}), ...request.headers },
     ...(request.payload === undefined ? {} : { payload: request.payload as Record<string, unknown> }),
   });
 }

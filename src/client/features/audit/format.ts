@@ -12,6 +12,7 @@ export const ENTITY_LABELS: Record<AuditEntityType, string> = {
   audit: 'Activity log',
   membership: 'Shop manager',
   mall: 'Mall',
+  import: 'Import',
 };
 
 const VERBS: Record<AuditAction, string> = {
@@ -54,6 +55,9 @@ export function entityPath(
     // A shop manager: their shop's page, where its managers are listed.
     case 'membership':
       return entry.shopId ? `/admin/shops/${entry.shopId}` : null;
+    // An import run: its preview and result.
+    case 'import':
+      return `/admin/imports/${entry.entityId}`;
     default:
       return null;
   }

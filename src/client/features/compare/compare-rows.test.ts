@@ -21,6 +21,7 @@ function product(id: string, overrides: Partial<Product> = {}): Product {
     offerId: null,
     offer: null,
     offerPrice: null,
+    externalCode: null,
     createdAt: '2026-11-01T00:00:00.000Z',
     ...overrides,
   };

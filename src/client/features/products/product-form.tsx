@@ -34,6 +34,7 @@ export function ProductForm({ product, shops, listPath, fixedShop }: ProductForm
       category: product?.category ?? '',
       shopId: product?.shopId ?? fixedShop?.id ?? '',
       offerId: product?.offerId ?? null,
+      externalCode: product?.externalCode ?? '',
     },
     create: useCreateProduct(),
     update: useUpdateProduct(),
@@ -53,6 +54,11 @@ export function ProductForm({ product, shops, listPath, fixedShop }: ProductForm
         <TextField label="Price" type="number" inputMode="decimal" {...field('price')} />
         <TextField label="Category" placeholder="e.g. Shirts" {...field('category')} />
       </div>
+      <TextField
+        label="Code"
+        hint="Optional: the product's code (a SKU), unique within its shop. Imports match products by it."
+        {...field('externalCode')}
+      />
       {fixedShop ? (
         <FixedShop name={fixedShop.name} />
       ) : (

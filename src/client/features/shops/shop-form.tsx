@@ -27,6 +27,7 @@ export function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) 
       contact: shop?.contact ?? '',
       openingHours: shop?.openingHours ?? '',
       hours: shop?.hours ?? null,
+      externalCode: shop?.externalCode ?? '',
     },
     create: useCreateShop(),
     update: useUpdateShop(),
@@ -46,6 +47,11 @@ export function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) 
           <ChoiceOptions placeholder="Select floor" choices={floors} />
         </SelectField>
       </div>
+      <TextField
+        label="Code"
+        hint="Optional: the shop's code in your own records (a tenant id). Imports match shops by it."
+        {...field('externalCode')}
+      />
       <TextField
         label="Location"
         placeholder="e.g. Unit G-04, beside the main atrium"

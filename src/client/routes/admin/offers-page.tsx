@@ -5,6 +5,7 @@ import {
   adminPage,
   prefetchAdminList,
 } from '../../components/admin-list-page';
+import { TransferActions } from '../../features/imports';
 import { OfferStatusBadge, offersQuery, useDeleteOffer } from '../../features/offers';
 import { shopFilter } from '../../features/shops';
 import { formatDate } from '../../lib/format-date';
@@ -58,6 +59,10 @@ const offers: AdminListConfig<Offer> = {
   owner: (offer) => ({ shopId: offer.shopId }),
   useDelete: useDeleteOffer,
   deleted: 'Offer deleted',
+  transfer: {
+    filters: (request) => ({ q: request.q || undefined, shopId: shopFilter.shopId(request) }),
+    render: (filters) => <TransferActions kind="offers" noun="offers" filters={filters} />,
+  },
   useConfirmation: (target) => ({
     title: target ? `Delete "${target.title}"?` : '',
     description: <p>Products using it will no longer be on offer.</p>,

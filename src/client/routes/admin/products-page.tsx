@@ -7,6 +7,7 @@ import {
   prefetchAdminList,
 } from '../../components/admin-list-page';
 import { Badge } from '../../components/ui/badge';
+import { TransferActions } from '../../features/imports';
 import { productsQuery, useDeleteProduct } from '../../features/products';
 import { shopFilter } from '../../features/shops';
 
@@ -55,6 +56,10 @@ const products: AdminListConfig<Product> = {
   owner: (product) => ({ shopId: product.shopId }),
   useDelete: useDeleteProduct,
   deleted: 'Product deleted',
+  transfer: {
+    filters: (request) => ({ q: request.q || undefined, shopId: shopFilter.shopId(request) }),
+    render: (filters) => <TransferActions kind="products" noun="products" filters={filters} />,
+  },
   useConfirmation: (target) => ({
     title: target ? `Delete ${target.name}?` : '',
     description: <p>This cannot be undone.</p>,

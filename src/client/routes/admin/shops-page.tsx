@@ -6,6 +6,7 @@ import {
   adminPage,
   prefetchAdminList,
 } from '../../components/admin-list-page';
+import { TransferActions } from '../../features/imports';
 import { shopDeleteConsequence, shopQuery, shopsQuery, useDeleteShop } from '../../features/shops';
 import { errorMessage, isNotFound } from '../../lib/api';
 
@@ -39,6 +40,10 @@ const shops: AdminListConfig<Shop> = {
   owner: (shop) => ({ shopId: shop.id }),
   useDelete: useDeleteShop,
   deleted: 'Shop deleted',
+  transfer: {
+    filters: (request) => ({ q: request.q || undefined }),
+    render: (filters) => <TransferActions kind="shops" noun="shops" filters={filters} />,
+  },
   useConfirmation: useShopDeleteConfirmation,
 };
 

@@ -76,6 +76,8 @@ interface Expectation {
   }>;
   status: number;
   entries: [string, string][];
+  /** Waits for what the route finishes after its answer (an import run writes in the background). */
+  settle?: (body: unknown) => Promise<void>;
 }
 
 describe('every write route, performed, leaves exactly its expected audit entries', () => {
@@ -367,6 +369,44 @@ describe('every write route, performed, leaves exactly its expected audit entrie
   };
 
   /** An offer a shop's manager submitted, waiting for an admin. */
+  /** An import run, once its preview (or its confirmed write) has finished. */
+  async function runSettled(id: string): Promise<void> {
+    for (let i = 0; i < 400; i++) {
+      const run = (await t.app.inject({ url: `/api/imports/${id}`, headers: d.admin.headers })).json();
+      if (run.status !== 'checking' && run.status !== 'running') return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('the import run did not finish');
+  }
+  const csvUpload = async () => ({
+    url: '/api/imports?kind=products&fileName=audit.csv',
+    payload: `shop,name,price\n${(await d.shop()).name},${uniqueName('Imported')},2\n`,
+    headers: { ...d.admin.headers, 'content-type': 'text/csv' },
+  });
+  EXPECTED['POST /api/imports'] = {
+    // A preview writes nothing to the mall: only the run's own row.
+    request: csvUpload,
+    status: 202,
+    entries: [],
+    settle: async (body) => runSettled((body as { id: string }).id),
+  };
+  EXPECTED['POST /api/imports/:id/confirm'] = {
+    request: async () => {
+      const upload = await csvUpload();
+      const started = await t.app.inject({ method: 'POST', ...upload });
+      const { id } = started.json() as { id: string };
+      await runSettled(id);
+      return { url: `/api/imports/${id}/confirm`, payload: { validOnly: false } };
+    },
+    status: 202,
+    // One entry per record the run changed, then the run's own.
+    entries: [
+      ['product', 'create'],
+      ['import', 'create'],
+    ],
+    settle: async (body) => runSettled((body as { id: string }).id),
+  };
+
   async function pendingOffer(): Promise<{ id: string; shopId: string }> {
     const shopId = (await d.shop()).id;
     const manager = await d.manager(shopId);
@@ -402,6 +442,7 @@ describe('every write route, performed, leaves exactly its expected audit entrie
         ...(payload === undefined ? {} : { payload: payload as object }),
       });
       expect(response.statusCode, response.body).toBe(expectation.status);
+      await expectation.settle?.(response.json());
       const rows = await rowsAfter(before);
       expect(rows.map((row) => [row.entity_type, row.action])).toEqual(expectation.entries);
       for (const row of rows) {

@@ -8,6 +8,7 @@ import {
   auditLog,
   categories,
   floors,
+  importRuns,
   managerInvites,
   offers,
   products,
@@ -29,6 +30,7 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
   when 'invite' then exists (select 1 from ${adminInvites} where ${adminInvites.id} = ${auditLog.entityId})
     or exists (select 1 from ${managerInvites} where ${managerInvites.id} = ${auditLog.entityId})
   when 'membership' then exists (select 1 from ${shopManagers} where ${shopManagers.id} = ${auditLog.entityId})
+  when 'import' then exists (select 1 from ${importRuns} where ${importRuns.id} = ${auditLog.entityId})
   else false end`;
 
 /**

@@ -128,6 +128,20 @@ export function proposalSnapshot(proposal: OfferProposal | null): Snapshot {
   return snapshot;
 }
 
+/** The list's filters (the export takes the same ones): approved offers only. */
+export function offerFilters(
+  query: Pick<z.output<typeof OfferListQuery>, 'q' | 'shopId' | 'active'>,
+  today: string,
+): SQL | undefined {
+  const { q, shopId, active } = query;
+  const filters: SQL[] = [approvedOnly];
+  if (q) filters.push(ilike(offers.title, containsPattern(q)));
+  if (shopId) filters.push(eq(offers.shopId, shopId));
+  if (active === 'true') filters.push(activeOn(today));
+  if (active === 'false') filters.push(inactiveOn(today));
+  return and(...filters);
+}
+
 /**
  * The offers' queries. Every read that says whether an offer is active takes the mall's date (`today`):
  * the routes pass the date of the request, so an answer is always the server's decision for that day.
@@ -185,17 +199,12 @@ export function offerRepository(db: Db) {
       today: string,
       tx: Executor = db,
     ): Promise<z.output<typeof OfferPage>> {
-      const { q, shopId, active, page, pageSize } = query;
-      const filters: SQL[] = [approvedOnly];
-      if (q) filters.push(ilike(offers.title, containsPattern(q)));
-      if (shopId) filters.push(eq(offers.shopId, shopId));
-      if (active === 'true') filters.push(activeOn(today));
-      if (active === 'false') filters.push(inactiveOn(today));
-      const where = and(...filters);
+      const { page, pageSize } = query;
+      const where = offerFilters(query, today);
       const [rows, [total]] = await readsOn(tx, db, [
         () =>
           selectOffers(tx, today)
-            // Ending soonest first: what a shopper should not miss, () => and what an admin looks after.
+            // Ending soonest first: what a shopper should not miss, and what an admin looks after.
             .where(where)
             .orderBy(
               desc(sql`(${activeOn(today)})`),

@@ -72,6 +72,7 @@ describe('create and read', () => {
       offerId: null,
       offer: null,
       offerPrice: null,
+      externalCode: null,
       createdAt: expect.any(String),
     });
     expect(await get(product.id)).toEqual(product);
@@ -474,5 +475,25 @@ describe('counting a name search', () => {
     const all = await d.call(d.user, 'GET', `/api/products?shopId=${shop.id}`);
     expect(all.json()).toMatchObject({ total: 1000 });
     expect(all.json().totalCapped).toBeUndefined();
+  });
+});
+
+describe('external code (a stable key for imports)', () => {
+  it('is unique within its shop only', async () => {
+    const [one, two] = [await d.shop(), await d.shop()];
+    const sku = uniqueName('SKU-');
+    const first = await post({ name: uniqueName('Sock'), price: 3, shopId: one.id, externalCode: sku });
+    expect(first.statusCode, first.body).toBe(201);
+    expect((first.json() as Product).externalCode).toBe(sku);
+    const again = await post({ name: uniqueName('Sock'), price: 3, shopId: one.id, externalCode: sku });
+    expectError(
+      again,
+      409,
+      'DUPLICATE',
+      'Another product of this shop already has this code',
+      'externalCode',
+    );
+    const elsewhere = await post({ name: uniqueName('Sock'), price: 3, shopId: two.id, externalCode: sku });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(201);
   });
 });

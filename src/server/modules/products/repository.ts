@@ -12,17 +12,27 @@ import { SEARCH_COUNT_CAP } from '../../../shared/text';
 import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
-import { containsPattern, escapeLike, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
+import {
+  containsPattern,
+  escapeLike,
+  FOREIGN_KEY_VIOLATION,
+  pgError,
+  UNIQUE_VIOLATION,
+} from '../../lib/db-errors';
 import { type Executor, readsOn, type Snapshot, type WriteTx } from '../../write-path';
 import { approvedOnly } from '../offers/repository';
 import { activeOn } from '../offers/rules';
 
 export const productNotFound = () => new HttpError(404, 'NOT_FOUND', 'Product not found');
-const OFFER_OF_ANOTHER_SHOP = "This offer is not one of the product's shop";
+export const OFFER_OF_ANOTHER_SHOP = "This offer is not one of the product's shop";
+export const PRODUCT_CODE_TAKEN = 'Another product of this shop already has this code';
 
 /** A product's offer must be one of its own shop's (the composite foreign key backs this up). */
 export function productWriteError(error: unknown): HttpError | null {
   const cause = pgError(error);
+  if (cause?.code === UNIQUE_VIOLATION && cause.constraint === 'products_shop_external_code_key') {
+    return new HttpError(409, 'DUPLICATE', PRODUCT_CODE_TAKEN, { externalCode: PRODUCT_CODE_TAKEN });
+  }
   if (cause?.code !== FOREIGN_KEY_VIOLATION) return null;
   if (cause.constraint === 'products_offer_same_shop_fk') {
     return new HttpError(400, 'VALIDATION', OFFER_OF_ANOTHER_SHOP, { offerId: OFFER_OF_ANOTHER_SHOP });
@@ -46,6 +56,7 @@ function selectProducts(db: Executor, today: string) {
         offerDiscount: offers.discount,
         offerEndDate: offers.endDate,
         offerActive: sql<boolean | null>`(${activeOn(today)})`,
+        externalCode: products.externalCode,
         createdAt: products.createdAt,
       })
       .from(products)
@@ -83,14 +94,15 @@ function toProduct(row: ProductRow): Product {
     offerId: row.offerId,
     offer,
     offerPrice: offer?.active ? discountedPrice(row.price, offer.discount) : null,
+    externalCode: row.externalCode,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
 /** A product as the audit log shows it. */
 export function productSnapshot(product: Product): Snapshot {
-  const { name, description, price, category, shopName, offer } = product;
-  return { name, description, price, category, shop: shopName, offer: offer?.title ?? null };
+  const { name, description, price, category, shopName, offer, externalCode } = product;
+  return { name, description, price, category, shop: shopName, offer: offer?.title ?? null, externalCode };
 }
 
 /** Lists' order: by name in any case, then exactly, then id (index products_name_order_idx). */
@@ -133,6 +145,20 @@ function toRow<T extends { price?: number }>(values: T): Omit<T, 'price'> & { pr
   return { ...rest, ...(price === undefined ? {} : { price: toPriceString(price) }) };
 }
 
+/** The list's filters (the export takes the same ones); undefined: every product. */
+export function productFilters(
+  query: Pick<z.output<typeof ProductListQuery>, 'q' | 'shopId' | 'category' | 'onOffer'>,
+): SQL | undefined {
+  const { q, shopId, category, onOffer } = query;
+  const filters: SQL[] = [];
+  if (q) filters.push(nameContains(q));
+  if (shopId) filters.push(eq(products.shopId, shopId));
+  if (category) filters.push(ilike(products.category, escapeLike(category)));
+  if (onOffer === 'true') filters.push(onApprovedOffer);
+  if (onOffer === 'false') filters.push(sql`not ${onApprovedOffer}`);
+  return filters.length > 0 ? and(...filters) : undefined;
+}
+
 /** The products' queries. Reads say whether a product's offer is active on the mall's `today`. */
 export function productRepository(db: Db) {
   async function find(id: string, today: string, tx: Executor = db): Promise<Product | null> {
@@ -166,14 +192,8 @@ export function productRepository(db: Db) {
       today: string,
       tx: Executor = db,
     ): Promise<z.output<typeof ProductPage>> {
-      const { q, shopId, category, onOffer, page, pageSize } = query;
-      const filters: SQL[] = [];
-      if (q) filters.push(nameContains(q));
-      if (shopId) filters.push(eq(products.shopId, shopId));
-      if (category) filters.push(ilike(products.category, escapeLike(category)));
-      if (onOffer === 'true') filters.push(onApprovedOffer);
-      if (onOffer === 'false') filters.push(sql`not ${onApprovedOffer}`);
-      const where = filters.length > 0 ? and(...filters) : undefined;
+      const { q, page, pageSize } = query;
+      const where = productFilters(query);
       const offset = (page - 1) * pageSize;
       // The page's ids in name order (an index-only scan), then the joins for those rows only: either
       // as a subquery, or ids a search has already found.

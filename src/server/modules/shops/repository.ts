@@ -6,14 +6,19 @@ import type { Shop, ShopDetail, ShopInput, ShopListQuery, ShopPage, ShopPatch } 
 import type { Db } from '../../db/client';
 import { categories, floors, mallHours, offers, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
-import { containsPattern, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
+import { containsPattern, FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from '../../lib/db-errors';
 import { type Executor, readsOn, type Snapshot, type WriteTx } from '../../write-path';
+
+export const SHOP_CODE_TAKEN = 'Another shop already has this code';
 
 export const shopNotFound = () => new HttpError(404, 'NOT_FOUND', 'Shop not found');
 
 /** A category or floor id that does not exist is a field error, like an empty one. */
 export function shopWriteError(error: unknown): HttpError | null {
   const cause = pgError(error);
+  if (cause?.code === UNIQUE_VIOLATION && cause.constraint === 'shops_external_code_key') {
+    return new HttpError(409, 'DUPLICATE', SHOP_CODE_TAKEN, { externalCode: SHOP_CODE_TAKEN });
+  }
   if (cause?.code !== FOREIGN_KEY_VIOLATION) return null;
   if (cause.constraint?.includes('category')) {
     return new HttpError(400, 'VALIDATION', 'Category is required', { categoryId: 'Category is required' });
@@ -36,6 +41,7 @@ const shopColumns = {
   contact: shops.contact,
   openingHours: shops.openingHours,
   hours: shops.hours,
+  externalCode: shops.externalCode,
   createdAt: shops.createdAt,
 };
 
@@ -52,8 +58,18 @@ const toShop = (row: ShopRow): Shop => ({ ...row, createdAt: row.createdAt.toISO
 
 /** A shop as the audit log shows it: what an admin sees in the form, places by name. */
 export function shopSnapshot(shop: Shop): Snapshot {
-  const { name, description, category, floor, location, contact, openingHours, hours } = shop;
-  return { name, description, category, floor, location, contact, openingHours, hours: describeHours(hours) };
+  const { name, description, category, floor, location, contact, openingHours, hours, externalCode } = shop;
+  return {
+    name,
+    description,
+    category,
+    floor,
+    location,
+    contact,
+    openingHours,
+    hours: describeHours(hours),
+    externalCode,
+  };
 }
 
 /** The shops' queries: used by the routes, scripts and tests alike. Reads take an optional transaction. */

@@ -84,6 +84,7 @@ describe('create and read', () => {
       openingHours: '10:00–22:00',
       // No structured hours unless given (docs/decisions/017).
       hours: null,
+      externalCode: null,
       createdAt: expect.any(String),
       productCount: 0,
       offerCount: 0,
@@ -336,6 +337,7 @@ describe('list', () => {
         'contact',
         'openingHours',
         'hours',
+        'externalCode',
         'createdAt',
       ].sort(),
     );
@@ -458,5 +460,25 @@ describe('list', () => {
     const one = await list('pageSize=1&page=2');
     expect(one).toMatchObject({ page: 2, pageSize: 1 });
     expect(one.items).toHaveLength(1);
+  });
+});
+
+describe('external code (a stable key for imports)', () => {
+  it('stores a trimmed code, refuses a second shop with it, and a blank code clears it', async () => {
+    const code = uniqueName('T-');
+    const created = await post({ ...(await validBody()), externalCode: ` ${code} ` });
+    expect(created.statusCode, created.body).toBe(201);
+    expect((created.json() as ShopDetail).externalCode).toBe(code);
+    const twin = await post({ ...(await validBody()), externalCode: code });
+    expectError(twin, 409, 'DUPLICATE', 'Another shop already has this code', 'externalCode');
+    // Shops without a code do not collide with each other.
+    expect((await post(await validBody())).statusCode).toBe(201);
+    expect((await post(await validBody())).statusCode).toBe(201);
+    const id = (created.json() as ShopDetail).id;
+    const cleared = await patch(id, { externalCode: '  ' });
+    expect((cleared.json() as ShopDetail).externalCode).toBeNull();
+    expect((await post({ ...(await validBody()), externalCode: 'x'.repeat(65) })).json()).toMatchObject({
+      error: { fields: { externalCode: 'Code must be at most 64 characters' } },
+    });
   });
 });

@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// Kill -9 in the middle of a confirmed import (issue 17, docs/decisions/022): afterwards the whole run is
+// there or none of it — its products, their audit entries and the run's own entry together.
+//
+//   node scripts/stress/kill9-import.mjs [--kills 2] [--rows 20000] [--embedded] [--postgres]
+//
+// Needs the built server (npm run build). For each database (both when neither flag is given): starts
+// dist/server/main.js (demo mall on), registers an admin, and per kill: a new shop, a CSV of --rows
+// products for it uploaded and previewed, the import confirmed (all or nothing), the server SIGKILLed
+// while the run is being written, restarted; then the shop must have 0 or all the rows, the audit log
+// exactly as many product entries of the run, and the run's entry only when the rows are there.
+// Exits 1 on a partial run.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
+import {
+  Api,
+  distServer,
+  HarnessError,
+  installCleanup,
+  makeRandom,
+  makeTempDir,
+  removeTempDir,
+  repoRoot,
+  Server,
+  seconds,
+  sleep,
+} from './lib.mjs';
+
+const INVITE_CODE = 'kill9-import-admin-invite-code';
+const ADMIN = { email: 'kill9.import@example.com', password: 'kill9-password' };
+
+const { values: options } = parseArgs({
+  options: {
+    kills: { type: 'string', default: '2' },
+    rows: { type: 'string', default: '20000' },
+    embedded: { type: 'boolean', default: false },
+    postgres: { type: 'boolean', default: false },
+  },
+});
+const kills = Number(options.kills);
+const rows = Number(options.rows);
+const databases = [];
+if (options.embedded || !options.postgres) databases.push('embedded');
+if (options.postgres || !options.embedded) databases.push('postgres');
+installCleanup?.();
+const random = makeRandom(Math.floor(Math.random() * 2 ** 31));
+
+/** Sends a raw CSV body with the admin's cookie (the harness's Api sends JSON only). */
+async function upload(api, text) {
+  const response = await fetch(`http://127.0.0.1:${api.port}/api/imports?kind=products&fileName=kill9.csv`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/csv', cookie: api.cookie },
+    body: text,
+  });
+  const body = await response.json();
+  if (response.status !== 202)
+    throw new HarnessError(`upload: HTTP ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function until(api, id, statuses, timeoutMs = 120_000) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const { status, body } = await api.get(`/api/imports/${id}`);
+    if (status === 200 && statuses.includes(body.status)) return body;
+    await sleep(50);
+  }
+  throw new HarnessError(`the run ${id} did not reach ${statuses.join('/')}`);
+}
+
+async function runDatabase(kind) {
+  const workDir = makeTempDir(os.tmpdir(), `super-mall-kill9-import-${kind}-`);
+  const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), `kill9-import-${kind}-`);
+  fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
+  fs.mkdirSync(path.join(workDir, 'tmp'));
+  const env = {
+    ...process.env,
+    TMPDIR: path.join(workDir, 'tmp'),
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    MALL_DATA_DIR: path.join(workDir, 'data'),
+    MALL_DEMO_DATA: 'on',
+    MALL_ADMIN_INVITE_CODE: INVITE_CODE,
+    MALL_RATE_LIMIT: 'off',
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  let cluster;
+  let server;
+  let api;
+  let failures = 0;
+  try {
+    if (kind === 'postgres') {
+      cluster = await startThrowawayCluster();
+      env.DATABASE_URL = cluster.url;
+    }
+    server = new Server({
+      label: kind,
+      mainJs: path.join(serverCopy, 'server', 'main.js'),
+      env,
+      logPath: path.join(workDir, 'server.log'),
+    });
+    await server.start(60_000);
+    api = new Api(server.port);
+    const register = await api.send('POST', '/api/auth/register', {
+      ...ADMIN,
+      role: 'admin',
+      inviteCode: INVITE_CODE,
+    });
+    if (register.status !== 201) throw new HarnessError(`registering the admin: HTTP ${register.status}`);
+    const category = (await api.get('/api/categories')).body.items[0];
+    const floor = (await api.get('/api/floors')).body.items[0];
+    for (let run = 1; run <= kills; run++) {
+      const shopName = `Kill9 import shop ${run} ${Date.now()}`;
+      const shop = await api.send('POST', '/api/shops', {
+        name: shopName,
+        categoryId: category.id,
+        floorId: floor.id,
+      });
+      if (shop.status !== 201) throw new HarnessError(`creating the shop: HTTP ${shop.status}`);
+      const lines = ['shop,code,name,price'];
+      for (let i = 0; i < rows; i++) lines.push(`${shopName},K${i},Kill9 product ${i},${(i % 500) + 0.5}`);
+      const started = await upload(api, `${lines.join('\n')}\n`);
+      await until(api, started.id, ['previewed']);
+      const confirmed = await api.send('POST', `/api/imports/${started.id}/confirm`, { validOnly: false });
+      if (confirmed.status !== 202) throw new HarnessError(`confirm: HTTP ${confirmed.status}`);
+      // Killed while the run writes: once its check inside the transaction has read every row (the
+      // run reports it), a little later.
+      const deadline = performance.now() + 60_000;
+      for (;;) {
+        const { body } = await api.get(`/api/imports/${started.id}`);
+        if (body.status !== 'running' || body.rowsChecked >= rows || performance.now() > deadline) break;
+        await sleep(20);
+      }
+      const killAt = random.int(0, 400);
+      await sleep(killAt);
+      await server.kill();
+      await server.start(30_000);
+      api.reconnect(server.port);
+      const me = await api.get('/api/auth/me');
+      if (me.body?.user?.role !== 'admin') await api.send('POST', '/api/auth/login', ADMIN);
+      const products = (await api.get(`/api/products?shopId=${shop.body.id}&pageSize=1`)).body.total;
+      const audit = await api.get(`/api/audit?entityId=${started.id}&pageSize=1`);
+      const runEntry = audit.body.total;
+      const productEntries = (await api.get(`/api/manage/shops/${shop.body.id}/activity?pageSize=1`)).body
+        .total;
+      // The shop's own create entry is there either way; the run's product entries are all or none.
+      const whole = products === rows && runEntry === 1 && productEntries === rows + 1;
+      const none = products === 0 && runEntry === 0 && productEntries === 1;
+      console.log(
+        `[${kind}] kill ${run}/${kills} ${killAt} ms after its check: ${products} of ${rows} products, ` +
+          `${productEntries - 1} product entries, run entry ${runEntry ? 'there' : 'absent'} — ${whole ? 'whole run' : none ? 'none of it' : 'PARTIAL'}`,
+      );
+      if (!whole && !none) failures++;
+    }
+    await server.stop();
+  } finally {
+    api?.close();
+    if (server?.isRunning()) await server.kill();
+    await cluster?.stop();
+    removeTempDir(serverCopy);
+    removeTempDir(workDir);
+  }
+  return failures;
+}
+
+const mainJs = path.join(distServer, 'main.js');
+if (!fs.existsSync(mainJs)) {
+  console.error('dist/server/main.js is missing: run "npm run build" first.');
+  process.exit(1);
+}
+const started = performance.now();
+let failures = 0;
+for (const kind of databases) {
+  try {
+    failures += await runDatabase(kind);
+  } catch (error) {
+    console.error(`kill9-import [${kind}] FAILED: ${error instanceof Error ? error.message : error}`);
+    failures++;
+  }
+}
+console.log(
+  `kill9-import: ${failures === 0 ? 'every run whole or absent' : `${failures} partial or failed`} (${seconds(performance.now() - started)})`,
+);
+process.exit(failures === 0 ? 0 : 1);

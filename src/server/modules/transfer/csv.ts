@@ -1,0 +1,168 @@
+// Reading and writing the CSV files of bulk import and export (docs/decisions/022): what a spreadsheet
+// writes and reads (UTF-8 with a BOM, commas, quotes), formula injection kept out, and a clear message
+// for every way a file can be wrong.
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CsvError, parse } from 'csv-parse';
+import { COLUMNS, IMPORT_MAX_BYTES, type ImportKind, REQUIRED_COLUMNS } from '../../../shared/transfer';
+import { HttpError } from '../../errors';
+
+/** What a spreadsheet needs to open a CSV file as UTF-8 rather than its local code page. */
+export const UTF8_BOM = '\uFEFF';
+
+/** A cell a spreadsheet would run as a formula (or that starts with a character it trims and then runs). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell as written to a file: one that a spreadsheet would take for a formula gets a leading `'`
+ * (OWASP's advice). A value that itself starts with `'` gets one too, so that reading strips exactly one
+ * and a round trip gives the value back.
+ */
+export function escapeCell(value: string): string {
+  return FORMULA_START.test(value) || value.startsWith("'") ? `'${value}` : value;
+}
+
+/** A cell as read from a file: the export's escape taken off again. */
+export function unescapeCell(value: string): string {
+  return value.startsWith("'") && (FORMULA_START.test(value.slice(1)) || value[1] === "'")
+    ? value.slice(1)
+    : value;
+}
+
+/** A file that cannot be read at all: 400 with what to do about it. */
+export const badFile = (message: string) => new HttpError(400, 'BAD_FILE', message);
+
+/**
+ * The file's bytes as text: UTF-8, with or without a BOM. Anything else is named (UTF-16 by its BOM;
+ * otherwise the first line that is not UTF-8, as a spreadsheet's "CSV" in a Windows code page is).
+ */
+export function decodeFile(bytes: Uint8Array): string {
+  if (bytes.length === 0) throw badFile('The file is empty');
+  if (bytes.length > IMPORT_MAX_BYTES) throw tooLarge();
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw badFile('The file is UTF-16 text; save it as "CSV UTF-8" and upload it again');
+  }
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const body = bytes.subarray(start);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    const text = new TextDecoder('utf-8').decode(body);
+    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
+    throw badFile(
+      `The file is not UTF-8 text (line ${line} is not); save it as "CSV UTF-8" and upload it again`,
+    );
+  }
+}
+
+export const tooLarge = () =>
+  new HttpError(
+    413,
+    'FILE_TOO_LARGE',
+    `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB; split it into smaller files`,
+  );
+
+/** A header cell as a column name: any case, spaces as underscores ("Opening Hours" → opening_hours). */
+const columnName = (cell: string) => cell.trim().toLowerCase().replace(/\s+/g, '_');
+
+/** One data row: its line in the file (the header is line 1) and its cells by column. */
+export interface CsvRow {
+  line: number;
+  cells: Record<string, string>;
+}
+
+/** Checks the header row: every column known, none twice, the required ones there. */
+export function checkHeader(kind: ImportKind, header: string[]): string[] {
+  const columns = header.map(columnName);
+  const known: readonly string[] = COLUMNS[kind];
+  if (columns.length === 1 && /[;\t|]/.test(header[0] ?? '')) {
+    const separator = header[0]?.includes(';') ? 'semicolons' : header[0]?.includes('\t') ? 'tabs' : 'bars';
+    throw badFile(
+      `The columns are separated by ${separator}; use commas (save as "CSV UTF-8 (comma delimited)")`,
+    );
+  }
+  const unknown = columns.filter((column) => !known.includes(column));
+  if (unknown.length > 0) {
+    throw badFile(
+      `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Columns: ${known.join(', ')}`,
+    );
+  }
+  const twice = columns.filter((column, i) => columns.indexOf(column) !== i);
+  if (twice.length > 0) throw badFile(`Column ${twice[0]} appears twice`);
+  const missing = REQUIRED_COLUMNS[kind].filter((column) => !columns.includes(column));
+  if (
+    (kind === 'products' || kind === 'offers') &&
+    !columns.includes('shop') &&
+    !columns.includes('shop_code')
+  )
+    missing.unshift('shop or shop_code');
+  if (missing.length > 0) {
+    throw badFile(`Missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  }
+  return columns;
+}
+
+/** csv-parse's refusals, said for a person with a spreadsheet. */
+function csvProblem(error: CsvError, headerCells: number): HttpError {
+  const line = error.lines ?? 1;
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return badFile(`A quote opened on line ${line} is never closed`);
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
+      return badFile(
+        `Line ${line} has ${(error.record as unknown[] | undefined)?.length ?? 'a different number of'} cells; the header has ${headerCells || 'another number'}`,
+      );
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return badFile(`Line ${line}: a quote inside a quoted cell must be doubled ("")`);
+    default:
+      return badFile(`Line ${line} cannot be read as CSV`);
+  }
+}
+
+/** The header's cells, counted roughly (for a message only). */
+const headerWidth = (text: string) => (text.split(/\r?\n/, 1)[0] ?? '').split(',').length;
+
+/** How many rows are read between two turns of the event loop: each slice takes a few milliseconds. */
+const SLICE_ROWS = 200;
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * The rows of a CSV text, the header checked first. Fed to the parser in chunks and yielded in slices
+ * with a turn of the event loop between them, so reading 200,000 rows never blocks other requests.
+ */
+export async function* readRows(kind: ImportKind, text: string): AsyncGenerator<CsvRow> {
+  function* chunks() {
+    for (let at = 0; at < text.length; at += CHUNK_CHARS) yield text.slice(at, at + CHUNK_CHARS);
+  }
+  const parser = Readable.from(chunks()).pipe(
+    parse({ relax_column_count: false, skip_empty_lines: true, info: true }),
+  );
+  let columns: string[] | null = null;
+  let sinceTurn = 0;
+  try {
+    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (columns === null) {
+        columns = checkHeader(kind, item.record);
+        continue;
+      }
+      // Where the record starts: where it ends, less the line breaks inside its quoted cells.
+      const breaks = item.record.reduce((n, cell) => n + (cell.match(/\r\n|\n|\r/g)?.length ?? 0), 0);
+      const cells: Record<string, string> = {};
+      columns.forEach((column, i) => {
+        cells[column] = unescapeCell(item.record[i] ?? '');
+      });
+      yield { line: item.info.lines - breaks, cells };
+      if (++sinceTurn >= SLICE_ROWS) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+    }
+  } catch (error) {
+    if (error instanceof CsvError) throw csvProblem(error, columns?.length ?? headerWidth(text));
+    throw error;
+  } finally {
+    parser.destroy();
+  }
+  if (columns === null) throw badFile('The file is empty');
+}

@@ -1,0 +1,539 @@
+// The check of an import file against the mall (docs/decisions/022): every row validated by the form's
+// own zod schema, matched to a record (by code, else by exact name within its parent), and sorted into
+// created / updated / unchanged / refused. The preview and the confirmed run use the same check; the run
+// makes it again inside its transaction, against the mall as it then is.
+import { asc, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { toPriceString } from '../../../shared/money';
+import { END_BEFORE_START, OfferInput } from '../../../shared/offer';
+import { ProductInput } from '../../../shared/product';
+import { ShopInput } from '../../../shared/shop';
+import type { ImportCounts, ImportKind, RefusedRow } from '../../../shared/transfer';
+import { placeNameKeys } from '../../db/place-name-keys';
+import { categories, floors, offers, products, shops } from '../../db/schema';
+import type { Executor } from '../../write-path';
+import { OFFER_OF_ANOTHER_SHOP } from '../products/repository';
+import { type CsvRow, readRows } from './csv';
+
+/** A stand-in id for a category or floor the run will create: the schema only checks it is an id. */
+const TO_CREATE = '00000000-0000-4000-8000-000000000000';
+
+/** The file's column for each field of the form, so a refused row names the column to fix. */
+const COLUMN_OF: Record<string, string> = {
+  categoryId: 'category',
+  floorId: 'floor',
+  openingHours: 'opening_hours',
+  externalCode: 'code',
+  shopId: 'shop',
+  offerId: 'offer',
+  startDate: 'start_date',
+  endDate: 'end_date',
+};
+
+export type ShopValues = z.output<typeof ShopInput> & { categoryName: string; floorName: string };
+export type ProductValues = z.output<typeof ProductInput> & { shopName: string; offerTitle: string | null };
+export type OfferValues = z.output<typeof OfferInput> & { shopName: string };
+
+export type PlannedRow<V> =
+  | { line: number; action: 'create'; values: V }
+  | { line: number; action: 'update'; id: string; values: V; before: V; byName: boolean }
+  | { line: number; action: 'unchanged'; id: string; byName: boolean };
+
+export interface CheckResult<V> {
+  counts: ImportCounts;
+  refused: RefusedRow[];
+  planned: PlannedRow<V>[];
+  matchedByName: number[];
+  newCategories: string[];
+  newFloors: string[];
+}
+
+export type Progress = (rowsChecked: number) => void;
+
+interface Existing<V> {
+  id: string;
+  code: string | null;
+  name: string;
+  values: V;
+}
+
+/** Records by code and by exact name, within a parent (a shop, or the mall: ''). */
+class Index<V> {
+  private byCode = new Map<string, Existing<V>>();
+  private byName = new Map<string, Existing<V>[]>();
+  add(parent: string, record: Existing<V>) {
+    if (record.code !== null) this.byCode.set(`${parent}\u0000${record.code}`, record);
+    const key = `${parent}\u0000${record.name}`;
+    const list = this.byName.get(key);
+    if (list) list.push(record);
+    else this.byName.set(key, [record]);
+  }
+  code(parent: string, code: string) {
+    return this.byCode.get(`${parent}\u0000${code}`);
+  }
+  named(parent: string, name: string) {
+    return this.byName.get(`${parent}\u0000${name}`) ?? [];
+  }
+}
+
+type Refusal = { column: string; message: string };
+
+function issuesOf(error: z.ZodError): Refusal[] {
+  const seen = new Set<string>();
+  const out: Refusal[] = [];
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? '');
+    if (seen.has(field)) continue;
+    seen.add(field);
+    out.push({ column: COLUMN_OF[field] ?? field, message: issue.message });
+  }
+  return out;
+}
+
+/** An optional column: absent from the file → undefined (an update keeps the record's value). */
+const cell = (row: CsvRow, column: string): string | undefined =>
+  column in row.cells ? (row.cells[column] as string) : undefined;
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** What a row's shop is: by code when the file gives one, else by exact name. */
+interface ShopRef {
+  id: string;
+  name: string;
+  code: string | null;
+}
+function shopResolver(all: ShopRef[]) {
+  const byCode = new Map(all.filter((s) => s.code !== null).map((s) => [s.code as string, s]));
+  const byName = new Map<string, ShopRef[]>();
+  for (const shop of all) byName.set(shop.name, [...(byName.get(shop.name) ?? []), shop]);
+  return (row: CsvRow): ShopRef | Refusal => {
+    const code = cell(row, 'shop_code')?.trim();
+    const name = cell(row, 'shop')?.trim();
+    if (code) {
+      const shop = byCode.get(code);
+      return shop ?? { column: 'shop_code', message: `Unknown shop code "${code}"` };
+    }
+    if (!name) return { column: 'shop', message: 'Shop is required' };
+    const found = byName.get(name) ?? [];
+    if (found.length === 1) return found[0] as ShopRef;
+    if (found.length > 1)
+      return { column: 'shop', message: `Several shops are named "${name}"; give the shop_code` };
+    return { column: 'shop', message: `Unknown shop "${name}"` };
+  };
+}
+
+async function loadShops(tx: Executor): Promise<ShopRef[]> {
+  return tx.select({ id: shops.id, name: shops.name, code: shops.externalCode }).from(shops);
+}
+
+/** Sorts the rows, counting as it goes; `keepPlanned` false for a preview (the plan is not needed). */
+async function sortRows<V>(
+  rows: AsyncIterable<CsvRow>,
+  progress: Progress | undefined,
+  check: (row: CsvRow) => { refused: Refusal[] } | { planned: PlannedRow<V>; key: string },
+  keepPlanned: boolean,
+): Promise<Omit<CheckResult<V>, 'newCategories' | 'newFloors'>> {
+  const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
+  const refused: RefusedRow[] = [];
+  const planned: PlannedRow<V>[] = [];
+  const matchedByName: number[] = [];
+  const keys = new Map<string, number>();
+  let checked = 0;
+  for await (const row of rows) {
+    const outcome = check(row);
+    if ('refused' in outcome) {
+      counts.refused++;
+      refused.push({ line: row.line, errors: outcome.refused });
+    } else {
+      const earlier = keys.get(outcome.key);
+      if (earlier !== undefined) {
+        counts.refused++;
+        const [kind, value] = outcome.key.split('\u0000').slice(1);
+        refused.push({
+          line: row.line,
+          errors: [
+            {
+              column: kind === 'code' ? 'code' : kind === 'title' ? 'title' : 'name',
+              message: `The same ${kind} "${value}" is on line ${earlier} too`,
+            },
+          ],
+        });
+      } else {
+        keys.set(outcome.key, row.line);
+        const plan = outcome.planned;
+        counts[plan.action === 'create' ? 'created' : plan.action === 'update' ? 'updated' : 'unchanged']++;
+        if (plan.action !== 'create' && plan.byName) matchedByName.push(plan.line);
+        if (keepPlanned && plan.action !== 'unchanged') planned.push(plan);
+      }
+    }
+    if (++checked % 1000 === 0) progress?.(checked);
+  }
+  progress?.(checked);
+  return { counts, refused, planned, matchedByName };
+}
+
+/** Decides create / update / unchanged for a valid row's values against what exists. */
+function plan<V>(
+  line: number,
+  values: V,
+  existing: Existing<V> | undefined,
+  byName: boolean,
+  compare: (before: V, after: V) => boolean,
+): PlannedRow<V> {
+  if (!existing) return { line, action: 'create', values };
+  if (compare(existing.values, values)) return { line, action: 'unchanged', id: existing.id, byName };
+  return { line, action: 'update', id: existing.id, values, before: existing.values, byName };
+}
+
+/** Finds the record a row means: its code in the parent, else its exact name (only one such). */
+function match<V>(
+  index: Index<V>,
+  parent: string,
+  code: string | null | undefined,
+  name: string,
+  noun: string,
+): { existing?: Existing<V>; byName: boolean } | Refusal {
+  if (code) return { existing: index.code(parent, code), byName: false };
+  const named = index.named(parent, name);
+  if (named.length > 1)
+    return { column: 'code', message: `Several ${noun} have this name; give each its code` };
+  return { existing: named[0], byName: named.length === 1 };
+}
+
+// ---------------------------------------------------------------------------------------------- shops
+
+export async function checkShops(
+  tx: Executor,
+  text: string,
+  progress?: Progress,
+  keepPlanned = false,
+): Promise<CheckResult<ShopValues>> {
+  // One after another: inside the confirm's transaction they share one connection.
+  const cats = await tx.select({ id: categories.id, name: categories.name }).from(categories);
+  const fls = await tx.select({ id: floors.id, name: floors.name }).from(floors);
+  const all = await tx
+    .select({
+      id: shops.id,
+      code: shops.externalCode,
+      name: shops.name,
+      description: shops.description,
+      categoryId: shops.categoryId,
+      floorId: shops.floorId,
+      location: shops.location,
+      contact: shops.contact,
+      openingHours: shops.openingHours,
+    })
+    .from(shops)
+    .orderBy(asc(shops.id));
+  // Places by how their names look (docs/decisions/011): "books" finds "Books".
+  const catByKey = new Map(cats.map((c) => [placeNameKeys(c.name).nameKey, c]));
+  const floorByKey = new Map(fls.map((f) => [placeNameKeys(f.name).nameKey, f]));
+  const catName = new Map(cats.map((c) => [c.id, c.name]));
+  const floorName = new Map(fls.map((f) => [f.id, f.name]));
+  const newCategories = new Map<string, string>();
+  const newFloors = new Map<string, string>();
+  const index = new Index<ShopValues>();
+  for (const shop of all) {
+    index.add('', {
+      id: shop.id,
+      code: shop.code,
+      name: shop.name,
+      values: {
+        name: shop.name,
+        description: shop.description,
+        categoryId: shop.categoryId,
+        floorId: shop.floorId,
+        location: shop.location,
+        contact: shop.contact,
+        openingHours: shop.openingHours,
+        externalCode: shop.code,
+        categoryName: catName.get(shop.categoryId) ?? '',
+        floorName: floorName.get(shop.floorId) ?? '',
+      },
+    });
+  }
+  const place = (
+    name: string,
+    byKey: Map<string, { id: string; name: string }>,
+    created: Map<string, string>,
+  ): { id: string; name: string } | null => {
+    if (!name) return null;
+    const key = placeNameKeys(name).nameKey;
+    const found = byKey.get(key);
+    if (found) return found;
+    if (!created.has(key)) created.set(key, name);
+    return { id: TO_CREATE, name: created.get(key) as string };
+  };
+  const compare = (a: ShopValues, b: ShopValues) =>
+    a.name === b.name &&
+    a.description === b.description &&
+    a.categoryName === b.categoryName &&
+    a.floorName === b.floorName &&
+    a.location === b.location &&
+    a.contact === b.contact &&
+    a.openingHours === b.openingHours &&
+    a.externalCode === b.externalCode;
+  // New places are only listed for rows that are otherwise valid.
+  const pendingCats = new Map<string, string>();
+  const pendingFloors = new Map<string, string>();
+  const result = await sortRows<ShopValues>(
+    readRows('shops', text),
+    progress,
+    (row) => {
+      pendingCats.clear();
+      pendingFloors.clear();
+      const category = place(row.cells.category?.trim() ?? '', catByKey, pendingCats);
+      const floor = place(row.cells.floor?.trim() ?? '', floorByKey, pendingFloors);
+      const input = {
+        name: row.cells.name ?? '',
+        description: cell(row, 'description'),
+        categoryId: category?.id ?? '',
+        floorId: floor?.id ?? '',
+        location: cell(row, 'location'),
+        contact: cell(row, 'contact'),
+        openingHours: cell(row, 'opening_hours'),
+        externalCode: cell(row, 'code'),
+      };
+      const parsed = ShopInput.safeParse(input);
+      if (!parsed.success) return { refused: issuesOf(parsed.error) };
+      const found = match(index, '', parsed.data.externalCode, parsed.data.name, 'shops');
+      if ('message' in found) return { refused: [found] };
+      const before = found.existing?.values;
+      const values: ShopValues = {
+        name: parsed.data.name,
+        description: parsed.data.description ?? before?.description ?? '',
+        categoryId: parsed.data.categoryId,
+        floorId: parsed.data.floorId,
+        location: parsed.data.location ?? before?.location ?? '',
+        contact: parsed.data.contact ?? before?.contact ?? '',
+        openingHours: parsed.data.openingHours ?? before?.openingHours ?? '',
+        externalCode: parsed.data.externalCode ?? before?.externalCode ?? null,
+        categoryName: category?.name ?? '',
+        floorName: floor?.name ?? '',
+      };
+      for (const [key, name] of pendingCats) newCategories.set(key, name);
+      for (const [key, name] of pendingFloors) newFloors.set(key, name);
+      const key = values.externalCode
+        ? `\u0000code\u0000${values.externalCode}`
+        : `\u0000name\u0000${values.name}`;
+      return { planned: plan(row.line, values, found.existing, found.byName, compare), key };
+    },
+    keepPlanned,
+  );
+  return { ...result, newCategories: [...newCategories.values()], newFloors: [...newFloors.values()] };
+}
+
+// ------------------------------------------------------------------------------------------- products
+
+export async function checkProducts(
+  tx: Executor,
+  text: string,
+  progress?: Progress,
+  keepPlanned = false,
+): Promise<CheckResult<ProductValues>> {
+  const shopList = await loadShops(tx);
+  const offerList = await tx
+    .select({ id: offers.id, shopId: offers.shopId, title: offers.title })
+    .from(offers);
+  const resolveShop = shopResolver(shopList);
+  const shopName = new Map(shopList.map((s) => [s.id, s.name]));
+  const offersByTitle = new Map<string, { id: string; shopId: string }[]>();
+  const offerTitle = new Map<string, string>();
+  for (const offer of offerList) {
+    offersByTitle.set(offer.title, [...(offersByTitle.get(offer.title) ?? []), offer]);
+    offerTitle.set(offer.id, offer.title);
+  }
+  // Every product, read in pages by id (a few columns each): what the rows are matched against.
+  const index = new Index<ProductValues>();
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const page = await tx
+      .select({
+        id: products.id,
+        shopId: products.shopId,
+        code: products.externalCode,
+        name: products.name,
+        description: products.description,
+        price: products.price,
+        category: products.category,
+        offerId: products.offerId,
+      })
+      .from(products)
+      .where(sql`${products.id} > ${after}`)
+      .orderBy(asc(products.id))
+      .limit(5000);
+    for (const p of page) {
+      index.add(p.shopId, {
+        id: p.id,
+        code: p.code,
+        name: p.name,
+        values: {
+          name: p.name,
+          description: p.description,
+          price: Number(p.price),
+          category: p.category,
+          shopId: p.shopId,
+          offerId: p.offerId,
+          externalCode: p.code,
+          shopName: shopName.get(p.shopId) ?? '',
+          offerTitle: p.offerId ? (offerTitle.get(p.offerId) ?? null) : null,
+        },
+      });
+    }
+    if (page.length < 5000) break;
+    after = page[page.length - 1]?.id as string;
+  }
+  const compare = (a: ProductValues, b: ProductValues) =>
+    a.name === b.name &&
+    a.description === b.description &&
+    toPriceString(a.price) === toPriceString(b.price) &&
+    a.category === b.category &&
+    (a.offerId ?? null) === (b.offerId ?? null) &&
+    a.externalCode === b.externalCode;
+  const result = await sortRows<ProductValues>(
+    readRows('products', text),
+    progress,
+    (row) => {
+      const refusals: Refusal[] = [];
+      const shop = resolveShop(row);
+      if ('message' in shop) refusals.push(shop);
+      const shopId = 'message' in shop ? TO_CREATE : shop.id;
+      const title = cell(row, 'offer')?.trim();
+      let offerId: string | null | undefined;
+      if (title) {
+        const candidates = offersByTitle.get(title) ?? [];
+        const own = candidates.filter((o) => o.shopId === shopId);
+        if (own.length === 1) offerId = own[0]?.id;
+        else if (own.length > 1)
+          refusals.push({ column: 'offer', message: `The shop has several offers titled "${title}"` });
+        else if (candidates.length > 0 && !('message' in shop))
+          refusals.push({ column: 'offer', message: OFFER_OF_ANOTHER_SHOP });
+        else if (!('message' in shop)) refusals.push({ column: 'offer', message: 'Unknown offer' });
+      } else if (title === '') offerId = null;
+      const priceText = row.cells.price?.trim() ?? '';
+      const parsed = ProductInput.safeParse({
+        name: row.cells.name ?? '',
+        description: cell(row, 'description'),
+        price: priceText === '' ? Number.NaN : Number(priceText),
+        category: cell(row, 'category'),
+        shopId,
+        externalCode: cell(row, 'code'),
+      });
+      if (!parsed.success) refusals.push(...issuesOf(parsed.error));
+      if (refusals.length > 0 || !parsed.success || 'message' in shop) return { refused: refusals };
+      const found = match(
+        index,
+        shop.id,
+        parsed.data.externalCode,
+        parsed.data.name,
+        'products of this shop',
+      );
+      if ('message' in found) return { refused: [found] };
+      const before = found.existing?.values;
+      const values: ProductValues = {
+        name: parsed.data.name,
+        description: parsed.data.description ?? before?.description ?? '',
+        price: parsed.data.price,
+        category: parsed.data.category ?? before?.category ?? '',
+        shopId: shop.id,
+        offerId: offerId === undefined ? (before?.offerId ?? null) : offerId,
+        externalCode: parsed.data.externalCode ?? before?.externalCode ?? null,
+        shopName: shop.name,
+        offerTitle: offerId ? (title ?? null) : offerId === null ? null : (before?.offerTitle ?? null),
+      };
+      const key = values.externalCode
+        ? `${shop.id}\u0000code\u0000${values.externalCode}`
+        : `${shop.id}\u0000name\u0000${values.name}`;
+      return { planned: plan(row.line, values, found.existing, found.byName, compare), key };
+    },
+    keepPlanned,
+  );
+  return { ...result, newCategories: [], newFloors: [] };
+}
+
+// --------------------------------------------------------------------------------------------- offers
+
+export async function checkOffers(
+  tx: Executor,
+  text: string,
+  progress?: Progress,
+  keepPlanned = false,
+): Promise<CheckResult<OfferValues>> {
+  const shopList = await loadShops(tx);
+  const offerList = await tx
+    .select({
+      id: offers.id,
+      shopId: offers.shopId,
+      title: offers.title,
+      description: offers.description,
+      discount: offers.discount,
+      startDate: offers.startDate,
+      endDate: offers.endDate,
+    })
+    .from(offers);
+  const resolveShop = shopResolver(shopList);
+  const shopName = new Map(shopList.map((s) => [s.id, s.name]));
+  const index = new Index<OfferValues>();
+  for (const o of offerList) {
+    const { id, ...values } = o;
+    index.add(o.shopId, {
+      id,
+      code: null,
+      name: o.title,
+      values: { ...values, shopName: shopName.get(o.shopId) ?? '' },
+    });
+  }
+  const compare = (a: OfferValues, b: OfferValues) =>
+    sameJson(
+      [a.title, a.description, a.discount, a.startDate, a.endDate],
+      [b.title, b.description, b.discount, b.startDate, b.endDate],
+    );
+  const result = await sortRows<OfferValues>(
+    readRows('offers', text),
+    progress,
+    (row) => {
+      const refusals: Refusal[] = [];
+      const shop = resolveShop(row);
+      if ('message' in shop) refusals.push(shop);
+      const discountText = row.cells.discount?.trim() ?? '';
+      const parsed = OfferInput.safeParse({
+        title: row.cells.title ?? '',
+        description: cell(row, 'description'),
+        discount: discountText === '' ? Number.NaN : Number(discountText),
+        startDate: row.cells.start_date?.trim() ?? '',
+        endDate: row.cells.end_date?.trim() ?? '',
+        shopId: 'message' in shop ? TO_CREATE : shop.id,
+      });
+      if (!parsed.success) refusals.push(...issuesOf(parsed.error));
+      if (refusals.length > 0 || !parsed.success || 'message' in shop) return { refused: refusals };
+      const found = match(index, shop.id, null, parsed.data.title, 'offers of this shop');
+      if ('message' in found) return { refused: [{ column: 'title', message: found.message }] };
+      const before = found.existing?.values;
+      const values: OfferValues = {
+        ...parsed.data,
+        description: parsed.data.description ?? before?.description ?? '',
+        shopName: shop.name,
+      };
+      return {
+        planned: plan(row.line, values, found.existing, false, compare),
+        key: `${shop.id}\u0000title\u0000${values.title}`,
+      };
+    },
+    keepPlanned,
+  );
+  return { ...result, newCategories: [], newFloors: [] };
+}
+
+export { END_BEFORE_START };
+
+export function checkFile(
+  kind: ImportKind,
+  tx: Executor,
+  text: string,
+  progress?: Progress,
+  keepPlanned = false,
+): Promise<CheckResult<ShopValues> | CheckResult<ProductValues> | CheckResult<OfferValues>> {
+  if (kind === 'shops') return checkShops(tx, text, progress, keepPlanned);
+  if (kind === 'products') return checkProducts(tx, text, progress, keepPlanned);
+  return checkOffers(tx, text, progress, keepPlanned);
+}

@@ -1,0 +1,156 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  COLUMNS,
+  EXPORT_KINDS,
+  ExportQuery,
+  IMPORT_KINDS,
+  IMPORT_MAX_BYTES,
+  ImportConfirmInput,
+  ImportRun,
+  ImportStartQuery,
+  TEMPLATE_EXAMPLE,
+} from '../../../shared/transfer';
+import type { Db } from '../../db/client';
+import { mallToday } from '../../lib/mall-time';
+import { actorOf } from '../../write-path';
+import { decodeFile, readRows, tooLarge } from './csv';
+import { csvText, exportStream } from './export';
+import { importRunStore } from './runs';
+
+const RunParams = z.strictObject({ id: z.uuid('Import not found') });
+const KindParams = z.strictObject({ kind: z.enum(IMPORT_KINDS, { error: 'Unknown kind of import' }) });
+const ImportRunList = z.object({ items: z.array(ImportRun) });
+
+/** A download's headers: CSV in UTF-8, saved under `name`, never cached (it is a person's data). */
+function download(name: string) {
+  return {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${name}"`,
+    'cache-control': 'no-store',
+  };
+}
+
+/**
+ * /api/export/<kind> and /api/imports (docs/decisions/022): admins only (the policy's `import`
+ * resource). The upload is the CSV file itself as the request body (text/csv), parsed by this plugin
+ * alone with its own size limit; every other route keeps JSON-only bodies and the 64 KB limit.
+ */
+export const transferRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
+  app,
+  { db, now, timeZone },
+) => {
+  const runs = importRunStore(db, now);
+  const today = () => mallToday(timeZone, now());
+
+  // The file as bytes: its encoding is checked before anything reads it as text.
+  app.addContentTypeParser(
+    ['text/csv', 'application/csv', 'application/vnd.ms-excel'],
+    { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+
+  for (const kind of EXPORT_KINDS) {
+    app.get(
+      `/export/${kind}`,
+      {
+        config: { permission: { action: 'read', resource: 'import' } },
+        schema: { querystring: ExportQuery[kind] },
+      },
+      async (request, reply) => {
+        const stamp = now().toISOString().slice(0, 10);
+        reply.headers(download(`${kind}-${stamp}.csv`));
+        return reply.send(
+          exportStream(db, kind, request.query as Record<string, unknown>, { today: today(), timeZone }),
+        );
+      },
+    );
+  }
+
+  app.get(
+    '/imports/template/:kind',
+    {
+      config: { permission: { action: 'read', resource: 'import' } },
+      schema: { params: KindParams },
+    },
+    async (request, reply) => {
+      const { kind } = request.params;
+      const columns = COLUMNS[kind];
+      const example = columns.map((column) => TEMPLATE_EXAMPLE[kind][column] ?? '');
+      // The rules are not rows of the file (they would be read as data): the import page shows them.
+      reply.headers(download(`${kind}-template.csv`));
+      return reply.send(csvText(columns, [example]));
+    },
+  );
+
+  app.post(
+    '/imports',
+    {
+      config: { permission: { action: 'create', resource: 'import' } },
+      bodyLimit: IMPORT_MAX_BYTES,
+      schema: {
+        querystring: ImportStartQuery,
+        body: z.instanceof(Buffer, { error: 'Send the CSV file as the body, with Content-Type: text/csv' }),
+        response: { 202: ImportRun },
+      },
+    },
+    async (request, reply) => {
+      const bytes = request.body;
+      if (bytes.length > IMPORT_MAX_BYTES) throw tooLarge();
+      const text = decodeFile(bytes);
+      // The header and the first row are read now, so a wrong file is a 400 at once; the rest in the check.
+      for await (const _row of readRows(request.query.kind, text)) break;
+      const run = await runs.start(actorOf(request), request.query.kind, request.query.fileName, text);
+      return reply.status(202).send(run);
+    },
+  );
+
+  app.get(
+    '/imports',
+    {
+      config: { permission: { action: 'read', resource: 'import' } },
+      schema: { response: { 200: ImportRunList } },
+    },
+    async () => ({ items: await runs.list() }),
+  );
+
+  app.get(
+    '/imports/:id',
+    {
+      config: { permission: { action: 'read', resource: 'import' } },
+      schema: { params: RunParams, response: { 200: ImportRun } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return runs.get(request.params.id);
+    },
+  );
+
+  app.get(
+    '/imports/:id/errors',
+    {
+      config: { permission: { action: 'read', resource: 'import' } },
+      schema: { params: RunParams },
+    },
+    async (request, reply) => {
+      const { run, refused } = await runs.refused(request.params.id);
+      const rows = refused.flatMap((row) =>
+        row.errors.map((error) => [String(row.line), error.column, error.message]),
+      );
+      reply.headers(download(`${run.fileName.replace(/\.csv$/i, '')}-errors.csv`.replace(/["\\\r\n]/g, '_')));
+      return reply.send(csvText(['line', 'column', 'message'], rows));
+    },
+  );
+
+  app.post(
+    '/imports/:id/confirm',
+    {
+      config: { permission: { action: 'create', resource: 'import' } },
+      schema: { params: RunParams, body: ImportConfirmInput, response: { 202: ImportRun } },
+    },
+    async (request, reply) => {
+      const run = await runs.confirm(actorOf(request), request.params.id, request.body.validOnly);
+      return reply.status(202).send(run);
+    },
+  );
+};

@@ -1,0 +1,189 @@
+// Import runs (docs/decisions/022): the uploaded file and its preview kept in `import_runs` until the
+// admin confirms, so they can leave and come back. Checking and writing happen after the answer; the
+// progress of a run this server works on is kept in memory (a long write holds PGlite's one session,
+// so a progress row could not be written beside it) and read from there.
+import { desc, eq } from 'drizzle-orm';
+import {
+  type ImportCounts,
+  type ImportKind,
+  type ImportPreview,
+  type ImportRun,
+  PREVIEW_REFUSED_MAX,
+  type RefusedRow,
+} from '../../../shared/transfer';
+import type { Db } from '../../db/client';
+import { importRuns } from '../../db/schema';
+import { HttpError } from '../../errors';
+import type { Actor } from '../../write-path';
+import { applyImport, refusedRowsError } from './import-apply';
+import { checkFile } from './import-check';
+
+type RunRow = typeof importRuns.$inferSelect;
+
+/** The stored preview: every refused row (the error file's), the answer shows the first ones. */
+type StoredPreview = ImportPreview;
+
+const toRun = (row: RunRow): ImportRun => {
+  const preview = row.preview as StoredPreview | null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    fileName: row.fileName,
+    status: row.status,
+    validOnly: row.validOnly,
+    rowsTotal: row.rowsTotal,
+    rowsChecked: row.rowsChecked,
+    preview: preview
+      ? {
+          ...preview,
+          refused: preview.refused.slice(0, PREVIEW_REFUSED_MAX),
+          matchedByName: preview.matchedByName.slice(0, PREVIEW_REFUSED_MAX),
+        }
+      : null,
+    result: (row.result as ImportRun['result']) ?? null,
+    createdByEmail: row.createdByEmail,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+};
+
+export const importNotFound = () => new HttpError(404, 'NOT_FOUND', 'Import not found');
+
+/** Rows in the text (line breaks, roughly: for the progress bar's total only). */
+const roughRows = (text: string) =>
+  Math.max(0, (text.match(/\n/g)?.length ?? 0) - (text.endsWith('\n') ? 1 : 0));
+
+export function importRunStore(db: Db, now: () => Date) {
+  /** Runs this process is checking or writing: their progress, newer than the stored row. */
+  const active = new Map<string, ImportRun>();
+
+  async function stored(id: string): Promise<RunRow> {
+    const [row] = await db.select().from(importRuns).where(eq(importRuns.id, id));
+    if (!row) throw importNotFound();
+    return row;
+  }
+
+  async function preview(id: string, kind: ImportKind, content: string): Promise<void> {
+    const run = active.get(id);
+    try {
+      const check = await checkFile(kind, db, content, (rows) => {
+        if (run) run.rowsChecked = rows;
+      });
+      const stored: StoredPreview = {
+        counts: check.counts,
+        refused: check.refused,
+        matchedByName: check.matchedByName,
+        newCategories: check.newCategories,
+        newFloors: check.newFloors,
+      };
+      const total =
+        check.counts.created + check.counts.updated + check.counts.unchanged + check.counts.refused;
+      await db
+        .update(importRuns)
+        .set({ status: 'previewed', preview: stored, rowsTotal: total, rowsChecked: total })
+        .where(eq(importRuns.id, id));
+    } catch (error) {
+      const message = error instanceof HttpError ? error.message : 'The file could not be checked';
+      await db
+        .update(importRuns)
+        .set({ status: 'failed', result: { error: message }, finishedAt: now() })
+        .where(eq(importRuns.id, id));
+    } finally {
+      active.delete(id);
+    }
+  }
+
+  return {
+    /** Stores the file and starts its check; answers the run as it starts ("checking"). */
+    async start(actor: Actor, kind: ImportKind, fileName: string, content: string): Promise<ImportRun> {
+      const [row] = await db
+        .insert(importRuns)
+        .values({
+          kind,
+          fileName,
+          content,
+          status: 'checking',
+          rowsTotal: roughRows(content),
+          createdBy: actor.id,
+          createdByEmail: actor.email,
+          createdAt: now(),
+        })
+        .returning();
+      if (!row) throw new Error('insert returned no row');
+      const run = toRun(row);
+      active.set(run.id, run);
+      void preview(run.id, kind, content);
+      return run;
+    },
+
+    async get(id: string): Promise<ImportRun> {
+      const live = active.get(id);
+      return live ? { ...live } : toRun(await stored(id));
+    },
+
+    async list(): Promise<ImportRun[]> {
+      const rows = await db.select().from(importRuns).orderBy(desc(importRuns.createdAt)).limit(20);
+      return rows.map((row) => active.get(row.id) ?? toRun({ ...row, preview: null }));
+    },
+
+    /** Every refused row of a previewed run: the error file. */
+    async refused(id: string): Promise<{ run: ImportRun; refused: RefusedRow[] }> {
+      const row = await stored(id);
+      const preview = row.preview as StoredPreview | null;
+      return { run: toRun(row), refused: preview?.refused ?? [] };
+    },
+
+    /**
+     * Starts the confirmed run: all or nothing, or the valid rows only. Answers at once ("running");
+     * the run's row says "done" when its transaction commits, or "failed" with the reason.
+     */
+    async confirm(actor: Actor, id: string, validOnly: boolean): Promise<ImportRun> {
+      if (active.has(id))
+        throw new HttpError(409, 'IMPORT_BUSY', 'This import is already being checked or run');
+      const row = await stored(id);
+      if (row.status !== 'previewed' && row.status !== 'failed')
+        throw new HttpError(409, 'IMPORT_NOT_READY', `This import cannot be run now (it is ${row.status})`);
+      if (row.status === 'failed' && !row.preview)
+        throw new HttpError(409, 'IMPORT_NOT_READY', 'This file could not be read; upload a corrected one');
+      const preview = row.preview as StoredPreview;
+      if (preview.counts.refused > 0 && !validOnly) {
+        throw refusedRowsError(preview.counts.refused);
+      }
+      await db
+        .update(importRuns)
+        .set({ status: 'running', validOnly, result: null, finishedAt: null, rowsChecked: 0 })
+        .where(eq(importRuns.id, id));
+      const run: ImportRun = { ...toRun(row), status: 'running', validOnly, rowsChecked: 0, result: null };
+      active.set(id, run);
+      void (async () => {
+        try {
+          await applyImport(
+            db,
+            actor,
+            { id, kind: row.kind, fileName: row.fileName, content: row.content, validOnly },
+            {
+              now,
+              progress: (phase, rows) => {
+                if (phase === 'checked') run.rowsChecked = rows;
+              },
+            },
+          );
+        } catch (error) {
+          const message =
+            error instanceof HttpError ? error.message : 'The import failed; nothing was written';
+          await db
+            .update(importRuns)
+            .set({ status: 'failed', result: { error: message }, finishedAt: now() })
+            .where(eq(importRuns.id, id))
+            .catch(() => undefined);
+        } finally {
+          active.delete(id);
+        }
+      })();
+      return { ...run };
+    },
+  };
+}
+
+export type ImportRunStore = ReturnType<typeof importRunStore>;
+export type { ImportCounts };

@@ -1,0 +1,247 @@
+// Bulk import and export (/api/imports, /api/export/<kind>): the preview's counts and refused rows with
+// the forms' messages, nothing written before the confirm, all or nothing, the valid rows only, the
+// audit entries of a run, an export read back as an import changing nothing, and bad files answered 4xx.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportRun } from '../../../shared/transfer';
+import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
+import { createTestApp, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+let d: Directory;
+beforeAll(async () => {
+  t = await createTestApp();
+  d = await openDirectory(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const upload = (kind: string, body: string | Buffer, fileName = 'file.csv', contentType = 'text/csv') =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/imports?kind=${kind}&fileName=${encodeURIComponent(fileName)}`,
+    headers: { ...d.admin.headers, 'content-type': contentType },
+    payload: body,
+  });
+
+/** The run once it has left `checking` / `running`. */
+async function settled(id: string): Promise<ImportRun> {
+  for (let i = 0; i < 400; i++) {
+    const response = await t.app.inject({ url: `/api/imports/${id}`, headers: d.admin.headers });
+    expect(response.statusCode, response.body).toBe(200);
+    const run = response.json() as ImportRun;
+    if (run.status !== 'checking' && run.status !== 'running') return run;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the run did not finish');
+}
+
+async function previewOf(kind: string, text: string, fileName?: string): Promise<ImportRun> {
+  const response = await upload(kind, text, fileName);
+  expect(response.statusCode, response.body).toBe(202);
+  return settled((response.json() as ImportRun).id);
+}
+
+async function confirm(id: string, validOnly = false) {
+  const response = await d.call(d.admin, 'POST', `/api/imports/${id}/confirm`, { validOnly });
+  if (response.statusCode !== 202) return { response, run: null };
+  return { response, run: await settled(id) };
+}
+
+const count = async (sql: string, params: unknown[]) =>
+  Number((await t.database.pool.query(sql, params)).rows[0].n);
+
+describe('products: preview, refused rows, all or nothing, corrected re-import', () => {
+  it('previews without writing, refuses a run with refused rows, then imports the corrected file', async () => {
+    const shop = await d.shop({ externalCode: uniqueName('S') });
+    const other = await d.shop();
+    const offer = await d.offer({ shopId: other.id });
+    const existing = await d.product({ shopId: shop.id, name: uniqueName('Kept'), price: 5 });
+    const code = shop.externalCode as string;
+    const bad = [
+      'shop_code,code,name,price,offer',
+      `${code},A1,Lamp,12.50,`,
+      `${code},A2,Chair,abc,`,
+      `${code},A1,Again,3,`,
+      `NOPE,A3,Ghost,3,`,
+      `${code},A4,Desk,1.234,`,
+      `${code},A5,Table,9,${offer.title}`,
+      `${code},,${existing.name},5,`,
+      `${code},,${existing.name.slice(0, -1)}X,6,`,
+    ].join('\n');
+    const run = await previewOf('products', bad, 'prices.csv');
+    expect(run.status).toBe('previewed');
+    expect(run.preview?.counts).toEqual({ created: 2, updated: 0, unchanged: 1, refused: 5 });
+    expect(run.preview?.refused).toEqual([
+      { line: 3, errors: [{ column: 'price', message: 'Valid price is required' }] },
+      { line: 4, errors: [{ column: 'code', message: 'The same code "A1" is on line 2 too' }] },
+      { line: 5, errors: [{ column: 'shop_code', message: 'Unknown shop code "NOPE"' }] },
+      { line: 6, errors: [{ column: 'price', message: 'Price can have at most 2 decimal places' }] },
+      { line: 7, errors: [{ column: 'offer', message: "This offer is not one of the product's shop" }] },
+    ]);
+    expect(run.preview?.matchedByName).toEqual([8]);
+    expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+
+    const errors = await t.app.inject({ url: `/api/imports/${run.id}/errors`, headers: d.admin.headers });
+    expect(errors.statusCode).toBe(200);
+    expect(errors.headers['content-type']).toContain('text/csv');
+    expect(errors.body).toContain('3,price,Valid price is required');
+
+    const refused = await confirm(run.id);
+    expect(refused.response.statusCode).toBe(409);
+    expect(refused.response.json().error.message).toBe(
+      '5 rows are refused, so nothing was imported. Correct them, or import the valid rows only',
+    );
+    expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+
+    const fixed = [
+      'shop_code,code,name,price',
+      `${code},A1,Lamp,12.50`,
+      `${code},A2,Chair,40`,
+      `${code},,${existing.name},7.5`,
+    ].join('\n');
+    const second = await previewOf('products', fixed, 'prices-fixed.csv');
+    expect(second.preview?.counts).toEqual({ created: 2, updated: 1, unchanged: 0, refused: 0 });
+    const auditBefore = await count('select coalesce(max(id), 0) as n from audit_log', []);
+    const done = await confirm(second.id);
+    expect(done.run?.status, JSON.stringify(done.run?.result)).toBe('done');
+    expect(done.run?.result?.counts).toEqual({ created: 2, updated: 1, unchanged: 0, refused: 0 });
+    const entries = (
+      await t.database.pool.query(
+        'select entity_type, action, entity_name, changes, detail from audit_log where id > $1 order by id',
+        [auditBefore],
+      )
+    ).rows;
+    expect(entries.map((e) => [e.entity_type, e.action])).toEqual([
+      ['product', 'create'],
+      ['product', 'create'],
+      ['product', 'update'],
+      ['import', 'create'],
+    ]);
+    expect(entries[2].changes).toEqual({ price: { before: '5.00', after: '7.50' } });
+    expect(entries[3]).toMatchObject({
+      entity_name: 'prices-fixed.csv',
+      detail: { kind: 'products', created: 2, updated: 1, unchanged: 0, refused: 0 },
+    });
+    expect(entries[0].detail).toEqual({ importRun: second.id });
+    expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(3);
+  });
+
+  it('imports the valid rows only when asked, leaving the refused ones', async () => {
+    const shop = await d.shop();
+    const text = ['shop,name,price', `${shop.name},Good,1`, `${shop.name},,2`].join('\n');
+    const run = await previewOf('products', text);
+    expect(run.preview?.refused).toEqual([
+      { line: 3, errors: [{ column: 'name', message: 'Name is required' }] },
+    ]);
+    const done = await confirm(run.id, true);
+    expect(done.run?.status).toBe('done');
+    expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+  });
+});
+
+describe('shops: new categories and floors, and a round trip', () => {
+  it('lists missing places, creates them on confirm, and an export read back changes nothing', async () => {
+    const cat = uniqueName('Cat');
+    const floor = uniqueName('Floor');
+    const code = uniqueName('T');
+    const text = `\uFEFFcode,name,category,floor,description\n${code},${uniqueName('Shop')},${cat},${floor},"=1+2, a ""quote"""\n`;
+    const run = await previewOf('shops', text);
+    expect(run.preview?.newCategories).toEqual([cat]);
+    expect(run.preview?.newFloors).toEqual([floor]);
+    expect(run.preview?.counts.created).toBe(1);
+    const done = await confirm(run.id);
+    expect(done.run?.status, JSON.stringify(done.run?.result)).toBe('done');
+    expect(await count('select count(*) as n from categories where name = $1', [cat])).toBe(1);
+    const stored = (
+      await t.database.pool.query('select description from shops where external_code = $1', [code])
+    ).rows[0];
+    expect(stored.description).toBe('=1+2, a "quote"');
+
+    const exported = await t.app.inject({ url: '/api/export/shops', headers: d.admin.headers });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(exported.body.startsWith('\uFEFFcode,name,category,floor')).toBe(true);
+    // The formula is escaped: a spreadsheet shows it as text.
+    expect(exported.body).toContain(`"'=1+2, a ""quote"""`);
+    const back = await previewOf('shops', exported.body);
+    expect(back.preview?.counts).toMatchObject({ created: 0, updated: 0, refused: 0 });
+
+    const products = await t.app.inject({ url: '/api/export/products', headers: d.admin.headers });
+    const productsBack = await previewOf('products', products.body);
+    expect(productsBack.preview?.counts).toMatchObject({ created: 0, updated: 0, refused: 0 });
+    const offers = await t.app.inject({ url: '/api/export/offers', headers: d.admin.headers });
+    const offersBack = await previewOf('offers', offers.body);
+    expect(offersBack.preview?.counts).toMatchObject({ created: 0, updated: 0, refused: 0 });
+  });
+
+  it('exports the current filter only, with the list’s own query', async () => {
+    const shop = await d.shop();
+    await d.product({ shopId: shop.id, name: 'Only one' });
+    const response = await t.app.inject({
+      url: `/api/export/products?shopId=${shop.id}`,
+      headers: d.admin.headers,
+    });
+    expect(response.body.trim().split('\r\n')).toHaveLength(2);
+    const floors = await t.app.inject({ url: '/api/export/floors', headers: d.admin.headers });
+    expect(floors.body.startsWith('\uFEFFname,level\r\n')).toBe(true);
+  });
+});
+
+describe('offers', () => {
+  it('refuses an end before the start with the form’s message', async () => {
+    const shop = await d.shop();
+    const text = [
+      'shop,title,discount,start_date,end_date',
+      `${shop.name},Sale,10,2026-05-02,2026-05-01`,
+    ].join('\n');
+    const run = await previewOf('offers', text);
+    expect(run.preview?.refused).toEqual([
+      { line: 2, errors: [{ column: 'end_date', message: 'End date must be after start date' }] },
+    ]);
+  });
+});
+
+describe('bad files are 4xx with a clear message, never 5xx', () => {
+  const cases: [string, string | Buffer, number, string][] = [
+    ['semicolons', 'name;price;shop\na;1;b\n', 400, 'The columns are separated by semicolons'],
+    ['unknown column', 'name,price,shop,colour\n', 400, 'Unknown column: colour'],
+    ['missing column', 'name,shop\n', 400, 'Missing column: price'],
+    ['open quote', 'name,price,shop\n"a,1,b\n', 400, 'A quote opened on line 2 is never closed'],
+    ['Latin-1', Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xe9, 0x0a]), 400, 'The file is not UTF-8 text'],
+    ['UTF-16', Buffer.from([0xff, 0xfe, 0x6e, 0x00]), 400, 'The file is UTF-16 text'],
+    ['empty', '', 400, ''],
+  ];
+  for (const [name, body, status, message] of cases) {
+    it(name, async () => {
+      const response = await upload('products', body);
+      if (response.statusCode === 202) {
+        const run = await settled((response.json() as ImportRun).id);
+        expect(run.status).toBe('failed');
+        expect(run.result?.error).toContain(message);
+      } else {
+        expect(response.statusCode, response.body).toBe(status);
+        expect(response.json().error.message).toContain(message);
+      }
+    });
+  }
+
+  it('a file over the limit is 413', async () => {
+    const response = await upload('products', Buffer.alloc(41 * 1024 * 1024, 0x61));
+    expect(response.statusCode).toBe(413);
+  });
+
+  it('another content type is 415, and a shopper may not import or export', async () => {
+    expect((await upload('products', 'name,price,shop\n', 'f.csv', 'text/plain')).statusCode).toBe(415);
+    const asUser = await t.app.inject({
+      method: 'POST',
+      url: '/api/imports?kind=products',
+      headers: { ...d.user.headers, 'content-type': 'text/csv' },
+      payload: 'name,price,shop\n',
+    });
+    expect(asUser.statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/export/products', headers: d.user.headers })).statusCode).toBe(
+      403,
+    );
+  });
+});
