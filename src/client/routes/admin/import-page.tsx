@@ -23,6 +23,7 @@ import {
   useStartImport,
 } from '../../features/imports';
 import { errorMessage } from '../../lib/api';
+import { usePageTitle } from '../../lib/page-title';
 
 const KIND_LABELS: Record<ImportKind, string> = { shops: 'Shops', products: 'Products', offers: 'Offers' };
 const isKind = (value: string | null): value is ImportKind =>
@@ -44,6 +45,7 @@ function NewImport() {
   const navigate = useNavigate();
   const kindId = useId();
   const fileId = useId();
+  usePageTitle(`Import ${KIND_LABELS[kind].toLowerCase()}`);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -151,6 +153,7 @@ function ImportRunView({ id }: { id: string }) {
   const [validOnly, setValidOnly] = useState(false);
   const validOnlyId = useId();
   const status = run.data?.status;
+  usePageTitle(run.data ? `Import of ${run.data.fileName}` : undefined);
   const wasBusy = useRef(false);
   useEffect(() => {
     // A run that just finished changed the directory: the lists and the log read it again.
