@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -26,6 +27,8 @@ import { decodedPath, isApiRequest } from './lib/request-route';
 import { inviteRoutes } from './modules/accounts/invite-routes';
 import { amenityRoutes, floorGuideRoutes } from './modules/amenities/routes';
 import { auditRoutes } from './modules/audit/routes';
+import { imageRoutes } from './modules/images/routes';
+import { fileImageStore, type ImageStore, imageStoreFor } from './modules/images/store';
 import { mallHoursRoutes } from './modules/mall-hours/routes';
 import { managerRoutes } from './modules/managers/routes';
 import { offerReviewRoutes } from './modules/offers/review-routes';
@@ -77,6 +80,11 @@ export interface AppOptions {
   maxConnections?: number;
   /** The HTTP server's timeouts (server-limits.ts); tests shorten them. */
   serverTimeouts?: Partial<ServerTimeouts>;
+  /**
+   * Where images are kept (modules/images/store.ts): main.ts passes the store for MALL_DATA_DIR. When
+   * omitted, PostgreSQL keeps them in its table and an embedded database (tests) in a fresh temporary folder.
+   */
+  imageStore?: ImageStore;
   /** Where sign-in and registration wait for a password hash; one sized for this machine when omitted. */
   hashQueue?: HashQueue;
 }
@@ -96,6 +104,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered (method + URL pattern): the authorization test checks each has a rule. */
     routeTable: readonly RouteEntry[];
+    /** Where this app keeps images (modules/images/store.ts). */
+    imageStore: ImageStore;
   }
 }
 
@@ -145,6 +155,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         });
   });
   app.decorate('routeTable', routeTable);
+  app.decorate(
+    'imageStore',
+    options.imageStore ??
+      (database.kind === 'postgres'
+        ? imageStoreFor(database, '')
+        : fileImageStore(db, fs.mkdtempSync(path.join(os.tmpdir(), 'mall-images-')))),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -228,6 +245,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });
   await app.register(managerRoutes, { prefix: '/api', db, now, timeZone });
   await app.register(searchRoutes, { prefix: '/api/search', db, now, timeZone });
+  await app.register(imageRoutes, { prefix: '/api', db, now, store: app.imageStore });
 
   const pageHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
   app.setNotFoundHandler((request, reply) => {

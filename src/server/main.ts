@@ -52,7 +52,14 @@ async function main() {
     { buildApp },
     { announceSetupCode, openConfiguredDatabase },
     { pino },
-  ] = await Promise.all([import('./env'), import('./app'), import('./start'), import('pino')]);
+    { imageStoreFor },
+  ] = await Promise.all([
+    import('./env'),
+    import('./app'),
+    import('./start'),
+    import('pino'),
+    import('./modules/images/store'),
+  ]);
   isExpected = (error) => error instanceof DataDirInUseError || error instanceof EnvError;
   const env = parseEnv();
   const logger = pino({ level: env.LOG_LEVEL });
@@ -71,6 +78,7 @@ async function main() {
     maxEventLoopDelayMs: env.MALL_MAX_EVENT_LOOP_DELAY_MS,
     benchRoutes: env.MALL_BENCH_ROUTES,
     maxConnections: env.MALL_MAX_CONNECTIONS,
+    imageStore: imageStoreFor(opened.database, env.MALL_DATA_DIR),
     clientDir: clientDir && fs.existsSync(`${clientDir}/index.html`) ? clientDir : undefined,
     logger,
   });

@@ -79,6 +79,11 @@ export const Shop = z.object({
   contact: z.string(),
   openingHours: z.string(),
   hours: StoredHours.nullable(),
+  /** Image keys (shared/images.ts): the logo and the cover photo, null when none. */
+  logo: z.string().nullable(),
+  cover: z.string().nullable(),
+  /** The shop's pin on its floor's plan, as fractions of the plan's width and height; null when none. */
+  pin: z.object({ x: z.number(), y: z.number() }).nullable(),
   createdAt: z.string(),
 });
 export type Shop = z.infer<typeof Shop>;

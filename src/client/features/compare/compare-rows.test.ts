@@ -21,6 +21,8 @@ function product(id: string, overrides: Partial<Product> = {}): Product {
     offerId: null,
     offer: null,
     offerPrice: null,
+    image: null,
+    shopLogo: null,
     createdAt: '2026-11-01T00:00:00.000Z',
     ...overrides,
   };

@@ -46,6 +46,8 @@ function selectProducts(db: Executor, today: string) {
         offerDiscount: offers.discount,
         offerEndDate: offers.endDate,
         offerActive: sql<boolean | null>`(${activeOn(today)})`,
+        image: products.image,
+        shopLogo: shops.logoImage,
         createdAt: products.createdAt,
       })
       .from(products)
@@ -83,6 +85,8 @@ function toProduct(row: ProductRow): Product {
     offerId: row.offerId,
     offer,
     offerPrice: offer?.active ? discountedPrice(row.price, offer.discount) : null,
+    image: row.image,
+    shopLogo: row.shopLogo,
     createdAt: row.createdAt.toISOString(),
   };
 }

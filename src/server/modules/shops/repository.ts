@@ -36,6 +36,10 @@ const shopColumns = {
   contact: shops.contact,
   openingHours: shops.openingHours,
   hours: shops.hours,
+  logo: shops.logoImage,
+  cover: shops.coverImage,
+  pinX: shops.pinX,
+  pinY: shops.pinY,
   createdAt: shops.createdAt,
 };
 
@@ -47,8 +51,16 @@ function selectShops(db: Executor) {
     .innerJoin(floors, eq(floors.id, shops.floorId));
 }
 
-type ShopRow = Omit<Shop, 'createdAt'> & { createdAt: Date };
-const toShop = (row: ShopRow): Shop => ({ ...row, createdAt: row.createdAt.toISOString() });
+type ShopRow = Omit<Shop, 'createdAt' | 'pin'> & {
+  createdAt: Date;
+  pinX: number | null;
+  pinY: number | null;
+};
+const toShop = ({ pinX, pinY, ...row }: ShopRow): Shop => ({
+  ...row,
+  pin: pinX !== null && pinY !== null ? { x: pinX, y: pinY } : null,
+  createdAt: row.createdAt.toISOString(),
+});
 
 /** A shop as the audit log shows it: what an admin sees in the form, places by name. */
 export function shopSnapshot(shop: Shop): Snapshot {
@@ -151,13 +163,16 @@ export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { ti
       id: string,
     ): Promise<{
       shop: Shop;
-      products: { id: string; name: string }[];
+      products: { id: string; name: string; image: string | null }[];
       offers: { id: string; title: string }[];
     } | null> {
       const shop = await lockAndRead(tx, id);
       if (!shop) return null;
       const [gone, goneOffers] = await Promise.all([
-        tx.select({ id: products.id, name: products.name }).from(products).where(eq(products.shopId, id)),
+        tx
+          .select({ id: products.id, name: products.name, image: products.image })
+          .from(products)
+          .where(eq(products.shopId, id)),
         tx.select({ id: offers.id, title: offers.title }).from(offers).where(eq(offers.shopId, id)),
       ]);
       await tx.delete(shops).where(eq(shops.id, id));
