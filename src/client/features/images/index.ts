@@ -1,0 +1,2 @@
+export { ImageUpload, ProductPhotoPanel, ShopImagesPanel } from './image-upload';
+export { Monogram, Picture } from './picture';
