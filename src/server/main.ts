@@ -83,6 +83,11 @@ async function main() {
     logger,
   });
   await app.listen({ port: env.PORT, host: env.HOST });
+  // Image files whose rows are gone (a crash between a commit and the files' removal, a restore).
+  void app.imageStore
+    .sweep()
+    .then((removed) => removed > 0 && app?.log.info({ removed }, 'removed left-over image files'))
+    .catch((error) => app?.log.warn({ err: error }, 'image sweep failed'));
   app.log.info({ maxConnections: app.server.maxConnections }, 'connections capped');
 
   const shownHost = ['0.0.0.0', '127.0.0.1', '::'].includes(env.HOST) ? 'localhost' : env.HOST;
