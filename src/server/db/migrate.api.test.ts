@@ -15,6 +15,9 @@ const TABLES = [
   'catalog_version',
   'categories',
   'floors',
+  // uploaded images and, on PostgreSQL, their variants' bytes (migration 0011)
+  'image_variants',
+  'images',
   'mall_hours',
   'manager_invites',
   'offers',

@@ -1,2 +1,2 @@
-export { ImageUpload, ProductPhotoPanel, ShopImagesPanel } from './image-upload';
+// Images as shoppers see them. The upload control (admin and manager forms) is in ./forms.
 export { Monogram, Picture } from './picture';

@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
 import { LastChanged } from '../../features/audit';
-import { ProductPhotoPanel } from '../../features/images';
+import { ProductPhotoPanel } from '../../features/images/forms';
 import { shopOffersQuery } from '../../features/offers';
 import { productQuery } from '../../features/products';
 import { ProductForm } from '../../features/products/forms';

@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
 import { LastChanged } from '../../features/audit';
-import { ShopImagesPanel } from '../../features/images';
+import { ShopImagesPanel } from '../../features/images/forms';
 import { ManagersPanel } from '../../features/managers';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { shopQuery } from '../../features/shops';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { EntityFormPage } from '../../components/entity-form';
-import { ProductPhotoPanel } from '../../features/images';
+import { ProductPhotoPanel } from '../../features/images/forms';
 import { shopOffersQuery } from '../../features/offers';
 import { productQuery } from '../../features/products';
 import { ProductForm } from '../../features/products/forms';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { EntityFormPage } from '../../components/entity-form';
-import { ShopImagesPanel } from '../../features/images';
+import { ShopImagesPanel } from '../../features/images/forms';
 import { shopQuery } from '../../features/shops';
 import { ShopListingForm } from '../../features/shops/forms';
 

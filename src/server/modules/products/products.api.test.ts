@@ -72,6 +72,8 @@ describe('create and read', () => {
       offerId: null,
       offer: null,
       offerPrice: null,
+      image: null,
+      shopLogo: null,
       createdAt: expect.any(String),
     });
     expect(await get(product.id)).toEqual(product);

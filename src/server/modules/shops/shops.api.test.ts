@@ -84,6 +84,10 @@ describe('create and read', () => {
       openingHours: '10:00–22:00',
       // No structured hours unless given (docs/decisions/017).
       hours: null,
+      // No images or pin until uploaded and placed (docs/decisions/020).
+      logo: null,
+      cover: null,
+      pin: null,
       createdAt: expect.any(String),
       productCount: 0,
       offerCount: 0,
@@ -336,6 +340,9 @@ describe('list', () => {
         'contact',
         'openingHours',
         'hours',
+        'logo',
+        'cover',
+        'pin',
         'createdAt',
       ].sort(),
     );
