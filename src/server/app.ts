@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import fastifyCookie from '@fastify/cookie';
@@ -36,6 +37,8 @@ import { accountRoutes } from './modules/accounts/account-routes';
 import { inviteRoutes } from './modules/accounts/invite-routes';
 import { amenityRoutes, floorGuideRoutes } from './modules/amenities/routes';
 import { auditRoutes } from './modules/audit/routes';
+import { imageRoutes } from './modules/images/routes';
+import { fileImageStore, type ImageStore, imageStoreFor } from './modules/images/store';
 import { mallHoursRoutes } from './modules/mall-hours/routes';
 import { managerRoutes } from './modules/managers/routes';
 import { offerReviewRoutes } from './modules/offers/review-routes';
@@ -93,6 +96,11 @@ export interface AppOptions {
   maxConnections?: number;
   /** The HTTP server's timeouts (server-limits.ts); tests shorten them. */
   serverTimeouts?: Partial<ServerTimeouts>;
+  /**
+   * Where images are kept (modules/images/store.ts): main.ts passes the store for MALL_DATA_DIR. When
+   * omitted, PostgreSQL keeps them in its table and an embedded database (tests) in a fresh temporary folder.
+   */
+  imageStore?: ImageStore;
   /** Where sign-in and registration wait for a password hash; one sized for this machine when omitted. */
   hashQueue?: HashQueue;
 }
@@ -117,6 +125,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered (method + URL pattern): the authorization test checks each has a rule. */
     routeTable: readonly RouteEntry[];
+    /** Where this app keeps images (modules/images/store.ts). */
+    imageStore: ImageStore;
   }
 }
 
@@ -175,6 +185,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         });
   });
   app.decorate('routeTable', routeTable);
+  app.decorate(
+    'imageStore',
+    options.imageStore ??
+      (database.kind === 'postgres'
+        ? imageStoreFor(database, '')
+        : fileImageStore(db, fs.mkdtempSync(path.join(os.tmpdir(), 'mall-images-')))),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The API reference, generated from the routes' zod schemas (docs/decisions/028): collected as routes
@@ -288,6 +305,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(managerRoutes, { prefix: '/api', db, now, timeZone });
   await app.register(searchRoutes, { prefix: '/api/search', db, now, timeZone });
   await app.register(transferRoutes, { prefix: '/api', db, now, timeZone });
+  await app.register(imageRoutes, { prefix: '/api', db, now, store: app.imageStore });
 
   const pageHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;
   app.setNotFoundHandler((request, reply) => {

@@ -52,7 +52,14 @@ async function main() {
     { buildApp },
     { announceSetupCode, openConfiguredDatabase },
     { pino },
-  ] = await Promise.all([import('./env'), import('./app'), import('./start'), import('pino')]);
+    { imageStoreFor },
+  ] = await Promise.all([
+    import('./env'),
+    import('./app'),
+    import('./start'),
+    import('pino'),
+    import('./modules/images/store'),
+  ]);
   isExpected = (error) => error instanceof DataDirInUseError || error instanceof EnvError;
   const env = parseEnv();
   const logger = pino({ level: env.LOG_LEVEL });
@@ -72,10 +79,16 @@ async function main() {
     maxEventLoopDelayMs: env.MALL_MAX_EVENT_LOOP_DELAY_MS,
     benchRoutes: env.MALL_BENCH_ROUTES,
     maxConnections: env.MALL_MAX_CONNECTIONS,
+    imageStore: imageStoreFor(opened.database, env.MALL_DATA_DIR),
     clientDir: clientDir && fs.existsSync(`${clientDir}/index.html`) ? clientDir : undefined,
     logger,
   });
   await app.listen({ port: env.PORT, host: env.HOST });
+  // Image files whose rows are gone (a crash between a commit and the files' removal, a restore).
+  void app.imageStore
+    .sweep()
+    .then((removed) => removed > 0 && app?.log.info({ removed }, 'removed left-over image files'))
+    .catch((error) => app?.log.warn({ err: error }, 'image sweep failed'));
   app.log.info({ maxConnections: app.server.maxConnections }, 'connections capped');
 
   const shownHost = ['0.0.0.0', '127.0.0.1', '::'].includes(env.HOST) ? 'localhost' : env.HOST;

@@ -32,3 +32,17 @@ export const INVITE_MESSAGES = {
  */
 export const NOT_YOUR_SHOP = "Only the mall office and this shop's managers can change it";
 export const DIRECTORY_FIELDS_REFUSED = "Only the mall's admins can change a shop's name, category or floor";
+
+/** What an image upload is refused with (docs/decisions/020); the upload control shows the message. */
+export const IMAGE_MESSAGES = {
+  notAnImage: 'This file is not an image we can read. Upload a JPEG, PNG, WebP or AVIF file',
+  heic: 'HEIC photos cannot be read here. Export the photo as JPEG (or set the camera to "Most Compatible") and upload that',
+  unreadable: 'This image is damaged or incomplete and could not be read',
+  tooManyPixels: 'This image has too many pixels (more than 64 megapixels). Upload a smaller one',
+  tooLarge: 'This file is larger than 10 MB. Upload a smaller one',
+  tooSmall: 'This image is too small: it must be at least 16 pixels wide and high',
+  noFile: 'Choose an image file to upload',
+  wrongField: 'Send the image in a form field named "file"',
+  oneFile: 'Send one image at a time',
+  uploadHeader: 'Uploads must come from the Super Mall page (the X-Mall-Upload header is missing)',
+} as const;

@@ -65,6 +65,9 @@ export const MANAGER_SHOP_FIELDS: readonly string[] = [
   'contact',
   'openingHours',
   'hours',
+  // The shop's images (docs/decisions/020).
+  'logo',
+  'cover',
 ];
 
 export interface Permission {

@@ -69,6 +69,9 @@ export const Product = z.object({
   /** The price with the offer's discount while the offer is active; null otherwise. */
   offerPrice: z.string().nullable(),
   externalCode: z.string().nullable(),
+  /** The product's photo and its shop's logo: image keys (shared/images.ts), null when none. */
+  image: z.string().nullable(),
+  shopLogo: z.string().nullable(),
   createdAt: z.string(),
 });
 export type Product = z.infer<typeof Product>;

@@ -82,6 +82,11 @@ export const Shop = z.object({
   openingHours: z.string(),
   hours: StoredHours.nullable(),
   externalCode: z.string().nullable(),
+  /** Image keys (shared/images.ts): the logo and the cover photo, null when none. */
+  logo: z.string().nullable(),
+  cover: z.string().nullable(),
+  /** The shop's pin on its floor's plan, as fractions of the plan's width and height; null when none. */
+  pin: z.object({ x: z.number(), y: z.number() }).nullable(),
   createdAt: z.string(),
 });
 export type Shop = z.infer<typeof Shop>;

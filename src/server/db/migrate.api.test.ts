@@ -17,6 +17,9 @@ const TABLES = [
   'floors',
   // bulk imports' files, previews and results (migration 0012)
   'import_runs',
+  // uploaded images and, on PostgreSQL, their variants' bytes (migration 0013)
+  'image_variants',
+  'images',
   'mall_hours',
   'manager_invites',
   'offers',

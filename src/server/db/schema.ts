@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -10,6 +11,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  real,
   smallint,
   text,
   timestamp,
@@ -122,6 +124,38 @@ export const categories = pgTable(
   ],
 );
 
+/**
+ * An uploaded image, decoded and re-encoded by the server (docs/decisions/020). `key` is the image's
+ * content address and dimensions ("<sha-256 base64url>-<width>x<height>"); its variants' bytes live in
+ * files under MALL_DATA_DIR/images (embedded) or in image_variants (PostgreSQL). A row no shop, product
+ * or floor refers to any more is deleted by a trigger (migration 0013), so nothing is left behind.
+ */
+export const images = pgTable('images', {
+  key: text('key').primaryKey(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  createdAt: createdAt(),
+});
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/** The variants' bytes, when the images are stored in PostgreSQL (DATABASE_URL): shared by every server. */
+export const imageVariants = pgTable(
+  'image_variants',
+  {
+    imageKey: text('image_key')
+      .notNull()
+      .references(() => images.key, { onDelete: 'cascade' }),
+    /** "480.webp": the nominal width and the format. */
+    name: text('name').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.imageKey, t.name] })],
+);
+
+/** A pin's place on a floor plan: fractions of the plan's width and height, 0 to 1. */
+const pin = (name: string) => real(name);
+
 export const floors = pgTable(
   'floors',
   {
@@ -135,10 +169,13 @@ export const floors = pgTable(
      * a trigger (migration 0008, docs/decisions/018).
      */
     level: integer('level').notNull(),
+    /** The floor's plan, an uploaded image. */
+    planImage: text('plan_image').references(() => images.key),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('floors_level_key').on(t.level),
+    index('floors_plan_image_idx').on(t.planImage).where(sql`${t.planImage} is not null`),
     uniqueIndex('floors_name_key_key').on(t.nameKey),
     uniqueIndex('floors_name_glyph_key_key').on(t.nameGlyphKey),
     check('floors_name_check', sql`length(btrim(${t.name})) > 0`),
@@ -164,11 +201,22 @@ export const shops = pgTable(
     hours: jsonb('hours').$type<OpeningHours>(),
     /** A code from outside (a tenant id): optional, unique in the mall; imports match by it (decision 022). */
     externalCode: text('external_code'),
+    logoImage: text('logo_image').references(() => images.key),
+    coverImage: text('cover_image').references(() => images.key),
+    /** The shop's pin on its floor's plan (both or neither). */
+    pinX: pin('pin_x'),
+    pinY: pin('pin_y'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('shops_external_code_key').on(t.externalCode),
     index('shops_category_id_idx').on(t.categoryId),
+    index('shops_logo_image_idx').on(t.logoImage).where(sql`${t.logoImage} is not null`),
+    index('shops_cover_image_idx').on(t.coverImage).where(sql`${t.coverImage} is not null`),
+    check(
+      'shops_pin_check',
+      sql`(${t.pinX} is null) = (${t.pinY} is null) and ${t.pinX} between 0 and 1 and ${t.pinY} between 0 and 1`,
+    ),
     index('shops_floor_id_idx').on(t.floorId),
     // The list's order (name, any case) and its "name contains" search (pg_trgm, migration 0002).
     index('shops_name_order_idx').on(sql`lower(${t.name})`, t.name, t.id),
@@ -190,10 +238,16 @@ export const amenities = pgTable(
       .references(() => floors.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     location: text('location').notNull().default(''),
+    pinX: pin('pin_x'),
+    pinY: pin('pin_y'),
     createdAt: createdAt(),
   },
   (t) => [
     index('amenities_floor_id_idx').on(t.floorId),
+    check(
+      'amenities_pin_check',
+      sql`(${t.pinX} is null) = (${t.pinY} is null) and ${t.pinX} between 0 and 1 and ${t.pinY} between 0 and 1`,
+    ),
     // The kinds the app knows (shared/amenity.ts); a new kind is a new migration.
     check(
       'amenities_kind_check',
@@ -260,11 +314,13 @@ export const products = pgTable(
     offerId: uuid('offer_id'),
     /** A code from outside (a SKU): optional, unique within its shop; imports match by it (decision 022). */
     externalCode: text('external_code'),
+    image: text('image').references(() => images.key),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('products_shop_external_code_key').on(t.shopId, t.externalCode),
     index('products_shop_id_idx').on(t.shopId),
+    index('products_image_idx').on(t.image).where(sql`${t.image} is not null`),
     index('products_offer_id_idx').on(t.offerId),
     index('products_name_order_idx').on(sql`lower(${t.name})`, t.name, t.id),
     // "name contains", any case: lower(name) LIKE lower(pattern) (migration 0003). On lower(name), so the

@@ -10,9 +10,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH } from '../../shared/account';
 import type { ApiErrorBody } from '../../shared/errors';
-import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
+import { AUTH_MESSAGES, IMAGE_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
 import { CLOSE_TIME_MESSAGE, everyDay, SAME_TIME_MESSAGE, TIME_MESSAGE } from '../../shared/hours';
 import { addDays as addDaysTo } from '../../shared/hours-status';
+import { MAX_IMAGE_BYTES } from '../../shared/images';
 import { DIRECTORY_FIELDS_REFUSED, MANAGER_INVITE_MESSAGES } from '../../shared/managers';
 import { END_BEFORE_START, type Offer, type ReviewedOffer } from '../../shared/offer';
 import { FLOOR_LEVEL_MESSAGE, type Place } from '../../shared/place';
@@ -28,6 +29,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../test/harness';
+import { multipart, testJpeg } from '../test/images';
 
 let t: TestApp;
 let d: Directory;
@@ -1138,5 +1140,134 @@ describe('a bad import file is refused with its reason, never a 5xx, and stores 
     expect((response.json() as ApiErrorBody).error.message).toBe(
       'Choose whether to import the valid rows only',
     );
+  });
+});
+
+// Image uploads (docs/decisions/020): what a careless or hostile client sends instead of one image
+
+describe('a bad upload is refused in words a person understands, and writes nothing', () => {
+  type Upload = { payload: Buffer | string; headers: Record<string, string> };
+  const jpegUpload = async (options?: Parameters<typeof multipart>[1]) =>
+    multipart(await testJpeg(), options);
+  const CASES: Array<
+    [label: string, build: () => Promise<Upload>, status: number, code: string, message: string]
+  > = [
+    [
+      'a PDF named .jpg',
+      async () => multipart(Buffer.from('%PDF-1.4 not a picture'), { filename: 'photo.jpg' }),
+      422,
+      'INVALID_IMAGE',
+      IMAGE_MESSAGES.notAnImage,
+    ],
+    [
+      'an SVG (script-capable, never decoded)',
+      async () =>
+        multipart(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="99" height="99"/>'), {
+          type: 'image/svg+xml',
+        }),
+      422,
+      'INVALID_IMAGE',
+      IMAGE_MESSAGES.notAnImage,
+    ],
+    [
+      'over 10 MB',
+      async () => multipart(Buffer.concat([await testJpeg(), Buffer.alloc(MAX_IMAGE_BYTES)])),
+      413,
+      'FILE_TOO_LARGE',
+      IMAGE_MESSAGES.tooLarge,
+    ],
+    [
+      'the file in another field',
+      () => jpegUpload({ field: 'photo' }),
+      400,
+      'WRONG_FIELD',
+      IMAGE_MESSAGES.wrongField,
+    ],
+    [
+      'a form with no file',
+      async () => {
+        const { headers } = multipart(Buffer.alloc(0));
+        const boundary = String(headers['content-type']).split('boundary=')[1];
+        return { payload: `--${boundary}--\r\n`, headers };
+      },
+      400,
+      'NO_FILE',
+      IMAGE_MESSAGES.noFile,
+    ],
+    [
+      'two files',
+      async () => {
+        const one = multipart(await testJpeg());
+        const boundary = String(one.headers['content-type']).split('boundary=')[1];
+        const closing = `--${boundary}--\r\n`;
+        // The same part twice, then the closing boundary.
+        const part = one.payload.subarray(0, one.payload.length - closing.length);
+        return { payload: Buffer.concat([part, part, Buffer.from(closing)]), headers: one.headers };
+      },
+      400,
+      'ONE_FILE',
+      IMAGE_MESSAGES.oneFile,
+    ],
+    [
+      'a text field beside the file',
+      async () => multipart(await testJpeg(), {}, { caption: 'hello' }),
+      400,
+      'ONE_FILE',
+      IMAGE_MESSAGES.oneFile,
+    ],
+    [
+      'JSON instead of a form',
+      async () => ({
+        payload: '{"file":"x"}',
+        headers: { 'content-type': 'application/json', 'x-mall-upload': '1' },
+      }),
+      415,
+      'NOT_MULTIPART',
+      IMAGE_MESSAGES.noFile,
+    ],
+    [
+      'no X-Mall-Upload header (a cross-site form could send this body)',
+      async () => {
+        const { payload, headers } = await jpegUpload();
+        return { payload, headers: { 'content-type': String(headers['content-type']) } };
+      },
+      403,
+      'UPLOAD_HEADER',
+      IMAGE_MESSAGES.uploadHeader,
+    ],
+    [
+      'from another site',
+      async () => {
+        const upload = await jpegUpload();
+        return { ...upload, headers: { ...upload.headers, 'sec-fetch-site': 'cross-site' } };
+      },
+      403,
+      'CROSS_SITE',
+      'This request came from another site and was refused',
+    ],
+  ];
+  it.each(CASES)('%s', async (_label, build, status, code, message) => {
+    const shop = fx.shop;
+    const before = {
+      row: await d.row('shops', shop.id),
+      counts: await rowCounts(),
+      stored: await t.app.imageStore.count(),
+    };
+    const { payload, headers } = await build();
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: `/api/shops/${shop.id}/logo`,
+      payload,
+      headers: { ...headers, ...d.admin.headers },
+    });
+    expect(response.statusCode, response.body).toBe(status);
+    const { error } = response.json() as ApiErrorBody;
+    expect(error.code).toBe(code);
+    expect(error.message).toBe(message);
+    expect({
+      row: await d.row('shops', shop.id),
+      counts: await rowCounts(),
+      stored: await t.app.imageStore.count(),
+    }).toEqual(before);
   });
 });

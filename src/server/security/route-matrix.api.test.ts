@@ -10,6 +10,7 @@ import { everyDay } from '../../shared/hours';
 import { type Actor, can } from '../../shared/permissions';
 import { type Directory, openDirectory, uniqueName, unknownId } from '../test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
+import { multipart, testJpeg } from '../test/images';
 
 let t: TestApp;
 let d: Directory;
@@ -38,8 +39,10 @@ interface Built {
   payload?: unknown;
   /** The shop the record is or belongs to: the "manager" role manages it, the "other-manager" not. */
   shopId?: string;
-  /** Headers beside the person's (an import's CSV body: its content type). */
+  /** Headers beyond the person's (a multipart upload's). */
   headers?: Record<string, string>;
+  /** The shop's fields the request changes, when the payload does not name them (an upload). */
+  fields?: string[];
 }
 interface Rule {
   /** Builds one request against fresh data of its own. */
@@ -62,13 +65,88 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/register',
   'POST /api/auth/login',
   'POST /api/auth/logout',
+  // Content-addressed image variants: the unguessable URL is the capability (docs/decisions/020).
+  'GET /api/images/:key/:variant',
 ]);
+
+/** A JPEG upload's request, for a shop's, product's or floor's image route. */
+async function uploadRequest(url: string, shopId?: string, fields?: string[]): Promise<Built> {
+  const { payload, headers } = multipart(await testJpeg());
+  return { url, payload, headers, shopId, fields };
+}
+
+/** An image uploaded by an admin to a new shop's logo: its key. */
+async function uploadedLogo(): Promise<string> {
+  const shop = await d.shop();
+  const { payload, headers } = multipart(await testJpeg());
+  const response = await t.app.inject({
+    method: 'PUT',
+    url: `/api/shops/${shop.id}/logo`,
+    payload,
+    headers: { ...headers, ...d.admin.headers },
+  });
+  return response.json().image as string;
+}
 
 const RULES: Record<string, Rule> = {
   'GET /api/health': { request: async () => ({ url: '/api/health' }), success: 200 },
   'GET /api/settings': { request: async () => ({ url: '/api/settings' }), success: 200 },
   'GET /api/openapi.json': { request: async () => ({ url: '/api/openapi.json' }), success: 200 },
   'GET /api/auth/me': { request: async () => ({ url: '/api/auth/me' }), success: 200 },
+  'GET /api/images/:key/:variant': {
+    request: async () => ({ url: `/api/images/${await uploadedLogo()}/480.webp` }),
+    success: 200,
+  },
+  'PUT /api/shops/:id/logo': {
+    request: async () => {
+      const shop = await d.shop();
+      return uploadRequest(`/api/shops/${shop.id}/logo`, shop.id, ['logo']);
+    },
+    success: 200,
+  },
+  'PUT /api/shops/:id/cover': {
+    request: async () => {
+      const shop = await d.shop();
+      return uploadRequest(`/api/shops/${shop.id}/cover`, shop.id, ['cover']);
+    },
+    success: 200,
+  },
+  'PUT /api/products/:id/photo': {
+    request: async () => {
+      const product = await d.product();
+      return uploadRequest(`/api/products/${product.id}/photo`, product.shopId);
+    },
+    success: 200,
+  },
+  'PUT /api/floors/:id/plan': {
+    request: async () => uploadRequest(`/api/floors/${(await d.floor()).id}/plan`),
+    success: 200,
+  },
+  'DELETE /api/shops/:id/logo': {
+    request: async () => {
+      const shop = await d.shop();
+      return { url: `/api/shops/${shop.id}/logo`, shopId: shop.id, fields: ['logo'] };
+    },
+    success: 200,
+  },
+  'DELETE /api/shops/:id/cover': {
+    request: async () => {
+      const shop = await d.shop();
+      return { url: `/api/shops/${shop.id}/cover`, shopId: shop.id, fields: ['cover'] };
+    },
+    success: 200,
+  },
+  'DELETE /api/products/:id/photo': {
+    request: async () => {
+      const product = await d.product();
+      return { url: `/api/products/${product.id}/photo`, shopId: product.shopId };
+    },
+    success: 200,
+  },
+  'DELETE /api/floors/:id/plan': {
+    request: async () => ({ url: `/api/floors/${(await d.floor()).id}/plan` }),
+    success: 200,
+  },
   'POST /api/auth/register': {
     request: async () => ({
       url: '/api/auth/register',
@@ -475,7 +553,8 @@ function expectedStatus(key: string, role: Role, rule: Rule, built: Built): numb
   const actor = actorOf(role, built);
   if (!can(actor, action, resource)) return 403;
   if (built.shopId === undefined) return allowed;
-  const fields = resource === 'shop' && built.payload ? Object.keys(built.payload) : undefined;
+  const fields =
+    built.fields ?? (resource === 'shop' && built.payload ? Object.keys(built.payload) : undefined);
   return can(actor, action, resource, { shopId: built.shopId, fields }) ? allowed : 403;
 }
 

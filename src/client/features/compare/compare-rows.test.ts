@@ -22,6 +22,8 @@ function product(id: string, overrides: Partial<Product> = {}): Product {
     offer: null,
     offerPrice: null,
     externalCode: null,
+    image: null,
+    shopLogo: null,
     createdAt: '2026-11-01T00:00:00.000Z',
     ...overrides,
   };

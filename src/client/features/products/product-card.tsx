@@ -10,6 +10,7 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
 import { useCompare } from '../compare/compare-context';
 import { hasItem, toCompareItem } from '../compare/compare-store';
+import { Picture } from '../images';
 
 export function ProductCard({ product, onAdded }: { product: Product; onAdded: () => void }) {
   const nameId = useId();
@@ -21,6 +22,14 @@ export function ProductCard({ product, onAdded }: { product: Product; onAdded: (
       aria-labelledby={nameId}
       className="flex h-full min-h-48 flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
     >
+      {product.image ? (
+        <Picture
+          image={product.image}
+          name={product.name}
+          sizes="(min-width: 1024px) 20rem, (min-width: 640px) 45vw, 90vw"
+          className="-mx-5 -mt-5 mb-4 aspect-[4/3] rounded-t-2xl"
+        />
+      ) : null}
       <div className="flex items-start justify-between gap-3">
         <h3 id={nameId} className="min-w-0 font-semibold wrap-anywhere text-slate-900">
           {product.name}

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Shop } from '../../../shared/shop';
 import { Skeleton } from '../../components/ui/skeleton';
 import { OpenStatus } from '../hours';
+import { Picture } from '../images';
 import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 
 /** The whole card links to the shop's page; `from` is the list to go back to from there. */
@@ -14,6 +15,13 @@ export function ShopCard({ shop, from }: { shop: Shop; from: string }) {
       aria-labelledby={nameId}
       className="relative flex h-full min-h-44 flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-indigo-300 hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-indigo-600"
     >
+      <Picture
+        image={shop.logo}
+        name={shop.name}
+        sizes="4rem"
+        fit="contain"
+        className="mb-3 size-16 rounded-xl border border-slate-100 bg-white text-xl"
+      />
       <h3 id={nameId} className="text-lg font-semibold text-slate-900">
         {/* why: the whole card is the link's target area, while its name stays just the shop's name */}
         <Link

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { ShopDetail } from '../../../shared/shop';
 import { Skeleton } from '../../components/ui/skeleton';
 import { OpenStatus, ShopWeek } from '../hours';
+import { Picture } from '../images';
 import { ContactLinks } from './contact-links';
 import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 
@@ -13,12 +14,31 @@ export function ShopHeader({ shop }: { shop: ShopDetail }) {
       aria-labelledby="shop-name"
       className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
     >
-      <h1
-        id="shop-name"
-        className="text-2xl font-bold tracking-tight wrap-anywhere text-slate-900 sm:text-3xl"
-      >
-        {shop.name}
-      </h1>
+      {shop.cover ? (
+        <Picture
+          image={shop.cover}
+          name={shop.name}
+          sizes="(min-width: 1024px) 960px, 100vw"
+          eager
+          className="-mx-5 -mt-5 mb-5 aspect-[3/1] rounded-t-2xl sm:-mx-8 sm:-mt-8 sm:mb-6"
+        />
+      ) : null}
+      <div className="flex items-center gap-4">
+        <Picture
+          image={shop.logo}
+          name={shop.name}
+          sizes="4rem"
+          fit="contain"
+          eager
+          className="size-16 shrink-0 rounded-xl border border-slate-100 bg-white text-xl"
+        />
+        <h1
+          id="shop-name"
+          className="min-w-0 text-2xl font-bold tracking-tight wrap-anywhere text-slate-900 sm:text-3xl"
+        >
+          {shop.name}
+        </h1>
+      </div>
       <ShopBadges shop={shop} className="mt-3 flex flex-wrap gap-2" />
       <OpenStatus hours={shop.hours} className="mt-3 text-sm" />
       {shop.description ? (

@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
 import { LastChanged } from '../../features/audit';
+import { ProductPhotoPanel } from '../../features/images/forms';
 import { shopOffersQuery } from '../../features/offers';
 import { productQuery } from '../../features/products';
 import { ProductForm } from '../../features/products/forms';
@@ -22,6 +23,11 @@ export function ProductFormPage() {
     <EntityFormPage
       id={id}
       aside={id ? <LastChanged entityType="product" entityId={id} /> : null}
+      below={
+        id && product.data ? (
+          <ProductPhotoPanel productId={id} name={product.data.name} image={product.data.image} />
+        ) : null
+      }
       noun="Product"
       listPath="/admin/products"
       backText="Back to products"

@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
 import { LastChanged } from '../../features/audit';
+import { ShopImagesPanel } from '../../features/images/forms';
 import { ManagersPanel } from '../../features/managers';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { shopQuery } from '../../features/shops';
@@ -20,7 +21,19 @@ export function ShopFormPage() {
       id={id}
       aside={id ? <LastChanged entityType="shop" entityId={id} /> : null}
       // issue 14: who keeps this shop's page current
-      below={id && shop.data ? <ManagersPanel shopId={id} shopName={shop.data.name} /> : null}
+      below={
+        id && shop.data ? (
+          <div className="space-y-6">
+            <ShopImagesPanel
+              shopId={id}
+              name={shop.data.name}
+              logo={shop.data.logo}
+              cover={shop.data.cover}
+            />
+            <ManagersPanel shopId={id} shopName={shop.data.name} />
+          </div>
+        ) : null
+      }
       noun="Shop"
       listPath="/admin/shops"
       backText="Back to shops"

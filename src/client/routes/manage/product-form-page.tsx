@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { EntityFormPage } from '../../components/entity-form';
+import { ProductPhotoPanel } from '../../features/images/forms';
 import { shopOffersQuery } from '../../features/offers';
 import { productQuery } from '../../features/products';
 import { ProductForm } from '../../features/products/forms';
@@ -17,6 +18,11 @@ export function ManagedProductFormPage() {
   return (
     <EntityFormPage
       id={productId}
+      below={
+        productId && product.data ? (
+          <ProductPhotoPanel productId={productId} name={product.data.name} image={product.data.image} />
+        ) : null
+      }
       noun="Product"
       listPath={back}
       backText="Back to the shop"

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { EntityFormPage } from '../../components/entity-form';
+import { ShopImagesPanel } from '../../features/images/forms';
 import { shopQuery } from '../../features/shops';
 import { ShopListingForm } from '../../features/shops/forms';
 
@@ -12,6 +13,11 @@ export function ManagedShopEditPage() {
   return (
     <EntityFormPage
       id={id}
+      below={
+        shop.data ? (
+          <ShopImagesPanel shopId={id} name={shop.data.name} logo={shop.data.logo} cover={shop.data.cover} />
+        ) : null
+      }
       noun="Shop"
       listPath="/manage"
       backText="Back to my shops"

@@ -11,6 +11,7 @@ import { EmptyState } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useCompare } from '../../features/compare/compare-context';
 import { type CompareRow, compareRows } from '../../features/compare/compare-rows';
+import { Picture } from '../../features/images';
 import { productQuery } from '../../features/products';
 import { cn } from '../../lib/cn';
 import { usePageTitle } from '../../lib/page-title';
@@ -182,6 +183,14 @@ export function ComparePage() {
         return (
           <tr key={row.id} className="align-top">
             <th scope="row" className="w-48 px-4 py-4 font-semibold wrap-anywhere text-slate-900">
+              {product.image ? (
+                <Picture
+                  image={product.image}
+                  name={product.name}
+                  sizes="6rem"
+                  className="mb-2 aspect-[4/3] w-24 rounded-lg"
+                />
+              ) : null}
               {product.name}
             </th>
             <td className="min-w-48 px-4 py-4 wrap-anywhere text-slate-600">
@@ -189,9 +198,18 @@ export function ComparePage() {
             </td>
             <td className="px-4 py-4 whitespace-nowrap">{price(row)}</td>
             <td className="px-4 py-2">
-              <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>
-                {product.shopName}
-              </Link>
+              <span className="flex items-center gap-2">
+                <Picture
+                  image={product.shopLogo}
+                  name={product.shopName}
+                  sizes="2rem"
+                  fit="contain"
+                  className="size-8 shrink-0 rounded-md border border-slate-100 bg-white text-xs"
+                />
+                <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>
+                  {product.shopName}
+                </Link>
+              </span>
             </td>
             <td className="px-4 py-3">{removeButton(row, index)}</td>
           </tr>

@@ -18,6 +18,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../../test/harness';
+import { multipart, testJpeg } from '../../test/images';
 import { performWrite } from '../../write-path';
 import { createOrPromoteAdmin } from '../accounts/admin-accounts';
 import { prepareSetupCode } from '../accounts/invites';
@@ -78,6 +79,64 @@ interface Expectation {
   entries: [string, string][];
   /** Waits for what the route finishes after its answer (an import run writes in the background). */
   settle?: (body: unknown) => Promise<void>;
+}
+
+/** An image uploaded by the admin to `url` (a shop's logo, a product's photo…). */
+async function uploadTo(url: string): Promise<void> {
+  const { payload, headers } = multipart(await testJpeg());
+  const response = await t.app.inject({
+    method: 'PUT',
+    url,
+    payload,
+    headers: { ...headers, ...d.admin.headers },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+/** Uploading, and removing an uploaded image: an update of the shop, product or floor (decision 020). */
+function imageExpectations(): Record<string, Expectation> {
+  const targets = {
+    'shops/:id/logo': async () => {
+      const shop = await d.shop();
+      return { url: `/api/shops/${shop.id}/logo`, shopId: shop.id, type: 'shop' };
+    },
+    'shops/:id/cover': async () => {
+      const shop = await d.shop();
+      return { url: `/api/shops/${shop.id}/cover`, shopId: shop.id, type: 'shop' };
+    },
+    'products/:id/photo': async () => {
+      const product = await d.product();
+      return { url: `/api/products/${product.id}/photo`, shopId: product.shopId, type: 'product' };
+    },
+    'floors/:id/plan': async () => ({
+      url: `/api/floors/${(await d.floor()).id}/plan`,
+      shopId: undefined as string | undefined,
+      type: 'floor',
+    }),
+  };
+  const expectations: Record<string, Expectation> = {};
+  for (const [path, target] of Object.entries(targets)) {
+    const type = path.startsWith('shops') ? 'shop' : path.startsWith('products') ? 'product' : 'floor';
+    expectations[`PUT /api/${path}`] = {
+      request: async () => {
+        const { url, shopId } = await target();
+        const { payload, headers } = multipart(await testJpeg());
+        return { url, payload, headers: { ...headers, ...d.admin.headers }, shopId };
+      },
+      status: 200,
+      entries: [[type, 'update']],
+    };
+    expectations[`DELETE /api/${path}`] = {
+      request: async () => {
+        const { url, shopId } = await target();
+        await uploadTo(url);
+        return { url, shopId };
+      },
+      status: 200,
+      entries: [[type, 'update']],
+    };
+  }
+  return expectations;
 }
 
 describe('every write route, performed, leaves exactly its expected audit entries', () => {
@@ -256,6 +315,7 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       status: 201,
       entries: [['product', 'create']],
     },
+    ...imageExpectations(),
     'PATCH /api/products/:id': {
       request: async () => {
         const product = await d.product();

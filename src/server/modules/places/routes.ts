@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Floor, FloorInput, FloorPatch, levelLabel, Place, PlaceInput } from '../../../shared/place';
 import type { Db } from '../../db/client';
+import { floors } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from '../../lib/db-errors';
 import { routeWriter } from '../../write-path';
@@ -154,9 +156,16 @@ function placeRoutes(
       '/:id',
       { config: { permission: { action: 'delete', resource: noun } }, schema: { params: IdParams } },
       async (request, reply) => {
-        await write(request, async ({ tx, record }) => {
+        const plan = await write(request, async ({ tx, record }) => {
           // Read before the delete: a floor's amenities go with it, and its entry names them.
           const goingWith = await places.amenitiesOf(tx, request.params.id);
+          const [planRow] =
+            noun === 'floor'
+              ? await tx
+                  .select({ key: floors.planImage })
+                  .from(floors)
+                  .where(eq(floors.id, request.params.id))
+              : [];
           const outcome = await places.delete(tx, request.params.id);
           if (!outcome) throw notFound();
           if ('inUse' in outcome) throw inUse(outcome.inUse, outcome.inUse.shopCount);
@@ -169,7 +178,10 @@ function placeRoutes(
             before: snapshot(place),
             detail: goingWith.length > 0 ? { amenities: goingWith } : null,
           });
+          return planRow?.key ?? null;
         });
+        // A floor's plan went with it (a trigger); its files go now (docs/decisions/020).
+        await app.imageStore.release([plan]);
         return reply.status(204).send();
       },
     );

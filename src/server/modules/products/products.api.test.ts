@@ -73,6 +73,8 @@ describe('create and read', () => {
       offer: null,
       offerPrice: null,
       externalCode: null,
+      image: null,
+      shopLogo: null,
       createdAt: expect.any(String),
     });
     expect(await get(product.id)).toEqual(product);

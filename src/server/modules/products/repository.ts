@@ -57,6 +57,8 @@ function selectProducts(db: Executor, today: string) {
         offerEndDate: offers.endDate,
         offerActive: sql<boolean | null>`(${activeOn(today)})`,
         externalCode: products.externalCode,
+        image: products.image,
+        shopLogo: shops.logoImage,
         createdAt: products.createdAt,
       })
       .from(products)
@@ -95,6 +97,8 @@ function toProduct(row: ProductRow): Product {
     offer,
     offerPrice: offer?.active ? discountedPrice(row.price, offer.discount) : null,
     externalCode: row.externalCode,
+    image: row.image,
+    shopLogo: row.shopLogo,
     createdAt: row.createdAt.toISOString(),
   };
 }

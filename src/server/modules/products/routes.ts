@@ -99,7 +99,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/:id',
     { config: { permission: { action: 'delete', resource: 'product' } }, schema: { params: IdParams } },
     async (request, reply) => {
-      await write(request, async ({ tx, record }) => {
+      const photo = await write(request, async ({ tx, record }) => {
         await authorizeRecord(request, 'delete', 'product', async () => {
           const shopId = await products.shopOf(tx, request.params.id);
           return shopId ? { shopId } : null;
@@ -114,7 +114,10 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
           action: 'delete',
           before: productSnapshot(product),
         });
+        return product.image;
       });
+      // Its photo went with it (a trigger, migration 0013); its files go now (docs/decisions/020).
+      await app.imageStore.release([photo]);
       return reply.status(204).send();
     },
   );

@@ -42,6 +42,10 @@ const shopColumns = {
   openingHours: shops.openingHours,
   hours: shops.hours,
   externalCode: shops.externalCode,
+  logo: shops.logoImage,
+  cover: shops.coverImage,
+  pinX: shops.pinX,
+  pinY: shops.pinY,
   createdAt: shops.createdAt,
 };
 
@@ -53,8 +57,16 @@ function selectShops(db: Executor) {
     .innerJoin(floors, eq(floors.id, shops.floorId));
 }
 
-type ShopRow = Omit<Shop, 'createdAt'> & { createdAt: Date };
-const toShop = (row: ShopRow): Shop => ({ ...row, createdAt: row.createdAt.toISOString() });
+type ShopRow = Omit<Shop, 'createdAt' | 'pin'> & {
+  createdAt: Date;
+  pinX: number | null;
+  pinY: number | null;
+};
+const toShop = ({ pinX, pinY, ...row }: ShopRow): Shop => ({
+  ...row,
+  pin: pinX !== null && pinY !== null ? { x: pinX, y: pinY } : null,
+  createdAt: row.createdAt.toISOString(),
+});
 
 /** A shop as the audit log shows it: what an admin sees in the form, places by name. */
 export function shopSnapshot(shop: Shop): Snapshot {
@@ -169,7 +181,7 @@ export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { ti
       id: string,
     ): Promise<{
       shop: Shop;
-      products: { id: string; name: string }[];
+      products: { id: string; name: string; image: string | null }[];
       offers: { id: string; title: string }[];
     } | null> {
       const shop = await lockAndRead(tx, id);
@@ -177,7 +189,7 @@ export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { ti
       // One after the other: a transaction is one connection, and pg refuses overlapping queries on one
       // client (deprecated in pg 8, an error from pg 9).
       const gone = await tx
-        .select({ id: products.id, name: products.name })
+        .select({ id: products.id, name: products.name, image: products.image })
         .from(products)
         .where(eq(products.shopId, id));
       const goneOffers = await tx

@@ -92,7 +92,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZo
     '/:id',
     { config: { permission: { action: 'delete', resource: 'shop' } }, schema: { params: IdParams } },
     async (request, reply) => {
-      await write(request, async ({ tx, record }) => {
+      const images = await write(request, async ({ tx, record }) => {
         const deleted = await shops.delete(tx, request.params.id);
         if (!deleted) throw shopNotFound();
         record({
@@ -103,9 +103,15 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZo
           action: 'delete',
           before: shopSnapshot(deleted.shop),
           // What went with it (the cascade), so the log tells what a shop delete removed.
-          detail: { products: deleted.products, offers: deleted.offers },
+          detail: {
+            products: deleted.products.map(({ id, name }) => ({ id, name })),
+            offers: deleted.offers,
+          },
         });
+        return [deleted.shop.logo, deleted.shop.cover, ...deleted.products.map((product) => product.image)];
       });
+      // Its images and its products' photos went with it (a trigger); their files go now (decision 020).
+      await app.imageStore.release(images);
       return reply.status(204).send();
     },
   );

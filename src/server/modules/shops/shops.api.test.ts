@@ -85,6 +85,10 @@ describe('create and read', () => {
       // No structured hours unless given (docs/decisions/017).
       hours: null,
       externalCode: null,
+      // No images or pin until uploaded and placed (docs/decisions/020).
+      logo: null,
+      cover: null,
+      pin: null,
       createdAt: expect.any(String),
       productCount: 0,
       offerCount: 0,
@@ -338,6 +342,9 @@ describe('list', () => {
         'openingHours',
         'hours',
         'externalCode',
+        'logo',
+        'cover',
+        'pin',
         'createdAt',
       ].sort(),
     );

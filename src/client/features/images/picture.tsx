@@ -1,0 +1,68 @@
+// An uploaded image as shoppers see it, or the name's monogram when there is none (docs/decisions/020).
+import { imageSrcSet, monogram, parseImageKey } from '../../../shared/images';
+import { cn } from '../../lib/cn';
+
+interface PictureProps {
+  /** The image's key; null or undefined: the monogram. */
+  image: string | null | undefined;
+  /** The shop's or product's name: the alt text, and the monogram's letters. */
+  name: string;
+  /** How wide the image is shown, for the browser's choice of variant ("4rem", "(min-width: 640px) 50vw, 100vw"). */
+  sizes: string;
+  /** Above the fold: load at once; otherwise lazily. */
+  eager?: boolean;
+  /** The box (size, rounding); the image covers it, keeping its proportions. */
+  className?: string;
+  /** `contain` for logos and plans (never cropped), `cover` for photos. */
+  fit?: 'cover' | 'contain';
+}
+
+export function Picture({ image, name, sizes, eager = false, className, fit = 'cover' }: PictureProps) {
+  const ref = parseImageKey(image);
+  if (!ref) return <Monogram name={name} className={className} />;
+  // why: width and height from the key, so the box is reserved before the bytes arrive (no layout shift)
+  return (
+    <picture className={cn('block overflow-hidden bg-slate-100', className)}>
+      <source type="image/avif" srcSet={imageSrcSet(ref, 'avif')} sizes={sizes} />
+      <img
+        src={`/api/images/${ref.key}/480.webp`}
+        srcSet={imageSrcSet(ref, 'webp')}
+        sizes={sizes}
+        width={ref.width}
+        height={ref.height}
+        alt={name}
+        loading={eager ? 'eager' : 'lazy'}
+        decoding="async"
+        className={cn('size-full', fit === 'contain' ? 'object-contain' : 'object-cover')}
+      />
+    </picture>
+  );
+}
+
+/** The name's initials in a tinted box: a tidy stand-in for a missing logo or photo. */
+export function Monogram({ name, className }: { name: string; className?: string }) {
+  const hue = [...name].reduce((sum, char) => (sum * 31 + (char.codePointAt(0) ?? 0)) % 360, 7);
+  return (
+    <span
+      role="img"
+      aria-label={name}
+      className={cn(
+        'flex items-center justify-center overflow-hidden font-semibold tracking-wide select-none',
+        MONOGRAM_TINTS[hue % MONOGRAM_TINTS.length],
+        className,
+      )}
+    >
+      <span aria-hidden="true">{monogram(name)}</span>
+    </span>
+  );
+}
+
+// why: fixed classes (Tailwind sees them in the source), each with a contrast ratio above 4.5:1
+const MONOGRAM_TINTS = [
+  'bg-indigo-100 text-indigo-800',
+  'bg-emerald-100 text-emerald-800',
+  'bg-amber-100 text-amber-900',
+  'bg-rose-100 text-rose-800',
+  'bg-sky-100 text-sky-800',
+  'bg-violet-100 text-violet-800',
+];
