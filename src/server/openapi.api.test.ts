@@ -15,6 +15,11 @@ const NO_BODY = new Set([
   'POST /api/admin/invites', // a new random code, nothing to choose
   'POST /api/offer-reviews/:id/approve', // the offer is in the path
   'POST /api/shops/:id/manager-invites', // the shop is in the path
+  // multipart: one image file, decoded and checked by the route (docs/decisions/020), not a JSON body
+  'PUT /api/shops/:id/logo',
+  'PUT /api/shops/:id/cover',
+  'PUT /api/products/:id/photo',
+  'PUT /api/floors/:id/plan',
 ]);
 const NO_SCHEMA = new Set([
   'GET /api/health', // for load balancers: { status }, outside the API proper
@@ -32,6 +37,7 @@ const FILE_ANSWER = new Set([
   'GET /api/export/floors',
   'GET /api/imports/template/:kind',
   'GET /api/imports/:id/errors',
+  'GET /api/images/:key/:variant', // WebP or AVIF bytes
 ]);
 
 /** What the rule finds wrong with a table of routes (empty when every route complies). */

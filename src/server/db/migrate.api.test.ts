@@ -15,11 +15,11 @@ const TABLES = [
   'catalog_version',
   'categories',
   'floors',
-  // bulk imports' files, previews and results (migration 0012)
-  'import_runs',
   // uploaded images and, on PostgreSQL, their variants' bytes (migration 0013)
   'image_variants',
   'images',
+  // bulk imports' files, previews and results (migration 0012)
+  'import_runs',
   'mall_hours',
   'manager_invites',
   'offers',
