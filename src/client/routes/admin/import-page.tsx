@@ -201,7 +201,10 @@ function ImportRunView({ id }: { id: string }) {
           <span>
             Imported: {counts?.created ?? 0} created, {counts?.updated ?? 0} updated, {counts?.unchanged ?? 0}{' '}
             unchanged
-            {counts?.refused ? `, ${counts.refused} refused rows left out` : ''}.{' '}
+            {counts?.refused
+              ? `, ${counts.refused} refused ${counts.refused === 1 ? 'row' : 'rows'} left out`
+              : ''}
+            .{' '}
             <Link to="/admin/activity?entityType=import" className="font-medium underline">
               See it in Activity
             </Link>
