@@ -4,13 +4,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
 import { type Database, openEmbedded, openPostgres } from '../db/client';
 import { loadDemoData } from '../db/demo-data';
-import { shops, signInAttempts, users } from '../db/schema';
+import { images, imageVariants, importRuns, shops, signInAttempts, users } from '../db/schema';
 import { parseEnv } from '../env';
 import { mallToday } from '../lib/mall-time';
 import { createOrPromoteAdmin } from '../modules/accounts/admin-accounts';
@@ -58,6 +59,26 @@ async function fillMall(database: Database) {
   await performWrite(database.db, { id: admin.id, email: 'boss@example.com' }, async ({ tx }) => {
     await managers.addManager(tx, shop.id, shopper.id, now);
     await managers.createInvite(tx, shop.id, admin.id, now);
+  });
+  // The shop's logo: the image's row and its variant's bytes as PostgreSQL stores them (embedded, the
+  // variants are files beside the database, which the embedded backup does not carry yet: decision 020).
+  const key = `${'a'.repeat(64)}-160x160`;
+  await database.db.insert(images).values({ key, width: 160, height: 160 });
+  await database.db
+    .insert(imageVariants)
+    .values({ imageKey: key, name: '160.webp', bytes: Buffer.from([0x52, 0x49, 0x46, 0x46]) });
+  await database.db.update(shops).set({ logoImage: key }).where(eq(shops.id, shop.id));
+  // A finished import run, with its file (decision 022).
+  await database.db.insert(importRuns).values({
+    kind: 'shops',
+    fileName: 'shops.csv',
+    content: 'name,category,floor\n',
+    status: 'done',
+    rowsTotal: 0,
+    result: { counts: { created: 0, updated: 0, unchanged: 0, refused: 0 } },
+    createdBy: admin.id,
+    createdByEmail: 'boss@example.com',
+    finishedAt: now,
   });
   // An audit log entry (the log is backed up and restored with everything else).
   await createOrPromoteAdmin(database.db, 'boss@example.com', passwordHash);
