@@ -218,11 +218,16 @@ export function listenOnPostgres(
   };
   void connect();
 
-  return {
-    started,
-    async sync() {
-      const listener = client;
-      if (!listener) return;
+  // One fence at a time on the listening connection (pg refuses overlapping queries on one client).
+  // Writes that finish while a round waits its turn join it: their commits came before its fence is sent,
+  // so its coming back covers them too.
+  let waiting: Promise<'back' | 'late' | 'failed'> | null = null;
+  let previous: Promise<unknown> = Promise.resolve();
+  function fenceRound(listener: pg.Client): Promise<'back' | 'late' | 'failed'> {
+    if (waiting) return waiting;
+    const round = previous.then(async () => {
+      // from here on the fence is being sent: a later write needs a round of its own
+      waiting = null;
       const fence = `fence:${randomBytes(9).toString('base64url')}`;
       let timeout: NodeJS.Timeout | undefined;
       const arrived = new Promise<boolean>((resolve) => {
@@ -233,16 +238,29 @@ export function listenOnPostgres(
         // Notifications reach a listener in the order their transactions committed: once this one is
         // back, every earlier one has been handled.
         await listener.query('select pg_notify($1, $2)', [CACHE_CHANNEL, fence]);
-        if (!(await arrived)) {
-          cache.clear();
-          log.warn({}, 'session cache: a notification did not come back in time (is LISTEN supported here?)');
-        }
+        return (await arrived) ? ('back' as const) : ('late' as const);
       } catch {
-        cache.clear();
+        return 'failed' as const;
       } finally {
         clearTimeout(timeout);
         fences.delete(fence);
       }
+    });
+    waiting = round;
+    previous = round;
+    return round;
+  }
+
+  return {
+    started,
+    async sync() {
+      const listener = client;
+      if (!listener) return;
+      const outcome = await fenceRound(listener);
+      if (outcome === 'late') {
+        cache.clear();
+        log.warn({}, 'session cache: a notification did not come back in time (is LISTEN supported here?)');
+      } else if (outcome === 'failed') cache.clear();
     },
     async close() {
       closed = true;
