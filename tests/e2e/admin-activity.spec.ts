@@ -28,11 +28,11 @@ test.describe('Admin: Activity', () => {
     await page.goto('/admin/products');
     await page.getByLabel('Search products').fill(priced.name);
     await page.getByRole('link', { name: `Edit ${priced.name}` }).click();
-    await page.getByLabel('Price').fill('42990');
+    await page.getByLabel('Price', { exact: true }).fill('42990');
     await page.getByRole('button', { name: 'Update Product' }).click();
     await expect(page).toHaveURL(/\/admin\/products(\?|$)/);
     await page.getByRole('link', { name: `Edit ${priced.name}` }).click();
-    await expect(page.getByLabel('Price')).toHaveValue('42990');
+    await expect(page.getByLabel('Price', { exact: true })).toHaveValue('42990');
 
     await page.getByRole('navigation').getByRole('link', { name: 'Activity' }).click();
     await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible();

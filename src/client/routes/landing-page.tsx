@@ -1,5 +1,6 @@
 import { ArrowRight, BadgePercent, type LucideIcon, Scale, Sparkles, Store } from 'lucide-react';
-import { Link } from 'react-router';
+import { type MouseEvent, useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { dashboardPath } from '../../shared/roles';
 import { LogoLink } from '../components/logo-link';
 import { buttonClass } from '../components/ui/button';
@@ -35,6 +36,18 @@ export function LandingPage() {
   usePageTitle(APP_NAME);
   const { user, ready } = useAuth();
   const startPath = user ? dashboardPath(user.role) : '/login';
+  // The page is drawn before the session is known (pre-rendered, docs/decisions/025): a Get Started
+  // clicked that early goes where it should once the session is known, not to sign-in.
+  const navigate = useNavigate();
+  const [startWanted, setStartWanted] = useState(false);
+  useEffect(() => {
+    if (startWanted && ready) navigate(startPath);
+  }, [startWanted, ready, startPath, navigate]);
+  const startOnceKnown = (event: MouseEvent) => {
+    if (ready) return;
+    event.preventDefault();
+    setStartWanted(true);
+  };
 
   return (
     <div className="min-h-dvh bg-white text-slate-900">
@@ -80,7 +93,11 @@ export function LandingPage() {
               <LandingMallHours />
             </div>
             <div className="mt-8 flex justify-center">
-              <Link to={startPath} className={buttonClass('primary', 'lg', 'shadow-lg shadow-indigo-500/30')}>
+              <Link
+                to={startPath}
+                onClick={startOnceKnown}
+                className={buttonClass('primary', 'lg', 'shadow-lg shadow-indigo-500/30')}
+              >
                 Get Started
                 <ArrowRight aria-hidden="true" className="size-5" />
               </Link>
