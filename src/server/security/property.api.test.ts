@@ -390,7 +390,7 @@ describe('round trips', () => {
     );
   });
 
-  it('any clean text comes back trimmed and NFC-normalised, nothing else changed', async () => {
+  it('any clean text comes back trimmed and NFC-normalised, line separators as newlines, nothing else changed', async () => {
     // What the schemas refuse: C0 controls but tab, newline and carriage return, and DEL.
     const isControl = (code: number) => (code < 0x20 && ![0x09, 0x0a, 0x0d].includes(code)) || code === 0x7f;
     const text = fc
@@ -406,9 +406,14 @@ describe('round trips', () => {
         });
         expect(post.statusCode, post.body).toBe(201);
         const shop = post.json() as ShopDetail;
-        expect(shop.name).toBe(name.trim().normalize('NFC'));
+        // line and paragraph separators become the newline they mean (src/shared/text.ts)
+        const stored = name
+          .replace(/[\u2028\u2029]/g, '\n')
+          .trim()
+          .normalize('NFC');
+        expect(shop.name).toBe(stored);
         const read = await d.call(d.user, 'GET', `/api/shops/${shop.id}`);
-        expect((read.json() as ShopDetail).name).toBe(name.trim().normalize('NFC'));
+        expect((read.json() as ShopDetail).name).toBe(stored);
       }),
       { numRuns: RUNS },
     );
