@@ -61,6 +61,18 @@ describe('with MALL_BENCH_ROUTES=on', () => {
     expect(await auditRows(t, product.id)).toBe(created + 1);
   });
 
+  it('counts one query per pool query and one per connection taken (bench: queries per request)', async () => {
+    const counted = async () =>
+      (await d.call(d.admin, 'GET', '/api/bench/queries')).json<{ queries: number }>().queries;
+    const before = await counted();
+    await t.database.pool.query('select 1');
+    await t.database.pool.query('select 2');
+    const client = await t.database.pool.connect();
+    await client.query('select 3'); // on a connection taken once: counted with the connect
+    client.release();
+    expect((await counted()) - before).toBe(3);
+  });
+
   it('is guarded and validated like the real route', async () => {
     const product = await d.product();
     const url = `/api/bench/products/${product.id}`;

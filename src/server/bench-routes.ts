@@ -36,11 +36,21 @@ export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   // so the benchmark can report queries per request of a row (docs/decisions/027: ≈ 0 on cached reads).
   const pool = db.$client;
   let queries = 0;
+  // pool.query takes its connection through pool.connect, synchronously: that connect is the same query,
+  // not a second one (counted as two, the search row read 2.0 queries per search).
+  let inQuery = false;
   const countCalls = <K extends 'query' | 'connect'>(name: K) => {
     const original = pool[name] as (...args: unknown[]) => unknown;
     pool[name] = function counted(this: unknown, ...args: unknown[]) {
+      if (inQuery) return original.apply(this, args);
       queries++;
-      return original.apply(this, args);
+      if (name !== 'query') return original.apply(this, args);
+      inQuery = true;
+      try {
+        return original.apply(this, args);
+      } finally {
+        inQuery = false;
+      }
     } as (typeof pool)[K];
     app.addHook('onClose', async () => {
       pool[name] = original as (typeof pool)[K];
