@@ -281,13 +281,18 @@ export function searchRepository(db: Db) {
       const n = corrected.length;
       const wanted = kind ? [kind] : SEARCH_KINDS;
       const queries: Partial<Record<SearchKind, GroupQuery>> = {};
+      // A word no product or running offer has anywhere ("xm", a misspelt "xl" too short to correct):
+      // those groups are empty without asking. Asked, a word of two letters has no trigram to look up,
+      // and the database reads all 200,000 products to find none (60 ms embedded on the large mall).
+      const noItems = corrected.some((word) => words.rulesOut(word));
       // nothing to look for (only punctuation): every group is empty, and the database is not asked
       if (n > 0) {
         if (wanted.includes('shops')) queries.shops = shopsQuery(corrected);
-        if (wanted.includes('products')) queries.products = productsQuery(corrected);
-        if (wanted.includes('offers')) queries.offers = offersQuery(corrected, today);
+        if (wanted.includes('products') && !noItems) queries.products = productsQuery(corrected);
+        if (wanted.includes('offers') && !noItems) queries.offers = offersQuery(corrected, today);
       }
-      const found = n > 0 ? await searchGroups(db, searched, n, queries, page, pageSize) : {};
+      const found =
+        Object.keys(queries).length > 0 ? await searchGroups(db, searched, n, queries, page, pageSize) : {};
       const empty = { items: [], total: 0, totalCapped: false, page, pageSize };
       const groups = SEARCH_KINDS.map((k) => (wanted.includes(k) ? (found[k] ?? empty) : null));
       const [shops, products, offers] = groups as [

@@ -52,4 +52,14 @@ describe('Vocabulary', () => {
     expect(mall.suggest(['kofee'])).toBe('coffee');
     expect(mall.nearest('a5')?.word).toBe('a55');
   });
+
+  it('rules out only a word of ASCII letters and digits that no mall word contains', () => {
+    const mall = new Vocabulary(['xl', 'bottle', 'galaxy', 'stra']);
+    expect(mall.rulesOut('xm')).toBe(true);
+    expect(mall.rulesOut('zzqx')).toBe(true);
+    // in a word, at its start, inside it, or the whole of it: may be in a name
+    for (const word of ['xl', 'bott', 'ttl', 'alax', 'stra']) expect(mall.rulesOut(word), word).toBe(false);
+    // one character, or letters the database's word split does not keep together: not decided here
+    for (const word of ['q', 'straße', 'кофе', 'x-l']) expect(mall.rulesOut(word), word).toBe(false);
+  });
 });

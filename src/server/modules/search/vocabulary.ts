@@ -35,6 +35,7 @@ export const CORRECT_AT = 0.35;
 export const SUGGEST_AT = 0.3;
 
 const HAS_DIGIT = /\d/;
+const ASCII_WORD = /^[a-z0-9]{2,}$/;
 
 export class Vocabulary {
   private readonly words: string[];
@@ -61,6 +62,17 @@ export class Vocabulary {
   has(word: string): boolean {
     if (this.known.has(word)) return true;
     return this.words.some((candidate) => candidate.includes(word));
+  }
+
+  /**
+   * True when no product name or category, and no running offer's title, can contain `word`: it is a
+   * word of ASCII letters and digits that no mall word contains. The database splits names into words at
+   * anything but ASCII letters and digits (its `[:alnum:]` in the C locale), so such a word inside a name
+   * lies inside one of its words, which the vocabulary has. Shops are not covered (their descriptions
+   * are searched and are not in the vocabulary), nor is a word of one character or with other letters.
+   */
+  rulesOut(word: string): boolean {
+    return ASCII_WORD.test(word) && !this.has(word);
   }
 
   /**
