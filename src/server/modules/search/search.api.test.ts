@@ -77,6 +77,18 @@ describe('ranking', () => {
     expect(productNames(await q('headphones over-ear'))).toEqual(['Over-Ear Headphones']);
     expect(productNames(await q('galaxy samsng'))).toEqual(['Samsung Galaxy A55']);
   });
+
+  it('finds a part inside a word of a product or offer added a moment ago (the mall’s words move on with it)', async () => {
+    // Asked before they exist, the words are in no name: both groups are empty.
+    expect((await q('xotr')).products?.total).toBe(0);
+    expect((await q('rtexa')).offers?.total).toBe(0);
+    const shop = await d.shop();
+    await d.product({ shopId: shop.id, name: 'Quixotry Lamp' });
+    await d.offer({ shopId: shop.id, title: 'Vortexa Week' });
+    expect(productNames(await q('xotr'))).toEqual(['Quixotry Lamp']);
+    expect((await q('rtexa')).offers?.items.map((offer) => offer.title)).toEqual(['Vortexa Week']);
+    expect(productNames(await q('xotr lamp'))).toEqual(['Quixotry Lamp']);
+  });
 });
 
 describe('accents and case', () => {
