@@ -6,10 +6,10 @@ import { AUTH_MESSAGES } from '../../shared/errors';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { HttpError } from '../errors';
+import { turnIn } from '../lib/bounded-queue';
 import { pgError, UNIQUE_VIOLATION } from '../lib/db-errors';
 import { codeName, redeemInvite } from '../modules/accounts/invites';
 import { managedShopsOf } from '../modules/managers/repository';
-import { OVERLOADED_MESSAGE, RETRY_AFTER_SECONDS } from '../overload';
 import { performWrite } from '../write-path';
 import type { HashQueue, HashTicket } from './hash-queue';
 import { claimAttempt, recordFailure, recordSuccess } from './lockout';
@@ -47,10 +47,7 @@ async function endCurrentSession(db: Db, request: FastifyRequest) {
 
 /** A place in the password-hashing queue, or 503 + Retry-After when it is full (never an unbounded wait). */
 export function hashTurn(hashQueue: HashQueue, reply: FastifyReply): HashTicket {
-  const ticket = hashQueue.reserve();
-  if (ticket) return ticket;
-  reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-  throw new HttpError(503, 'OVERLOADED', OVERLOADED_MESSAGE);
+  return turnIn(hashQueue, reply);
 }
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (

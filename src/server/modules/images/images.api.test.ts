@@ -201,3 +201,39 @@ describe('what is refused', () => {
     expect(response.statusCode).toBe(415);
   });
 });
+
+describe('many uploads at once', () => {
+  it('decodes a few at a time, queues a few more, and answers the rest 503 with Retry-After, changing nothing for them', async () => {
+    const shops = await Promise.all(Array.from({ length: 16 }, () => d.shop()));
+    const before = await stored();
+    // Distinct pictures (a repeated one would be stored once), large enough that decoding takes a while.
+    const files = await Promise.all(
+      shops.map((_, i) =>
+        testJpeg({ width: 1600, height: 1200, colour: `#${(i * 997 + 4096).toString(16).slice(-3)}` }),
+      ),
+    );
+    const answers = await Promise.all(
+      shops.map((shop, i) => upload(d.admin, `/api/shops/${shop.id}/cover`, multipart(files[i] as Buffer))),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    // two at a time and eight waiting: at most ten of sixteen are taken
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThanOrEqual(6);
+    expect(
+      statuses.every((status) => status === 200 || status === 503),
+      statuses.join(),
+    ).toBe(true);
+    for (const [i, answer] of answers.entries()) {
+      const cover = (await d.row('shops', (shops[i] as { id: string }).id))?.cover_image ?? null;
+      if (answer.statusCode === 503) {
+        expect(answer.headers['retry-after']).toBeDefined();
+        expect(answer.json().error.code).toBe('OVERLOADED');
+        expect(cover).toBeNull();
+      } else {
+        expect(cover).toBe(answer.json().image);
+      }
+    }
+    const taken = statuses.filter((status) => status === 200).length;
+    expect(await stored()).toEqual({ images: before.images + taken, variants: before.variants + taken * 6 });
+  });
+});
