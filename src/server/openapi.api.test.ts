@@ -26,6 +26,13 @@ const NO_SCHEMA = new Set([
   'POST /api/auth/logout', // no input, answers 204
   'POST /api/account/sign-out-everywhere', // no input, answers 204
   'GET /api/openapi.json', // the reference itself
+  // The interactive reference's page, its files and its copy of the document (@fastify/swagger-ui)
+  'GET /api/docs',
+  'GET /api/docs/static/index.html',
+  'GET /api/docs/static/swagger-initializer.js',
+  'GET /api/docs/static/*',
+  'GET /api/docs/json',
+  'GET /api/docs/yaml',
 ]);
 
 /** Routes that answer a file, not JSON (CSV, streamed): their query or params are still declared. */
