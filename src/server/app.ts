@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import { sql } from 'drizzle-orm';
 import Fastify, {
   type FastifyBaseLogger,
@@ -106,6 +107,9 @@ export interface AppOptions {
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Where the interactive API reference is served (its page, scripts and a copy of the document). */
+export const API_DOCS_PATH = '/api/docs';
 
 /** The client's page paths (src/shared/page-paths.ts, which its router takes its paths from). */
 const isClientPage = pageMatcher();
@@ -210,9 +214,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
     // A module's root route is registered as its prefix plus '/': listed as the URL it answers.
+    // Each route is tagged with its path's first segment after /api (shops, offers…): the interactive
+    // reference groups them so.
     transform: (input) => {
       const output = jsonSchemaTransform(input);
-      return { ...output, url: output.url.length > 1 ? output.url.replace(/\/$/, '') : output.url };
+      const url = output.url.length > 1 ? output.url.replace(/\/$/, '') : output.url;
+      const tag = url.split('/')[2];
+      const schema = output.schema as { tags?: string[] } | undefined;
+      if (!tag || schema?.tags) return { ...output, url };
+      return { ...output, url, schema: { ...output.schema, tags: [tag] } };
     },
   });
   registerErrorHandler(app);
@@ -272,6 +282,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/api/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-cache');
     return app.swagger();
+  });
+  // Public: the interactive reference (Swagger UI) over the same document (docs/decisions/028). Its page
+  // loads external scripts and stylesheets only, so it runs under the CSP above as it is: the plugin's
+  // own CSP stays off, every answer keeps ours.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: API_DOCS_PATH,
+    staticCSP: false,
+    theme: { title: 'Super Mall API reference' },
+    // Swagger UI's top bar draws its logo as an SVG with a <style> element in it, which our style-src
+    // refuses: the base layout has no top bar (nor its box for loading another document).
+    uiConfig: { layout: 'BaseLayout', deepLinking: true, displayRequestDuration: true, docExpansion: 'list' },
+    // The page, its start-up script and its copy of the document follow the routes: always revalidated
+    // (the plugin's static files set their own max-age=0).
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('cache-control', 'no-cache');
+        done();
+      },
+    },
   });
   // Public, never cached: the browser's view of the mall's calendar (shared/settings.ts).
   app.get('/api/settings', { schema: { response: { 200: PublicSettings } } }, async (_request, reply) => {

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleCheck, LogOut } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type FieldValues, type Path, type UseFormSetError, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { DISPLAY_NAME_MAX_LENGTH, DisplayNameInput, PasswordChangeInput } from '../../shared/account';
@@ -76,38 +76,85 @@ function Saved({ message }: { message: string | null }) {
   );
 }
 
-function DisplayNameSection({ current }: { current: string }) {
-  const save = useSetDisplayName();
+/**
+ * A section's save: the server's error (and its fields' messages on the form) when it fails, the line
+ * that says it worked when it does. `save` does the work and answers that line.
+ */
+function useSectionSave<T extends FieldValues>(setError: UseFormSetError<T>, fields: Path<T>[]) {
   const [serverError, setServerError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  async function run(save: () => Promise<string>) {
+    setServerError(null);
+    setSaved(null);
+    try {
+      setSaved(await save());
+    } catch (error) {
+      applyServerFieldErrors(error, setError, fields);
+      setServerError(errorMessage(error));
+    }
+  }
+  return { serverError, saved, run };
+}
+
+/** A section's form: the server's error above its fields, the submit button and the saved line below. */
+function SectionForm({
+  onSubmit,
+  saving,
+  pending,
+  submit: [submitLabel, pendingLabel],
+  children,
+}: {
+  onSubmit(): void;
+  saving: { serverError: string | null; saved: string | null };
+  pending: boolean;
+  /** The submit button's text, and its text while saving. */
+  submit: [string, string];
+  children: ReactNode;
+}) {
+  return (
+    <form noValidate onSubmit={onSubmit} className="space-y-4">
+      <FormAlert message={saving.serverError} />
+      {children}
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" disabled={pending}>
+          {pending ? pendingLabel : submitLabel}
+        </Button>
+        <Saved message={saving.saved} />
+      </div>
+    </form>
+  );
+}
+
+function DisplayNameSection({ current }: { current: string }) {
+  const save = useSetDisplayName();
   const form = useForm<DisplayNameInput, unknown, z.output<typeof DisplayNameInput>>({
     resolver: zodResolver(DisplayNameInput),
     defaultValues: { displayName: current },
   });
+  const saving = useSectionSave(form.setError, ['displayName']);
 
   // the text as typed: the server tidies it and takes an empty one as "no display name"
-  const onSubmit = form.handleSubmit(async () => {
-    setServerError(null);
-    setSaved(null);
-    try {
+  const onSubmit = form.handleSubmit(() =>
+    saving.run(async () => {
       const { user } = await save.mutateAsync({ displayName: form.getValues('displayName') });
       form.reset({ displayName: user.displayName ?? '' });
       const message = user.displayName ? 'Display name saved' : 'Display name removed';
-      setSaved(message);
       toast.success(message);
-    } catch (error) {
-      applyServerFieldErrors(error, form.setError, ['displayName']);
-      setServerError(errorMessage(error));
-    }
-  });
+      return message;
+    }),
+  );
 
   return (
     <Section
       title="Display name"
       description="The top bar greets you by this name. Leave it empty to be greeted by your email."
     >
-      <form noValidate onSubmit={onSubmit} className="space-y-4">
-        <FormAlert message={serverError} />
+      <SectionForm
+        onSubmit={onSubmit}
+        saving={saving}
+        pending={save.isPending}
+        submit={['Save name', 'Saving...']}
+      >
         <TextField
           label="Display name"
           autoComplete="nickname"
@@ -116,49 +163,40 @@ function DisplayNameSection({ current }: { current: string }) {
           disabled={save.isPending}
           {...form.register('displayName')}
         />
-        <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save name'}
-          </Button>
-          <Saved message={saved} />
-        </div>
-      </form>
+      </SectionForm>
     </Section>
   );
 }
 
 function PasswordSection() {
   const change = useChangePassword();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
   const form = useForm<PasswordChangeInput, unknown, z.output<typeof PasswordChangeInput>>({
     resolver: zodResolver(PasswordChangeInput),
     defaultValues: { currentPassword: '', newPassword: '' },
   });
   const errors = form.formState.errors;
+  const saving = useSectionSave(form.setError, ['currentPassword', 'newPassword']);
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    setServerError(null);
-    setSaved(null);
-    try {
+  const onSubmit = form.handleSubmit((values) =>
+    saving.run(async () => {
       await change.mutateAsync(values satisfies PasswordChangeInput);
       form.reset();
-      const message = 'Password changed. You were signed out on every other device.';
-      setSaved(message);
       toast.success('Password changed');
-    } catch (error) {
-      applyServerFieldErrors(error, form.setError, ['currentPassword', 'newPassword']);
-      setServerError(errorMessage(error));
-    }
-  });
+      return 'Password changed. You were signed out on every other device.';
+    }),
+  );
 
   return (
     <Section
       title="Change password"
       description="You stay signed in here; every other device and browser is signed out."
     >
-      <form noValidate onSubmit={onSubmit} className="space-y-4">
-        <FormAlert message={serverError} />
+      <SectionForm
+        onSubmit={onSubmit}
+        saving={saving}
+        pending={change.isPending}
+        submit={['Change password', 'Changing password...']}
+      >
         <PasswordField
           label="Current password"
           autoComplete="current-password"
@@ -172,13 +210,7 @@ function PasswordSection() {
           error={errors.newPassword?.message}
           {...form.register('newPassword')}
         />
-        <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={change.isPending}>
-            {change.isPending ? 'Changing password...' : 'Change password'}
-          </Button>
-          <Saved message={saved} />
-        </div>
-      </form>
+      </SectionForm>
     </Section>
   );
 }

@@ -53,12 +53,24 @@ interface Rule {
   answers?: Partial<Record<Role, number>>;
 }
 
+/** The routes @fastify/swagger-ui registers under /api/docs (docs/decisions/028). */
+const API_DOCS_ROUTES = [
+  'GET /api/docs',
+  'GET /api/docs/static/index.html',
+  'GET /api/docs/static/swagger-initializer.js',
+  'GET /api/docs/static/*',
+  'GET /api/docs/json',
+  'GET /api/docs/yaml',
+];
+
 /** The routes anyone may call, signed in or not: the health check and the account routes. */
 const PUBLIC_ROUTES = new Set([
   'GET /api/health',
   'GET /api/settings',
   // The API reference generated from the route schemas (docs/decisions/028): no data, only shapes.
   'GET /api/openapi.json',
+  // Its interactive reference (Swagger UI): the page, its files and the same document as JSON and YAML.
+  ...API_DOCS_ROUTES,
   // The mall's opening hours: the landing page shows them to visitors (docs/decisions/017).
   'GET /api/mall-hours',
   'GET /api/auth/me',
@@ -92,6 +104,22 @@ const RULES: Record<string, Rule> = {
   'GET /api/health': { request: async () => ({ url: '/api/health' }), success: 200 },
   'GET /api/settings': { request: async () => ({ url: '/api/settings' }), success: 200 },
   'GET /api/openapi.json': { request: async () => ({ url: '/api/openapi.json' }), success: 200 },
+  'GET /api/docs': { request: async () => ({ url: '/api/docs' }), success: 200 },
+  // The plugin sends its old index page's address on to the page.
+  'GET /api/docs/static/index.html': {
+    request: async () => ({ url: '/api/docs/static/index.html' }),
+    success: 302,
+  },
+  'GET /api/docs/static/swagger-initializer.js': {
+    request: async () => ({ url: '/api/docs/static/swagger-initializer.js' }),
+    success: 200,
+  },
+  'GET /api/docs/static/*': {
+    request: async () => ({ url: '/api/docs/static/swagger-ui-bundle.js' }),
+    success: 200,
+  },
+  'GET /api/docs/json': { request: async () => ({ url: '/api/docs/json' }), success: 200 },
+  'GET /api/docs/yaml': { request: async () => ({ url: '/api/docs/yaml' }), success: 200 },
   'GET /api/auth/me': { request: async () => ({ url: '/api/auth/me' }), success: 200 },
   'GET /api/images/:key/:variant': {
     request: async () => ({ url: `/api/images/${await uploadedLogo()}/480.webp` }),

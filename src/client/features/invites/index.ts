@@ -1,2 +1,11 @@
 export { formatDateTime, inviteHint } from './api';
-export { InvitesPanel, NewInviteCode } from './invites-panel';
+export {
+  InvitePanel,
+  inviteListClass,
+  inviteRowClass,
+  NewInviteCode,
+  OpenInviteRow,
+  RevokeInviteDialog,
+  useInviteCreation,
+} from './invite-panel';
+export { InvitesPanel } from './invites-panel';

@@ -1,9 +1,8 @@
-import type { OpeningHours } from '../../../shared/hours';
 import { type ShopDetail, ShopListingInput } from '../../../shared/shop';
 import { EntityForm, useEntityForm } from '../../components/entity-form';
-import { TextAreaField, TextField } from '../../components/ui/form-field';
-import { StructuredHoursField } from '../hours/forms';
+import { TextAreaField } from '../../components/ui/form-field';
 import { useUpdateShopListing } from './api';
+import { ShopPlaceFields } from './shop-place-form';
 
 /**
  * A shop's page as its manager edits it: description, location, contact, opening hours. The name,
@@ -48,22 +47,7 @@ export function ShopListingForm({ shop, listPath }: { shop: ShopDetail; listPath
         </p>
       </div>
       <TextAreaField label="Description" {...field('description')} />
-      <TextField
-        label="Location"
-        placeholder="e.g. Unit G-04, beside the main atrium"
-        {...field('location')}
-      />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Contact" placeholder="Phone or email" {...field('contact')} />
-        <TextField label="Opening Hours" placeholder="e.g. 10:00 – 22:00 daily" {...field('openingHours')} />
-      </div>
-      <StructuredHoursField
-        value={(form.watch('hours') as OpeningHours | null | undefined) ?? null}
-        onChange={(hours) => form.setValue('hours', hours, { shouldDirty: true })}
-        freeText={form.watch('openingHours') ?? ''}
-        disabled={formProps.submitting}
-        showErrors={form.formState.submitCount > 0}
-      />
+      <ShopPlaceFields form={form} field={field} submitting={formProps.submitting} />
     </EntityForm>
   );
 }

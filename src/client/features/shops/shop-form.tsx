@@ -1,10 +1,9 @@
-import type { OpeningHours } from '../../../shared/hours';
 import type { Place } from '../../../shared/place';
 import { type ShopDetail, ShopInput } from '../../../shared/shop';
 import { EntityForm, useEntityForm } from '../../components/entity-form';
 import { ChoiceOptions, SelectField, TextAreaField, TextField } from '../../components/ui/form-field';
-import { StructuredHoursField } from '../hours/forms';
 import { useCreateShop, useUpdateShop } from './api';
+import { ShopPlaceFields } from './shop-place-form';
 
 interface ShopFormProps {
   shop: ShopDetail | undefined;
@@ -52,22 +51,7 @@ export function ShopForm({ shop, categories, floors, listPath }: ShopFormProps) 
         hint="Optional: the shop's code in your own records (a tenant id). Imports match shops by it."
         {...field('externalCode')}
       />
-      <TextField
-        label="Location"
-        placeholder="e.g. Unit G-04, beside the main atrium"
-        {...field('location')}
-      />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Contact" placeholder="Phone or email" {...field('contact')} />
-        <TextField label="Opening Hours" placeholder="e.g. 10:00 – 22:00 daily" {...field('openingHours')} />
-      </div>
-      <StructuredHoursField
-        value={(form.watch('hours') as OpeningHours | null | undefined) ?? null}
-        onChange={(hours) => form.setValue('hours', hours, { shouldDirty: true })}
-        freeText={form.watch('openingHours') ?? ''}
-        disabled={formProps.submitting}
-        showErrors={form.formState.submitCount > 0}
-      />
+      <ShopPlaceFields form={form} field={field} submitting={formProps.submitting} />
     </EntityForm>
   );
 }
