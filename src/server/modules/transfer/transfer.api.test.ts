@@ -140,6 +140,51 @@ describe('products: preview, refused rows, all or nothing, corrected re-import',
   });
 });
 
+describe('a run whose server stopped: the lease', () => {
+  it('reports a run with a stale heartbeat interrupted, deletes its staged rows, and lets it run again', async () => {
+    const shop = await d.shop({ externalCode: uniqueName('S') });
+    const code = shop.externalCode as string;
+    const run = await previewOf('products', `shop_code,code,name,price\n${code},L1,Leased one,3\n`);
+    expect(run.status).toBe('previewed');
+    // As a server killed in the middle of the run leaves it: running, staged rows, a heartbeat long ago.
+    await t.database.pool.query(
+      `update import_runs set status = 'running', heartbeat_at = now() - interval '1 hour' where id = $1`,
+      [run.id],
+    );
+    await t.database.pool.query(
+      `insert into import_staged_rows (run_id, seq, action, entity_id, shop_id, entity_name, values, changes)
+       values ($1, 0, 'create', gen_random_uuid(), $2, 'Leased one', '{}', '{}')`,
+      [run.id, shop.id],
+    );
+    // Another server's run, its lease fresh: still running.
+    const busy = await previewOf('products', `shop_code,code,name,price\n${code},L2,Leased two,3\n`);
+    await t.database.pool.query(
+      `update import_runs set status = 'running', heartbeat_at = now() where id = $1`,
+      [busy.id],
+    );
+    try {
+      const response = await t.app.inject({ url: `/api/imports/${run.id}`, headers: d.admin.headers });
+      const interrupted = response.json() as ImportRun;
+      expect(interrupted.status).toBe('failed');
+      expect(interrupted.result).toMatchObject({ interrupted: true });
+      expect(interrupted.result?.error).toMatch(/interrupted/);
+      expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [run.id])).toBe(0);
+      const other = await t.app.inject({ url: `/api/imports/${busy.id}`, headers: d.admin.headers });
+      expect((other.json() as ImportRun).status).toBe('running');
+      // Its lock is released: it runs again, whole.
+      const again = await confirm(run.id);
+      expect(again.run?.status, JSON.stringify(again.run?.result)).toBe('done');
+      expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+      expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [run.id])).toBe(0);
+      // The busy one cannot be confirmed while its server holds it.
+      const refused = await d.call(d.admin, 'POST', `/api/imports/${busy.id}/confirm`, { validOnly: false });
+      expect(refused.statusCode).toBe(409);
+    } finally {
+      await t.database.pool.query(`update import_runs set status = 'failed' where id = $1`, [busy.id]);
+    }
+  });
+});
+
 describe('shops: new categories and floors, and a round trip', () => {
   it('lists missing places, creates them on confirm, and an export read back changes nothing', async () => {
     const cat = uniqueName('Cat');
