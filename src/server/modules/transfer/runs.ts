@@ -4,7 +4,7 @@
 // the server renews the run's lease (`heartbeat_at`); a run still checking or running whose lease has
 // run out was interrupted — its server stopped — and is marked failed when next read, its staged rows
 // deleted, so it can be run again (with several servers, only the lease tells a dead one from a busy one).
-import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
 import {
   type ImportCounts,
   type ImportKind,
@@ -21,6 +21,9 @@ import { applyImport, clearStaged, refusedRowsError } from './import-apply';
 import { checkFile } from './import-check';
 
 type RunRow = typeof importRuns.$inferSelect;
+
+/** Every column but the file. */
+const { content: _content, ...withoutFile } = getTableColumns(importRuns);
 
 /** The stored preview: every refused row (the error file's), the answer shows the first ones. */
 type StoredPreview = ImportPreview;
@@ -107,10 +110,13 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
     for (const { id } of interrupted) await clearStaged(db, id);
   }
 
-  async function stored(id: string): Promise<RunRow> {
-    const [row] = await db.select().from(importRuns).where(eq(importRuns.id, id));
+  /** The run's row; its file (megabytes) only when the run is to be checked again. */
+  async function stored(id: string, withFile = false): Promise<RunRow> {
+    const [row] = withFile
+      ? await db.select().from(importRuns).where(eq(importRuns.id, id))
+      : await db.select(withoutFile).from(importRuns).where(eq(importRuns.id, id));
     if (!row) throw importNotFound();
-    return row;
+    return { content: '', ...row };
   }
 
   async function preview(id: string, kind: ImportKind, content: string): Promise<void> {
@@ -176,8 +182,9 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
 
     async list(): Promise<ImportRun[]> {
       await sweep();
-      const rows = await db.select().from(importRuns).orderBy(desc(importRuns.createdAt)).limit(20);
-      return rows.map((row) => active.get(row.id) ?? toRun({ ...row, preview: null }));
+      const { preview: _preview, ...listed } = withoutFile;
+      const rows = await db.select(listed).from(importRuns).orderBy(desc(importRuns.createdAt)).limit(20);
+      return rows.map((row) => active.get(row.id) ?? toRun({ ...row, content: '', preview: null }));
     },
 
     /** Every refused row of a previewed run: the error file. */
@@ -195,7 +202,7 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
       if (active.has(id))
         throw new HttpError(409, 'IMPORT_BUSY', 'This import is already being checked or run');
       await sweep();
-      const row = await stored(id);
+      const row = await stored(id, true);
       if (row.status !== 'previewed' && row.status !== 'failed')
         throw new HttpError(409, 'IMPORT_NOT_READY', `This import cannot be run now (it is ${row.status})`);
       if (row.status === 'failed' && !row.preview)
