@@ -29,8 +29,10 @@ import {
   type ShopValues,
 } from './import-check';
 
+/** Rows made ready for staging between two turns of the event loop. */
+const STAGE_SLICE = 250;
 /** Staged rows deleted per statement once a run is over (each a short statement between requests). */
-const CLEAR_BATCH = 5000;
+const CLEAR_BATCH = 1000;
 
 export interface ApplyRun {
   id: string;
@@ -199,8 +201,10 @@ async function stage(
   const entityName: string[] = [];
   const values: string[] = [];
   const changes: string[] = [];
-  batch.forEach((row, i) => {
-    if (row.action === 'unchanged') return;
+  for (const [i, row] of batch.entries()) {
+    // A turn of the event loop every few hundred rows: the snapshots and their JSON take a while.
+    if (i > 0 && i % STAGE_SLICE === 0) await nextTurn();
+    if (row.action === 'unchanged') continue;
     const id = row.action === 'create' ? randomUUID() : row.id;
     seq.push(from + i);
     action.push(row.action);
@@ -210,7 +214,7 @@ async function stage(
     values.push(JSON.stringify(spec.values(row.values)));
     const before = row.action === 'update' ? spec.snapshot(row.before) : null;
     changes.push(JSON.stringify(changedFields(before, spec.snapshot(row.values))));
-  });
+  }
   await db.$client.query(
     `insert into import_staged_rows (run_id, seq, action, entity_id, shop_id, entity_name, values, changes)
      select $1::uuid, * from unnest($2::int[], $3::text[], $4::uuid[], $5::uuid[], $6::text[], $7::jsonb[], $8::jsonb[])`,

@@ -52,8 +52,13 @@ export type Progress = (rowsChecked: number) => void;
 /** Where a confirmed run's rows to create or update go, a batch at a time (none for a preview). */
 export type PlannedSink<V> = (batch: PlannedRow<V>[]) => Promise<void>;
 
-/** Planned rows handed on at once: a staging statement's worth. */
-const SINK_BATCH = 2000;
+/**
+ * Planned rows handed on at once: a staging statement's worth. Small, because embedded every statement
+ * holds PGlite's one session while it runs (500 rows: tens of milliseconds).
+ */
+const SINK_BATCH = 500;
+/** Existing products read per query while the index is built (a short statement each, likewise). */
+const INDEX_PAGE = 2000;
 
 interface Existing<V> {
   id: string;
@@ -371,7 +376,7 @@ export async function checkProducts(
       .from(products)
       .where(sql`${products.id} > ${after}`)
       .orderBy(asc(products.id))
-      .limit(5000);
+      .limit(INDEX_PAGE);
     for (const p of page) {
       index.add(p.shopId, {
         id: p.id,
@@ -390,7 +395,7 @@ export async function checkProducts(
         },
       });
     }
-    if (page.length < 5000) break;
+    if (page.length < INDEX_PAGE) break;
     after = page[page.length - 1]?.id as string;
   }
   const compare = (a: ProductValues, b: ProductValues) =>
