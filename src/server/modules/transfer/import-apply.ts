@@ -22,6 +22,7 @@ import { productWriteError } from '../products/repository';
 import { shopWriteError } from '../shops/repository';
 import {
   type AnyValues,
+  type CheckResult,
   checkFile,
   type OfferValues,
   type PlannedRow,
@@ -266,10 +267,83 @@ async function publish(
       from import_staged_rows s where s.run_id = ${runId}::uuid order by s.seq`);
 }
 
+/** What the staging step found: the counts and the categories and floors to create. */
+export type Staged = Pick<CheckResult, 'counts' | 'newCategories' | 'newFloors'>;
+
 /**
- * Runs the import; `progress` hears how many rows were checked (and staged). Answers the counts
- * written. The run's row is marked done in the publishing transaction, so a run is done exactly when
- * its changes are there.
+ * Step 1: checks the file against the mall as it now is and stages the rows to write, a batch per
+ * statement; `progress` hears how many rows were checked. Refused rows stop it unless "valid rows only".
+ */
+export async function stageImport(db: Db, run: ApplyRun, progress?: (rows: number) => void): Promise<Staged> {
+  const spec = SPECS[run.kind] as KindSpec<AnyValues>;
+  await clearStaged(db, run.id);
+  let seq = 0;
+  const check = await checkFile(run.kind, db, run.content, progress, async (batch) => {
+    await stage(db, run.id, spec, seq, batch);
+    seq += batch.length;
+  });
+  if (check.counts.refused > 0 && !run.validOnly) throw refusedRowsError(check.counts.refused);
+  return check;
+}
+
+/**
+ * Step 2: publishes the staged rows in one transaction — the missing places, the rows, their audit
+ * entries, the run's entry and the run marked done — or nothing (IMPORT_STALE when the mall changed
+ * under the staged rows).
+ */
+export async function publishImport(
+  db: Db,
+  actor: Actor,
+  run: ApplyRun,
+  staged: Staged,
+  now: () => Date,
+): Promise<ImportCounts> {
+  const spec = SPECS[run.kind] as KindSpec<AnyValues>;
+  const counts = staged.counts;
+  return performWrite(
+    db,
+    actor,
+    async (scope) => {
+      // The categories and floors the file names that the mall lacks: created first, logged like the form's.
+      for (const [names, kind] of [
+        [staged.newCategories, CATEGORY],
+        [staged.newFloors, FLOOR],
+      ] as const) {
+        const places = placeRepository(db, kind);
+        for (const name of names) {
+          const created = await places.insert(scope.tx, { name });
+          scope.record({
+            entityType: kind.noun,
+            entityId: created.id,
+            entityName: name,
+            action: 'create',
+            after: created.level === undefined ? { name } : { name, level: created.level },
+            detail: { importRun: run.id },
+          });
+        }
+      }
+      await publish(scope, spec, run.id, counts);
+      scope.record({
+        entityType: 'import',
+        entityId: run.id,
+        entityName: run.fileName,
+        action: 'create',
+        detail: { kind: run.kind, fileName: run.fileName, validOnly: run.validOnly, ...counts },
+      });
+      await scope.tx
+        .update(importRuns)
+        .set({ status: 'done', result: { counts }, finishedAt: scope.at, validOnly: run.validOnly })
+        .where(eq(importRuns.id, run.id));
+      return counts;
+    },
+    { now, errors: importWriteError },
+  );
+}
+
+/**
+ * Runs the import: stage, then publish; the staged rows are deleted afterwards whatever happened.
+ * The run's row is marked done in the publishing transaction, so a run is done exactly when its changes
+ * are there.
  */
 export async function applyImport(
   db: Db,
@@ -277,54 +351,9 @@ export async function applyImport(
   run: ApplyRun,
   options: { now: () => Date; progress?: (rows: number) => void },
 ): Promise<ImportCounts> {
-  const spec = SPECS[run.kind] as KindSpec<AnyValues>;
-  await clearStaged(db, run.id);
   try {
-    let seq = 0;
-    const check = await checkFile(run.kind, db, run.content, options.progress, async (batch) => {
-      await stage(db, run.id, spec, seq, batch);
-      seq += batch.length;
-    });
-    if (check.counts.refused > 0 && !run.validOnly) throw refusedRowsError(check.counts.refused);
-    const counts = check.counts;
-    return await performWrite(
-      db,
-      actor,
-      async (scope) => {
-        // The categories and floors the file names that the mall lacks: created first, logged like the form's.
-        for (const [names, kind] of [
-          [check.newCategories, CATEGORY],
-          [check.newFloors, FLOOR],
-        ] as const) {
-          const places = placeRepository(db, kind);
-          for (const name of names) {
-            const created = await places.insert(scope.tx, { name });
-            scope.record({
-              entityType: kind.noun,
-              entityId: created.id,
-              entityName: name,
-              action: 'create',
-              after: created.level === undefined ? { name } : { name, level: created.level },
-              detail: { importRun: run.id },
-            });
-          }
-        }
-        await publish(scope, spec, run.id, counts);
-        scope.record({
-          entityType: 'import',
-          entityId: run.id,
-          entityName: run.fileName,
-          action: 'create',
-          detail: { kind: run.kind, fileName: run.fileName, validOnly: run.validOnly, ...counts },
-        });
-        await scope.tx
-          .update(importRuns)
-          .set({ status: 'done', result: { counts }, finishedAt: scope.at, validOnly: run.validOnly })
-          .where(eq(importRuns.id, run.id));
-        return counts;
-      },
-      { now: options.now, errors: importWriteError },
-    );
+    const staged = await stageImport(db, run, options.progress);
+    return await publishImport(db, actor, run, staged, options.now);
   } finally {
     await clearStaged(db, run.id).catch(() => undefined);
   }

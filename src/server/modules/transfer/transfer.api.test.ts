@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportRun } from '../../../shared/transfer';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { type ApplyRun, clearStaged, publishImport, stageImport } from './import-apply';
 
 let t: TestApp;
 let d: Directory;
@@ -137,6 +138,58 @@ describe('products: preview, refused rows, all or nothing, corrected re-import',
     const done = await confirm(run.id, true);
     expect(done.run?.status).toBe('done');
     expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+  });
+});
+
+describe('the mall changing between the staging and the publish', () => {
+  const runOf = async (id: string): Promise<ApplyRun> => {
+    const row = (
+      await t.database.pool.query('select file_name, content from import_runs where id = $1', [id])
+    ).rows[0];
+    return { id, kind: 'products', fileName: row.file_name, content: row.content, validOnly: false };
+  };
+  const admin = { id: null, email: 'transfer test' };
+
+  it('publishes nothing when a record it updates was deleted meanwhile, or a code it creates was taken', async () => {
+    const shop = await d.shop({ externalCode: uniqueName('S') });
+    const code = shop.externalCode as string;
+    const gone = await d.product({ shopId: shop.id, name: uniqueName('Gone'), price: 5, externalCode: 'G1' });
+    const kept = await d.product({ shopId: shop.id, name: uniqueName('Kept'), price: 5, externalCode: 'K1' });
+    const file = `shop_code,code,name,price\n${code},G1,${gone.name},6\n${code},K1,${kept.name},7\n${code},N1,New one,8\n`;
+
+    const stale = await previewOf('products', file);
+    const run = await runOf(stale.id);
+    const staged = await stageImport(t.database.db, run);
+    expect(staged.counts).toMatchObject({ created: 1, updated: 2 });
+    await t.database.pool.query('delete from products where id = $1', [gone.id]);
+    await expect(publishImport(t.database.db, admin, run, staged, () => new Date())).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'IMPORT_STALE',
+    });
+    await clearStaged(t.database.db, run.id);
+    expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+    expect(await count('select count(*) as n from products where id = $1 and price = 5', [kept.id])).toBe(1);
+    expect(await count(`select count(*) as n from audit_log where detail->>'importRun' = $1`, [run.id])).toBe(
+      0,
+    );
+    expect(await count('select count(*) as n from audit_log where entity_id = $1', [run.id])).toBe(0);
+
+    // The code of the row to create, taken by hand after the staging: refused on the key, nothing written.
+    const taken = await previewOf(
+      'products',
+      `shop_code,code,name,price\n${code},K1,${kept.name},9\n${code},T1,Taken,8\n`,
+    );
+    const second = await runOf(taken.id);
+    const stagedAgain = await stageImport(t.database.db, second);
+    await d.product({ shopId: shop.id, name: uniqueName('By hand'), price: 1, externalCode: 'T1' });
+    await expect(
+      publishImport(t.database.db, admin, second, stagedAgain, () => new Date()),
+    ).rejects.toMatchObject({ statusCode: 409 });
+    await clearStaged(t.database.db, second.id);
+    expect(await count('select count(*) as n from products where id = $1 and price = 5', [kept.id])).toBe(1);
+    expect(
+      await count(`select count(*) as n from audit_log where detail->>'importRun' = $1`, [second.id]),
+    ).toBe(0);
   });
 });
 
