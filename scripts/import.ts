@@ -33,7 +33,7 @@ await runCli(async () => {
   const env = parseEnv();
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
-    const runs = importRunStore(opened.database.db, () => new Date());
+    const runs = importRunStore(opened.database.db, () => new Date(), env.MALL_IMPORT_LEASE_S);
     const settle = async (run: ImportRun, what: string): Promise<ImportRun> => {
       let last = '';
       for (;;) {

@@ -56,10 +56,13 @@ async function upload(api, kind, name, text) {
   return body.id;
 }
 
+/** The run once settled; a poll with no answer in 10 s is counted (the server is busy) and repeated. */
+let pollTimeouts = 0;
 async function settle(api, id) {
   for (;;) {
-    const { body } = await api.get(`/api/imports/${id}`);
-    if (body.status !== 'checking' && body.status !== 'running') return body;
+    const answer = await api.get(`/api/imports/${id}`).catch(() => null);
+    if (!answer) pollTimeouts++;
+    else if (answer.body.status !== 'checking' && answer.body.status !== 'running') return answer.body;
     await sleep(200);
   }
 }
@@ -165,6 +168,8 @@ async function run(kind) {
       shopperReads: latencies.length,
       shopperP50Ms: pct(sorted, 50).toFixed(1),
       shopperP99Ms: pct(sorted, 99).toFixed(1),
+      shopperMaxMs: (sorted[sorted.length - 1] ?? Number.NaN).toFixed(0),
+      progressPollTimeouts: pollTimeouts,
       shopperErrors: errors,
       loopMaxMs: loop?.maxMs,
       previewCounts: previewed.preview?.counts,

@@ -28,6 +28,7 @@
 // `--read-cache off` runs every row uncached.
 //
 // Everything (cluster, servers, temp folders) is removed at the end, on failure and on Ctrl-C.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,6 +104,11 @@ const USAGE = `Usage: node scripts/bench/run.mjs [options]   (npm run bench -- [
   --write-rounds N   rounds of the admin-write pair, each one run of each (default 6; --quick: 2)
   --rows ID,ID       only these rows (ids as in bench/results.md's checks, e.g. mall-search-few): no
                      writes, flood or start-up; writes bench/rows-ID-ID.md, not bench/results.md
+                     --rows import: only the bulk-import group (below): writes bench/rows-import.md
+  --import-rows N    products the import group imports (default 200000; --quick: 20000), over
+  --import-shops N   new shops imported first (default 2000; --quick: 200). The group (issue 17) runs
+                     scripts/bench/import.mjs per database, on a fresh database of its own, after the
+                     other rows: 4 shoppers read while the file is previewed and imported
 
 PostgreSQL: DATABASE_URL when set (an empty database, or one holding the large mall from an earlier
 run), else a throwaway cluster (scripts/pg-cluster.mjs).`;
@@ -122,6 +128,8 @@ try {
       'writes-only': { type: 'boolean', default: false },
       'write-rounds': { type: 'string' },
       rows: { type: 'string' },
+      'import-rows': { type: 'string' },
+      'import-shops': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -172,6 +180,10 @@ if (options.only && !['postgres', 'embedded'].includes(options.only)) {
   process.exit(2);
 }
 const databases = options.only ? [options.only] : ['postgres', 'embedded'];
+const importRows = Number(options['import-rows'] ?? (options.quick ? 20_000 : 200_000));
+const importShops = Number(options['import-shops'] ?? (options.quick ? 200 : 2000));
+/** --rows import: the import group alone. */
+const importOnly = onlyRows?.length === 1 && onlyRows[0] === 'import';
 
 // Kills the servers and removes the temp folders at exit and on a signal; before any cluster starts, so
 // that the servers go first.
@@ -1731,6 +1743,90 @@ if (!fs.existsSync(mainJs)) {
   process.exit(1);
 }
 
+// ---------------------------------------------------------------------------------------------------
+// The bulk-import group (issue 17, docs/decisions/022): scripts/bench/import.mjs per database.
+
+const IMPORT_TARGETS = { postgresS: 60, embeddedS: 180, rssGrowthMb: 200, shopperP99Ms: 100, loopMaxMs: 20 };
+
+/** Runs scripts/bench/import.mjs for each database; answers its figures (one object per database). */
+function importGroup() {
+  const results = [];
+  for (const kind of databases) {
+    console.log(`bench [import, ${kind}]: ${importRows} products over ${importShops} new shops`);
+    const run = spawnSync(
+      process.execPath,
+      [
+        path.join(repoRoot, 'scripts', 'bench', 'import.mjs'),
+        '--rows',
+        String(importRows),
+        '--shops',
+        String(importShops),
+        `--${kind}`,
+      ],
+      { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024 },
+    );
+    const line = run.stdout.split('\n').find((text) => text.startsWith('{'));
+    if (run.status !== 0 || !line) {
+      console.error(`bench [import, ${kind}] FAILED (exit ${run.status})`);
+      results.push({ database: kind, failed: true });
+      continue;
+    }
+    results.push(JSON.parse(line));
+  }
+  return results;
+}
+
+/** The group's table and its targets, PASS or FAIL per database. */
+function importReport(results) {
+  const lines = [
+    `## Bulk import (issue 17)\n`,
+    `${importRows.toLocaleString('en')} products over ${importShops.toLocaleString('en')} new shops, on a fresh database ` +
+      'with the demo mall (scripts/bench/import.mjs): the preview, then the confirmed all-or-nothing run, while 4 ' +
+      'shoppers read the shop list all along.\n',
+    '| database | preview s | write s | total s | RSS growth MB | shoppers p50 / p99 ms (reads, errors) | event loop max ms | status |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of results) {
+    if (r.failed) {
+      lines.push(`| ${r.database} | — | — | — | — | — | — | failed |`);
+      continue;
+    }
+    lines.push(
+      `| ${r.database} | ${r.previewS} | ${r.writeS} | ${r.totalS} | ${r.rssGrowthMb} | ${r.shopperP50Ms} / ${r.shopperP99Ms} (${r.shopperReads}, ${r.shopperErrors}) | ${r.loopMaxMs} | ${r.status}, ${r.created} created |`,
+    );
+  }
+  lines.push('\n### Import targets\n');
+  const mark = (ok) => (ok ? 'PASS' : 'FAIL');
+  for (const r of results) {
+    if (r.failed) {
+      lines.push(`- FAIL ${r.database}: the run failed`);
+      continue;
+    }
+    const limit = r.database === 'postgres' ? IMPORT_TARGETS.postgresS : IMPORT_TARGETS.embeddedS;
+    lines.push(
+      `- ${mark(r.status === 'done' && Number(r.totalS) < limit)} ${r.database}: ${r.rows} products in ${r.totalS} s (< ${limit} s, the target for 200,000)`,
+      `- ${mark(r.rssGrowthMb < IMPORT_TARGETS.rssGrowthMb)} ${r.database}: server RSS growth ${r.rssGrowthMb} MB (< ${IMPORT_TARGETS.rssGrowthMb} MB)`,
+      `- ${mark(Number(r.shopperP99Ms) < IMPORT_TARGETS.shopperP99Ms && r.shopperErrors === 0)} ${r.database}: shoppers' p99 ${r.shopperP99Ms} ms during the import (< ${IMPORT_TARGETS.shopperP99Ms} ms), ${r.shopperErrors} errors`,
+      `- ${mark(r.loopMaxMs <= IMPORT_TARGETS.loopMaxMs)} ${r.database}: event loop max delay ${r.loopMaxMs} ms (≤ ${IMPORT_TARGETS.loopMaxMs} ms)`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+if (importOnly) {
+  const markdown = `# Bench: the bulk-import group\n\n- Date: ${new Date().toISOString()}; load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ')}, ${os.cpus().length} cores, Node ${process.version}\n\n${importReport(importGroup())}`;
+  console.log(`\n${markdown}`);
+  if (!options['no-write']) {
+    const file = path.join(repoRoot, 'bench', 'rows-import.md');
+    fs.writeFileSync(file, markdown);
+    console.log(`bench: written to ${path.relative(repoRoot, file)}`);
+  }
+  process.exit(markdown.includes('- FAIL') ? 1 : 0);
+}
+
 const startedAt = new Date();
 const machine = machineInfo();
 const largeMall = await tsImport('../../src/server/db/large-mall.ts', import.meta.url);
@@ -1754,11 +1850,14 @@ for (const kind of databases) {
 }
 
 if (outcomes.length > 0) {
+  const full = !floodOnly && !writesOnly && !onlyRows;
+  // The import group last, on databases of its own (the large mall's servers are stopped by now).
+  const imported = full && !isInterrupted() ? `\n${importReport(importGroup())}` : '';
   const markdown = floodOnly
     ? floodReport(outcomes, machine, startedAt)
     : writesOnly
       ? auditReport(outcomes, machine, startedAt)
-      : report(outcomes, machine, startedAt);
+      : `${report(outcomes, machine, startedAt)}${imported}`;
   const rowsFile = onlyRows ? path.join(repoRoot, 'bench', `rows-${onlyRows.join('-')}.md`) : null;
   const file = floodOnly ? floodFile : writesOnly ? auditFile : (rowsFile ?? resultsFile);
   console.log(`\n${markdown}`);

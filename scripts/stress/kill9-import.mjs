@@ -8,8 +8,9 @@
 // dist/server/main.js (demo mall on), registers an admin, and per kill: a new shop, a CSV of --rows
 // products for it uploaded and previewed, the import confirmed (all or nothing), the server SIGKILLed
 // while the run is being written, restarted; then the shop must have 0 or all the rows, the audit log
-// exactly as many product entries of the run, and the run's entry only when the rows are there.
-// Exits 1 on a partial run.
+// exactly as many product entries of the run, and the run's entry only when the rows are there; and the
+// run itself must say so: "done" when whole, "failed" as interrupted (its lease, MALL_IMPORT_LEASE_S,
+// ran out) when absent — never left "running". Exits 1 on a partial run or a run left running.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +86,8 @@ async function runDatabase(kind) {
     MALL_DEMO_DATA: 'on',
     MALL_ADMIN_INVITE_CODE: INVITE_CODE,
     MALL_RATE_LIMIT: 'off',
+    // A short lease, so the killed run is found interrupted soon after the restart.
+    MALL_IMPORT_LEASE_S: '2',
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
@@ -147,12 +150,20 @@ async function runDatabase(kind) {
       const runEntry = audit.body.total;
       const productEntries = (await api.get(`/api/manage/shops/${shop.body.id}/activity?pageSize=1`)).body
         .total;
+      // The run as the Import page shows it, once its lease has run out: done, or interrupted.
+      const after = await until(api, started.id, ['done', 'failed'], 30_000).catch(() => null);
       // The shop's own create entry is there either way; the run's product entries are all or none.
-      const whole = products === rows && runEntry === 1 && productEntries === rows + 1;
-      const none = products === 0 && runEntry === 0 && productEntries === 1;
+      const whole =
+        products === rows && runEntry === 1 && productEntries === rows + 1 && after?.status === 'done';
+      const none =
+        products === 0 &&
+        runEntry === 0 &&
+        productEntries === 1 &&
+        after?.status === 'failed' &&
+        after.result?.interrupted === true;
       console.log(
         `[${kind}] kill ${run}/${kills} ${killAt} ms after its check: ${products} of ${rows} products, ` +
-          `${productEntries - 1} product entries, run entry ${runEntry ? 'there' : 'absent'} — ${whole ? 'whole run' : none ? 'none of it' : 'PARTIAL'}`,
+          `${productEntries - 1} product entries, run entry ${runEntry ? 'there' : 'absent'}, run ${after ? `${after.status}${after.result?.interrupted ? ' (interrupted)' : ''}` : 'still running'} — ${whole ? 'whole run' : none ? 'none of it' : 'PARTIAL OR UNREPORTED'}`,
       );
       if (!whole && !none) failures++;
     }

@@ -90,6 +90,8 @@ export interface AppOptions {
    * PATCH /api/bench/products/:id (a product update without its audit entry, to measure the log's cost).
    */
   benchRoutes?: boolean;
+  /** Seconds an import run's lease lasts (MALL_IMPORT_LEASE_S; decision 022). */
+  importLeaseSeconds?: number;
   /**
    * Connections open at once, beyond which a new one is closed as it arrives (MALL_MAX_CONNECTIONS);
    * by default what the process's file-descriptor limit leaves room for (server-limits.ts).
@@ -333,7 +335,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });
   await app.register(managerRoutes, { prefix: '/api', db, now, timeZone });
   await app.register(searchRoutes, { prefix: '/api/search', db, now, timeZone });
-  await app.register(transferRoutes, { prefix: '/api', db, now, timeZone });
+  await app.register(transferRoutes, {
+    prefix: '/api',
+    db,
+    now,
+    timeZone,
+    leaseSeconds: options.importLeaseSeconds,
+  });
   await app.register(imageRoutes, { prefix: '/api', db, now, store: app.imageStore });
 
   const pageHtml = options.clientDir ? await serveClient(app, options.clientDir) : null;

@@ -72,6 +72,11 @@ const EnvSchema = z.object({
    * leaves room for (server-limits.ts).
    */
   MALL_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
+  /**
+   * Seconds an import run's lease lasts (decision 022): a run checking or running whose server has not
+   * renewed it for this long was interrupted and is marked failed.
+   */
+  MALL_IMPORT_LEASE_S: z.coerce.number().int().min(1).default(60),
   /** The benchmark's extra routes (npm run bench); never needed in production. */
   MALL_BENCH_ROUTES: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -78,6 +78,7 @@ async function main() {
     maxDbQueue: env.MALL_MAX_DB_QUEUE,
     maxEventLoopDelayMs: env.MALL_MAX_EVENT_LOOP_DELAY_MS,
     benchRoutes: env.MALL_BENCH_ROUTES,
+    importLeaseSeconds: env.MALL_IMPORT_LEASE_S,
     maxConnections: env.MALL_MAX_CONNECTIONS,
     imageStore: imageStoreFor(opened.database, env.MALL_DATA_DIR),
     clientDir: clientDir && fs.existsSync(`${clientDir}/index.html`) ? clientDir : undefined,

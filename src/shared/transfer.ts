@@ -147,8 +147,17 @@ export const ImportRun = z.object({
   rowsTotal: z.number().int(),
   rowsChecked: z.number().int(),
   preview: ImportPreview.nullable(),
-  /** A confirmed run: what it wrote; a failed one: why (`error`). */
-  result: z.object({ counts: ImportCounts.optional(), error: z.string().optional() }).nullable(),
+  /**
+   * A confirmed run: what it wrote; a failed one: why (`error`), and `interrupted` when its server
+   * stopped while it ran (its lease ran out: decision 022).
+   */
+  result: z
+    .object({
+      counts: ImportCounts.optional(),
+      error: z.string().optional(),
+      interrupted: z.boolean().optional(),
+    })
+    .nullable(),
   createdByEmail: z.string(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),

@@ -20,6 +20,8 @@ const TABLES = [
   'images',
   // bulk imports' files, previews and results (migration 0012)
   'import_runs',
+  // a confirmed import's rows, staged before they are published (migration 0014)
+  'import_staged_rows',
   'mall_hours',
   'manager_invites',
   'offers',

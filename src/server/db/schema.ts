@@ -460,6 +460,11 @@ export const importRuns = pgTable(
     createdByEmail: text('created_by_email').notNull(),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * The lease of a run being checked or written (decision 022): the server working on it renews it every
+     * few seconds; a run whose heartbeat is older than the lease was interrupted (its server stopped).
+     */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('import_runs_created_idx').on(t.createdAt),
@@ -469,4 +474,30 @@ export const importRuns = pgTable(
       sql`${t.status} in ('checking', 'previewed', 'running', 'done', 'failed')`,
     ),
   ],
+);
+
+/**
+ * A confirmed import's rows, staged in short transactions while its file is checked, then published
+ * into the mall's tables by one set-based transaction (decision 022). Bookkeeping: a run's staged rows
+ * are deleted once it is done or failed; nobody reads them but the publishing step.
+ */
+export const importStagedRows = pgTable(
+  'import_staged_rows',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => importRuns.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    /** create | update */
+    action: text('action', { enum: ['create', 'update'] }).notNull(),
+    /** The record's id: a new one for a create. */
+    entityId: uuid('entity_id').notNull(),
+    shopId: uuid('shop_id'),
+    entityName: text('entity_name').notNull(),
+    /** The target table's columns (snake_case keys, read by jsonb_populate_record). */
+    values: jsonb('values').$type<Record<string, unknown>>().notNull(),
+    /** The audit entry's changes (write-path.ts changedFields). */
+    changes: jsonb('changes').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );

@@ -11,7 +11,15 @@ import { hashPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
 import { type Database, openEmbedded, openPostgres } from '../db/client';
 import { loadDemoData } from '../db/demo-data';
-import { images, imageVariants, importRuns, shops, signInAttempts, users } from '../db/schema';
+import {
+  images,
+  imageVariants,
+  importRuns,
+  importStagedRows,
+  shops,
+  signInAttempts,
+  users,
+} from '../db/schema';
 import { parseEnv } from '../env';
 import { mallToday } from '../lib/mall-time';
 import { createOrPromoteAdmin } from '../modules/accounts/admin-accounts';
@@ -68,7 +76,29 @@ async function fillMall(database: Database) {
     .insert(imageVariants)
     .values({ imageKey: key, name: '160.webp', bytes: Buffer.from([0x52, 0x49, 0x46, 0x46]) });
   await database.db.update(shops).set({ logoImage: key }).where(eq(shops.id, shop.id));
-  // A finished import run, with its file (decision 022).
+  // A finished import run, with its file (decision 022), and a run being written, with a staged row.
+  const [running] = await database.db
+    .insert(importRuns)
+    .values({
+      kind: 'shops',
+      fileName: 'running.csv',
+      content: 'name,category,floor\nStaged,Books,Ground\n',
+      status: 'running',
+      rowsTotal: 1,
+      createdBy: admin.id,
+      createdByEmail: 'boss@example.com',
+      heartbeatAt: now,
+    })
+    .returning({ id: importRuns.id });
+  await database.db.insert(importStagedRows).values({
+    runId: running?.id as string,
+    seq: 1,
+    action: 'create',
+    entityId: '00000000-0000-4000-8000-000000000001',
+    entityName: 'Staged',
+    values: { name: 'Staged' },
+    changes: { name: { before: null, after: 'Staged' } },
+  });
   await database.db.insert(importRuns).values({
     kind: 'shops',
     fileName: 'shops.csv',

@@ -39,16 +39,26 @@ export type PlannedRow<V> =
   | { line: number; action: 'update'; id: string; values: V; before: V; byName: boolean }
   | { line: number; action: 'unchanged'; id: string; byName: boolean };
 
-export interface CheckResult<V> {
+export interface CheckResult {
   counts: ImportCounts;
   refused: RefusedRow[];
-  planned: PlannedRow<V>[];
   matchedByName: number[];
   newCategories: string[];
   newFloors: string[];
 }
 
 export type Progress = (rowsChecked: number) => void;
+
+/** Where a confirmed run's rows to create or update go, a batch at a time (none for a preview). */
+export type PlannedSink<V> = (batch: PlannedRow<V>[]) => Promise<void>;
+
+/**
+ * Planned rows handed on at once: a staging statement's worth. Small, because embedded every statement
+ * holds PGlite's one session while it runs (500 rows: tens of milliseconds).
+ */
+const SINK_BATCH = 500;
+/** Existing products read per query while the index is built (a short statement each, likewise). */
+const INDEX_PAGE = 2000;
 
 interface Existing<V> {
   id: string;
@@ -126,16 +136,16 @@ async function loadShops(tx: Executor): Promise<ShopRef[]> {
   return tx.select({ id: shops.id, name: shops.name, code: shops.externalCode }).from(shops);
 }
 
-/** Sorts the rows, counting as it goes; `keepPlanned` false for a preview (the plan is not needed). */
+/** Sorts the rows, counting as it goes; the rows to write go to `sink` in batches (a preview has none). */
 async function sortRows<V>(
   rows: AsyncIterable<CsvRow>,
   progress: Progress | undefined,
   check: (row: CsvRow) => { refused: Refusal[] } | { planned: PlannedRow<V>; key: string },
-  keepPlanned: boolean,
-): Promise<Omit<CheckResult<V>, 'newCategories' | 'newFloors'>> {
+  sink: PlannedSink<V> | undefined,
+): Promise<Omit<CheckResult, 'newCategories' | 'newFloors'>> {
   const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
   const refused: RefusedRow[] = [];
-  const planned: PlannedRow<V>[] = [];
+  let planned: PlannedRow<V>[] = [];
   const matchedByName: number[] = [];
   const keys = new Map<string, number>();
   let checked = 0;
@@ -163,13 +173,18 @@ async function sortRows<V>(
         const plan = outcome.planned;
         counts[plan.action === 'create' ? 'created' : plan.action === 'update' ? 'updated' : 'unchanged']++;
         if (plan.action !== 'create' && plan.byName) matchedByName.push(plan.line);
-        if (keepPlanned && plan.action !== 'unchanged') planned.push(plan);
+        if (sink && plan.action !== 'unchanged') planned.push(plan);
       }
+    }
+    if (planned.length >= SINK_BATCH && sink) {
+      await sink(planned);
+      planned = [];
     }
     if (++checked % 1000 === 0) progress?.(checked);
   }
+  if (planned.length > 0 && sink) await sink(planned);
   progress?.(checked);
-  return { counts, refused, planned, matchedByName };
+  return { counts, refused, matchedByName };
 }
 
 /** Decides create / update / unchanged for a valid row's values against what exists. */
@@ -206,8 +221,8 @@ export async function checkShops(
   tx: Executor,
   text: string,
   progress?: Progress,
-  keepPlanned = false,
-): Promise<CheckResult<ShopValues>> {
+  sink?: PlannedSink<ShopValues>,
+): Promise<CheckResult> {
   // One after another: inside the confirm's transaction they share one connection.
   const cats = await tx.select({ id: categories.id, name: categories.name }).from(categories);
   const fls = await tx.select({ id: floors.id, name: floors.name }).from(floors);
@@ -318,7 +333,7 @@ export async function checkShops(
         : `\u0000name\u0000${values.name}`;
       return { planned: plan(row.line, values, found.existing, found.byName, compare), key };
     },
-    keepPlanned,
+    sink,
   );
   return { ...result, newCategories: [...newCategories.values()], newFloors: [...newFloors.values()] };
 }
@@ -329,8 +344,8 @@ export async function checkProducts(
   tx: Executor,
   text: string,
   progress?: Progress,
-  keepPlanned = false,
-): Promise<CheckResult<ProductValues>> {
+  sink?: PlannedSink<ProductValues>,
+): Promise<CheckResult> {
   const shopList = await loadShops(tx);
   const offerList = await tx
     .select({ id: offers.id, shopId: offers.shopId, title: offers.title })
@@ -361,7 +376,7 @@ export async function checkProducts(
       .from(products)
       .where(sql`${products.id} > ${after}`)
       .orderBy(asc(products.id))
-      .limit(5000);
+      .limit(INDEX_PAGE);
     for (const p of page) {
       index.add(p.shopId, {
         id: p.id,
@@ -380,7 +395,7 @@ export async function checkProducts(
         },
       });
     }
-    if (page.length < 5000) break;
+    if (page.length < INDEX_PAGE) break;
     after = page[page.length - 1]?.id as string;
   }
   const compare = (a: ProductValues, b: ProductValues) =>
@@ -446,7 +461,7 @@ export async function checkProducts(
         : `${shop.id}\u0000name\u0000${values.name}`;
       return { planned: plan(row.line, values, found.existing, found.byName, compare), key };
     },
-    keepPlanned,
+    sink,
   );
   return { ...result, newCategories: [], newFloors: [] };
 }
@@ -457,8 +472,8 @@ export async function checkOffers(
   tx: Executor,
   text: string,
   progress?: Progress,
-  keepPlanned = false,
-): Promise<CheckResult<OfferValues>> {
+  sink?: PlannedSink<OfferValues>,
+): Promise<CheckResult> {
   const shopList = await loadShops(tx);
   const offerList = await tx
     .select({
@@ -519,21 +534,24 @@ export async function checkOffers(
         key: `${shop.id}\u0000title\u0000${values.title}`,
       };
     },
-    keepPlanned,
+    sink,
   );
   return { ...result, newCategories: [], newFloors: [] };
 }
 
 export { END_BEFORE_START };
 
+export type AnyValues = ShopValues | ProductValues | OfferValues;
+
 export function checkFile(
   kind: ImportKind,
   tx: Executor,
   text: string,
   progress?: Progress,
-  keepPlanned = false,
-): Promise<CheckResult<ShopValues> | CheckResult<ProductValues> | CheckResult<OfferValues>> {
-  if (kind === 'shops') return checkShops(tx, text, progress, keepPlanned);
-  if (kind === 'products') return checkProducts(tx, text, progress, keepPlanned);
-  return checkOffers(tx, text, progress, keepPlanned);
+  sink?: PlannedSink<AnyValues>,
+): Promise<CheckResult> {
+  if (kind === 'shops') return checkShops(tx, text, progress, sink as PlannedSink<ShopValues> | undefined);
+  if (kind === 'products')
+    return checkProducts(tx, text, progress, sink as PlannedSink<ProductValues> | undefined);
+  return checkOffers(tx, text, progress, sink as PlannedSink<OfferValues> | undefined);
 }

@@ -36,11 +36,13 @@ function download(name: string) {
  * resource). The upload is the CSV file itself as the request body (text/csv), parsed by this plugin
  * alone with its own size limit; every other route keeps JSON-only bodies and the 64 KB limit.
  */
-export const transferRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
-  app,
-  { db, now, timeZone },
-) => {
-  const runs = importRunStore(db, now);
+export const transferRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  now: () => Date;
+  timeZone: string;
+  leaseSeconds?: number;
+}> = async (app, { db, now, timeZone, leaseSeconds }) => {
+  const runs = importRunStore(db, now, leaseSeconds);
   const today = () => mallToday(timeZone, now());
 
   // The file as bytes: its encoding is checked before anything reads it as text.

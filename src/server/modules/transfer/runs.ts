@@ -1,8 +1,10 @@
 // Import runs (docs/decisions/022): the uploaded file and its preview kept in `import_runs` until the
 // admin confirms, so they can leave and come back. Checking and writing happen after the answer; the
-// progress of a run this server works on is kept in memory (a long write holds PGlite's one session,
-// so a progress row could not be written beside it) and read from there.
-import { desc, eq } from 'drizzle-orm';
+// progress of a run this server works on is kept in memory and read from there. While it works on a run,
+// the server renews the run's lease (`heartbeat_at`); a run still checking or running whose lease has
+// run out was interrupted — its server stopped — and is marked failed when next read, its staged rows
+// deleted, so it can be run again (with several servers, only the lease tells a dead one from a busy one).
+import { and, desc, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
 import {
   type ImportCounts,
   type ImportKind,
@@ -15,10 +17,13 @@ import type { Db } from '../../db/client';
 import { importRuns } from '../../db/schema';
 import { HttpError } from '../../errors';
 import type { Actor } from '../../write-path';
-import { applyImport, refusedRowsError } from './import-apply';
+import { applyImport, clearStaged, refusedRowsError } from './import-apply';
 import { checkFile } from './import-check';
 
 type RunRow = typeof importRuns.$inferSelect;
+
+/** Every column but the file. */
+const { content: _content, ...withoutFile } = getTableColumns(importRuns);
 
 /** The stored preview: every refused row (the error file's), the answer shows the first ones. */
 type StoredPreview = ImportPreview;
@@ -53,14 +58,65 @@ export const importNotFound = () => new HttpError(404, 'NOT_FOUND', 'Import not 
 const roughRows = (text: string) =>
   Math.max(0, (text.match(/\n/g)?.length ?? 0) - (text.endsWith('\n') ? 1 : 0));
 
-export function importRunStore(db: Db, now: () => Date) {
+/** What an interrupted run says. */
+export const INTERRUPTED =
+  'The import was interrupted (its server stopped) and nothing was written; run it again';
+
+/** The default lease of a run: renewed every quarter of it. */
+export const DEFAULT_IMPORT_LEASE_S = 60;
+
+export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_IMPORT_LEASE_S) {
   /** Runs this process is checking or writing: their progress, newer than the stored row. */
   const active = new Map<string, ImportRun>();
+  /** The lease renewed for every active run (database clock, as the sweep compares). */
+  let heartbeat: NodeJS.Timeout | null = null;
+  const beat = () => {
+    if (active.size === 0) return;
+    void db
+      .update(importRuns)
+      .set({ heartbeatAt: sql`now()` })
+      .where(inArray(importRuns.id, [...active.keys()]))
+      .catch(() => undefined);
+  };
+  const track = (id: string, run: ImportRun) => {
+    active.set(id, run);
+    if (!heartbeat) {
+      heartbeat = setInterval(beat, (leaseSeconds * 1000) / 4);
+      heartbeat.unref();
+    }
+  };
+  const untrack = (id: string) => {
+    active.delete(id);
+    if (active.size === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = null;
+    }
+  };
 
-  async function stored(id: string): Promise<RunRow> {
-    const [row] = await db.select().from(importRuns).where(eq(importRuns.id, id));
+  /** Marks failed every run checking or running whose lease ran out (not this server's own). */
+  async function sweep(): Promise<void> {
+    const mine = [...active.keys()];
+    const interrupted = await db
+      .update(importRuns)
+      .set({ status: 'failed', result: { error: INTERRUPTED, interrupted: true }, finishedAt: now() })
+      .where(
+        and(
+          inArray(importRuns.status, ['checking', 'running']),
+          sql`coalesce(${importRuns.heartbeatAt}, ${importRuns.createdAt}) < now() - make_interval(secs => ${leaseSeconds})`,
+          mine.length > 0 ? notInArray(importRuns.id, mine) : undefined,
+        ),
+      )
+      .returning({ id: importRuns.id });
+    for (const { id } of interrupted) await clearStaged(db, id);
+  }
+
+  /** The run's row; its file (megabytes) only when the run is to be checked again. */
+  async function stored(id: string, withFile = false): Promise<RunRow> {
+    const [row] = withFile
+      ? await db.select().from(importRuns).where(eq(importRuns.id, id))
+      : await db.select(withoutFile).from(importRuns).where(eq(importRuns.id, id));
     if (!row) throw importNotFound();
-    return row;
+    return { content: '', ...row };
   }
 
   async function preview(id: string, kind: ImportKind, content: string): Promise<void> {
@@ -89,7 +145,7 @@ export function importRunStore(db: Db, now: () => Date) {
         .set({ status: 'failed', result: { error: message }, finishedAt: now() })
         .where(eq(importRuns.id, id));
     } finally {
-      active.delete(id);
+      untrack(id);
     }
   }
 
@@ -103,6 +159,7 @@ export function importRunStore(db: Db, now: () => Date) {
           fileName,
           content,
           status: 'checking',
+          heartbeatAt: sql`now()`,
           rowsTotal: roughRows(content),
           createdBy: actor.id,
           createdByEmail: actor.email,
@@ -111,19 +168,23 @@ export function importRunStore(db: Db, now: () => Date) {
         .returning();
       if (!row) throw new Error('insert returned no row');
       const run = toRun(row);
-      active.set(run.id, run);
+      track(run.id, run);
       void preview(run.id, kind, content);
       return run;
     },
 
     async get(id: string): Promise<ImportRun> {
       const live = active.get(id);
-      return live ? { ...live } : toRun(await stored(id));
+      if (live) return { ...live };
+      await sweep();
+      return toRun(await stored(id));
     },
 
     async list(): Promise<ImportRun[]> {
-      const rows = await db.select().from(importRuns).orderBy(desc(importRuns.createdAt)).limit(20);
-      return rows.map((row) => active.get(row.id) ?? toRun({ ...row, preview: null }));
+      await sweep();
+      const { preview: _preview, ...listed } = withoutFile;
+      const rows = await db.select(listed).from(importRuns).orderBy(desc(importRuns.createdAt)).limit(20);
+      return rows.map((row) => active.get(row.id) ?? toRun({ ...row, content: '', preview: null }));
     },
 
     /** Every refused row of a previewed run: the error file. */
@@ -140,7 +201,8 @@ export function importRunStore(db: Db, now: () => Date) {
     async confirm(actor: Actor, id: string, validOnly: boolean): Promise<ImportRun> {
       if (active.has(id))
         throw new HttpError(409, 'IMPORT_BUSY', 'This import is already being checked or run');
-      const row = await stored(id);
+      await sweep();
+      const row = await stored(id, true);
       if (row.status !== 'previewed' && row.status !== 'failed')
         throw new HttpError(409, 'IMPORT_NOT_READY', `This import cannot be run now (it is ${row.status})`);
       if (row.status === 'failed' && !row.preview)
@@ -149,12 +211,23 @@ export function importRunStore(db: Db, now: () => Date) {
       if (preview.counts.refused > 0 && !validOnly) {
         throw refusedRowsError(preview.counts.refused);
       }
-      await db
+      // Claimed only if no one else did meanwhile (another request, another server): the run's lock.
+      const claimed = await db
         .update(importRuns)
-        .set({ status: 'running', validOnly, result: null, finishedAt: null, rowsChecked: 0 })
-        .where(eq(importRuns.id, id));
+        .set({
+          status: 'running',
+          validOnly,
+          result: null,
+          finishedAt: null,
+          rowsChecked: 0,
+          heartbeatAt: sql`now()`,
+        })
+        .where(and(eq(importRuns.id, id), inArray(importRuns.status, ['previewed', 'failed'])))
+        .returning({ id: importRuns.id });
+      if (claimed.length === 0 || active.has(id))
+        throw new HttpError(409, 'IMPORT_BUSY', 'This import is already being checked or run');
       const run: ImportRun = { ...toRun(row), status: 'running', validOnly, rowsChecked: 0, result: null };
-      active.set(id, run);
+      track(id, run);
       void (async () => {
         try {
           await applyImport(
@@ -163,8 +236,8 @@ export function importRunStore(db: Db, now: () => Date) {
             { id, kind: row.kind, fileName: row.fileName, content: row.content, validOnly },
             {
               now,
-              progress: (phase, rows) => {
-                if (phase === 'checked') run.rowsChecked = rows;
+              progress: (rows) => {
+                run.rowsChecked = rows;
               },
             },
           );
@@ -177,7 +250,7 @@ export function importRunStore(db: Db, now: () => Date) {
             .where(eq(importRuns.id, id))
             .catch(() => undefined);
         } finally {
-          active.delete(id);
+          untrack(id);
         }
       })();
       return { ...run };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportRun } from '../../../shared/transfer';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { type ApplyRun, clearStaged, publishImport, stageImport } from './import-apply';
 
 let t: TestApp;
 let d: Directory;
@@ -137,6 +138,103 @@ describe('products: preview, refused rows, all or nothing, corrected re-import',
     const done = await confirm(run.id, true);
     expect(done.run?.status).toBe('done');
     expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+  });
+});
+
+describe('the mall changing between the staging and the publish', () => {
+  const runOf = async (id: string): Promise<ApplyRun> => {
+    const row = (
+      await t.database.pool.query('select file_name, content from import_runs where id = $1', [id])
+    ).rows[0];
+    return { id, kind: 'products', fileName: row.file_name, content: row.content, validOnly: false };
+  };
+  const admin = { id: null, email: 'transfer test' };
+
+  it('publishes nothing when a record it updates was deleted meanwhile, or a code it creates was taken', async () => {
+    const shop = await d.shop({ externalCode: uniqueName('S') });
+    const code = shop.externalCode as string;
+    const gone = await d.product({ shopId: shop.id, name: uniqueName('Gone'), price: 5, externalCode: 'G1' });
+    const kept = await d.product({ shopId: shop.id, name: uniqueName('Kept'), price: 5, externalCode: 'K1' });
+    const file = `shop_code,code,name,price\n${code},G1,${gone.name},6\n${code},K1,${kept.name},7\n${code},N1,New one,8\n`;
+
+    const stale = await previewOf('products', file);
+    const run = await runOf(stale.id);
+    const staged = await stageImport(t.database.db, run);
+    expect(staged.counts).toMatchObject({ created: 1, updated: 2 });
+    await t.database.pool.query('delete from products where id = $1', [gone.id]);
+    await expect(publishImport(t.database.db, admin, run, staged, () => new Date())).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'IMPORT_STALE',
+    });
+    await clearStaged(t.database.db, run.id);
+    expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+    expect(await count('select count(*) as n from products where id = $1 and price = 5', [kept.id])).toBe(1);
+    expect(await count(`select count(*) as n from audit_log where detail->>'importRun' = $1`, [run.id])).toBe(
+      0,
+    );
+    expect(await count('select count(*) as n from audit_log where entity_id = $1', [run.id])).toBe(0);
+
+    // The code of the row to create, taken by hand after the staging: refused on the key, nothing written.
+    const taken = await previewOf(
+      'products',
+      `shop_code,code,name,price\n${code},K1,${kept.name},9\n${code},T1,Taken,8\n`,
+    );
+    const second = await runOf(taken.id);
+    const stagedAgain = await stageImport(t.database.db, second);
+    await d.product({ shopId: shop.id, name: uniqueName('By hand'), price: 1, externalCode: 'T1' });
+    await expect(
+      publishImport(t.database.db, admin, second, stagedAgain, () => new Date()),
+    ).rejects.toMatchObject({ statusCode: 409 });
+    await clearStaged(t.database.db, second.id);
+    expect(await count('select count(*) as n from products where id = $1 and price = 5', [kept.id])).toBe(1);
+    expect(
+      await count(`select count(*) as n from audit_log where detail->>'importRun' = $1`, [second.id]),
+    ).toBe(0);
+  });
+});
+
+describe('a run whose server stopped: the lease', () => {
+  it('reports a run with a stale heartbeat interrupted, deletes its staged rows, and lets it run again', async () => {
+    const shop = await d.shop({ externalCode: uniqueName('S') });
+    const code = shop.externalCode as string;
+    const run = await previewOf('products', `shop_code,code,name,price\n${code},L1,Leased one,3\n`);
+    expect(run.status).toBe('previewed');
+    // As a server killed in the middle of the run leaves it: running, staged rows, a heartbeat long ago.
+    await t.database.pool.query(
+      `update import_runs set status = 'running', heartbeat_at = now() - interval '1 hour' where id = $1`,
+      [run.id],
+    );
+    await t.database.pool.query(
+      `insert into import_staged_rows (run_id, seq, action, entity_id, shop_id, entity_name, values, changes)
+       values ($1, 0, 'create', gen_random_uuid(), $2, 'Leased one', '{}', '{}')`,
+      [run.id, shop.id],
+    );
+    // Another server's run, its lease fresh: still running.
+    const busy = await previewOf('products', `shop_code,code,name,price\n${code},L2,Leased two,3\n`);
+    await t.database.pool.query(
+      `update import_runs set status = 'running', heartbeat_at = now() where id = $1`,
+      [busy.id],
+    );
+    try {
+      const response = await t.app.inject({ url: `/api/imports/${run.id}`, headers: d.admin.headers });
+      const interrupted = response.json() as ImportRun;
+      expect(interrupted.status).toBe('failed');
+      expect(interrupted.result).toMatchObject({ interrupted: true });
+      expect(interrupted.result?.error).toMatch(/interrupted/);
+      expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [run.id])).toBe(0);
+      const other = await t.app.inject({ url: `/api/imports/${busy.id}`, headers: d.admin.headers });
+      expect((other.json() as ImportRun).status).toBe('running');
+      // Its lock is released: it runs again, whole.
+      const again = await confirm(run.id);
+      expect(again.run?.status, JSON.stringify(again.run?.result)).toBe('done');
+      expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+      expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [run.id])).toBe(0);
+      // The busy one cannot be confirmed while its server holds it.
+      const refused = await d.call(d.admin, 'POST', `/api/imports/${busy.id}/confirm`, { validOnly: false });
+      expect(refused.statusCode).toBe(409);
+    } finally {
+      await t.database.pool.query(`update import_runs set status = 'failed' where id = $1`, [busy.id]);
+    }
   });
 });
 
