@@ -1,7 +1,7 @@
 import './zod-config';
 import { z } from 'zod';
-import { AMENITY_KINDS } from './floors';
 import { Pin } from './floor-plan';
+import { AMENITY_KINDS } from './floors';
 import { Floor } from './place';
 import { Id, optionalText } from './text';
 
