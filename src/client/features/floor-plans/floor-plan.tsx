@@ -2,7 +2,8 @@
 // pinned amenity named; on a shop's page that shop's pin highlighted and the others dimmed.
 import { Store } from 'lucide-react';
 import { Link } from 'react-router';
-import { AMENITY_LABELS, type FloorGuideEntry } from '../../../shared/amenity';
+import type { FloorGuideEntry } from '../../../shared/amenity';
+import { AMENITY_LABELS } from '../../../shared/floors';
 import { cn } from '../../lib/cn';
 import { AmenityIcon } from '../amenities';
 import { PlanViewer, pinStyle } from './plan-viewer';
