@@ -4,11 +4,21 @@
 // The demo mall's own plans show on its floors. E2E_SCREENSHOTS=dir saves the screens.
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { apiCreate, registerAdmin, registerUser, toast, uniqueName } from './fixtures';
+import { apiCreate, registerAdmin, registerUser, scrollWidth, toast, uniqueName } from './fixtures';
 
 async function screenshot(page: Page, name: string) {
   const dir = process.env.E2E_SCREENSHOTS;
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+  if (!dir) return;
+  // The plans load lazily: bring each into view so the full-page picture shows them.
+  for (const frame of await page.getByTestId('plan-frame').all()) {
+    await frame.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() =>
+        frame.locator('img').evaluate((img: unknown) => (img as { naturalWidth: number }).naturalWidth),
+      )
+      .toBeGreaterThan(0);
+  }
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }
 
 const planPng = () =>
@@ -132,7 +142,7 @@ test('an admin places pins by mouse and keyboard; a shopper finds the shop on th
   await expect(findIt.getByText('Zoom 150%')).toBeVisible();
   await findIt.getByRole('button', { name: 'Reset zoom' }).click();
   await expect(findIt.getByRole('button', { name: 'Reset zoom' })).toBeDisabled();
-  const width = await shopper.evaluate(() => document.documentElement.scrollWidth);
+  const width = await scrollWidth(shopper);
   expect(width).toBeLessThanOrEqual(375);
   await shopper.close();
 });

@@ -54,7 +54,7 @@ export function layoutUnits(labels: readonly string[]): Unit[] {
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.codePointAt(0)};`);
 
 /** The floor's drawing: walls, units with their numbers, the corridor and the atrium. */
-export function floorPlanSvg(floorName: string, units: readonly Unit[]): string {
+export function floorPlanSvg(units: readonly Unit[]): string {
   const unitShapes = units
     .map(
       (unit) =>
@@ -68,7 +68,6 @@ export function floorPlanSvg(floorName: string, units: readonly Unit[]): string 
   <rect x="${MARGIN}" y="${CORRIDOR.top}" width="${WIDTH - 2 * MARGIN}" height="${CORRIDOR.bottom - CORRIDOR.top}" fill="#fef9c3"/>
   <circle cx="${WIDTH / 2}" cy="${(CORRIDOR.top + CORRIDOR.bottom) / 2}" r="38" fill="#bae6fd" stroke="#0284c7" stroke-width="3"/>
   ${unitShapes}
-  <text x="${MARGIN + 16}" y="${(CORRIDOR.top + CORRIDOR.bottom) / 2 + 8}" font-family="DejaVu Sans, Arial, sans-serif" font-size="22" fill="#334155">${escapeXml(floorName)}</text>
 </svg>`;
 }
 
@@ -100,7 +99,7 @@ export async function addDemoFloorPlans(db: Db, store: ImageStore): Promise<numb
       .where(eq(amenities.floorId, floor.id))
       .orderBy(asc(amenities.kind), asc(amenities.id));
     const units = layoutUnits(floorShops.map((shop, index) => unitLabel(shop.location, index)));
-    const png = await sharp(Buffer.from(floorPlanSvg(floor.name, units)))
+    const png = await sharp(Buffer.from(floorPlanSvg(units)))
       .png()
       .toBuffer();
     const image = await processImage(png);

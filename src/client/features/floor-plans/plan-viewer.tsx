@@ -143,7 +143,7 @@ export function PlanViewer({ image, label, children, onPlace, className }: PlanV
 
   const zoomed = view.scale > 1;
   return (
-    <figure className={cn('space-y-2', className)}>
+    <figure className={cn('max-w-3xl space-y-2', className)}>
       <figcaption className="sr-only">{label}</figcaption>
       <div className="flex items-center justify-end gap-1">
         <span className="mr-auto text-xs text-slate-500" aria-live="polite">
