@@ -114,6 +114,10 @@ test('an admin places pins by mouse and keyboard; a shopper finds the shop on th
   await page.getByRole('link', { name: 'Place on plan' }).click();
   await expect(page).toHaveURL(`/admin/floors/${floor.id}/plan?shop=${shop.id}`);
   await expect(page.getByRole('radio', { name: new RegExp(shopName) })).toBeChecked();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(page.getByTestId('plan-frame')).toBeVisible();
+  expect(await scrollWidth(page)).toBeLessThanOrEqual(375);
+  await screenshot(page, 'floor-plans-admin-pins-375');
 
   // A shopper: the pin is a link on the Floors page, the lift is named.
   const shopper = await browser.newPage({ baseURL: test.info().project.use.baseURL });

@@ -124,7 +124,7 @@ export async function addDemoFloorPlans(db: Db, store: ImageStore): Promise<numb
         for (const [index, amenity] of floorAmenities.entries()) {
           const across = (index + 0.5) / slots;
           const x = MARGIN + 30 + across * (WIDTH - 2 * MARGIN - 60);
-          const nudged = Math.abs(x - WIDTH / 2) < 50 ? x + (x < WIDTH / 2 ? -50 : 50) : x;
+          const nudged = Math.abs(x - WIDTH / 2) < 70 ? x + (x < WIDTH / 2 ? -70 : 70) : x;
           await tx
             .update(amenities)
             .set({ pinX: round(nudged / WIDTH), pinY: round((CORRIDOR.top + CORRIDOR.bottom) / 2 / HEIGHT) })
