@@ -9,7 +9,7 @@ import { AmenityIcon } from '../amenities';
 import { PlanViewer, pinStyle } from './plan-viewer';
 
 const PIN =
-  'group absolute z-10 flex size-8 items-center justify-center rounded-full border-2 border-white shadow-md focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-indigo-600';
+  'group absolute z-10 flex size-7 items-center sm:size-8 justify-center rounded-full border-2 border-white shadow-md focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-indigo-600';
 const TIP =
   'pointer-events-none absolute bottom-full left-1/2 mb-1 -translate-x-1/2 rounded-md bg-slate-900 px-2 py-1 text-xs font-medium whitespace-nowrap text-white';
 
@@ -34,7 +34,10 @@ export function FloorPlan({ floor, highlight }: FloorPlanProps) {
             className={cn('absolute z-0', dim && 'opacity-40')}
             style={pinStyle(amenity.pin.x, amenity.pin.y)}
           >
-            <AmenityIcon kind={amenity.kind} className="size-7 border border-indigo-200 shadow-sm" />
+            <AmenityIcon
+              kind={amenity.kind}
+              className="size-5 border border-indigo-200 shadow-sm sm:size-7 [&_svg]:size-3 sm:[&_svg]:size-4"
+            />
           </span>
         ) : null,
       )}
@@ -50,7 +53,9 @@ export function FloorPlan({ floor, highlight }: FloorPlanProps) {
             data-pin={shop.id}
             className={cn(
               PIN,
-              here ? 'z-20 size-10 bg-rose-600 text-white ring-4 ring-rose-300' : 'bg-indigo-600 text-white',
+              here
+                ? 'z-20 size-9 bg-rose-600 sm:size-10 text-white ring-4 ring-rose-300'
+                : 'bg-indigo-600 text-white',
               dim && !here && 'opacity-40 hover:opacity-100 focus-visible:opacity-100',
             )}
             style={pinStyle(shop.pin.x, shop.pin.y)}

@@ -57,7 +57,7 @@ export function FloorPlanPage() {
                   image={floor.planImage}
                   name={`Plan of ${floor.name}`}
                   hint="JPEG, PNG, WebP or AVIF, up to 10 MB; saved as soon as chosen. A replaced plan keeps its pins; removing it removes them."
-                  boxClassName="aspect-[16/10] w-48"
+                  boxClassName="aspect-[16/10] w-32 sm:w-48"
                   removeDescription="Every pin on this floor is removed with it."
                 />
               </section>
