@@ -36,7 +36,7 @@ export function FloorPlan({ floor, highlight }: FloorPlanProps) {
           >
             <AmenityIcon
               kind={amenity.kind}
-              className="size-5 border border-indigo-200 shadow-sm sm:size-7 [&_svg]:size-3 sm:[&_svg]:size-4"
+              className="size-5! border border-indigo-200 shadow-sm sm:size-7! [&_svg]:size-3 sm:[&_svg]:size-4"
             />
           </span>
         ) : null,
