@@ -54,12 +54,17 @@ export function useSavePins(floorId: string) {
   return useMutation({
     mutationFn: (pins: PinPlacement[]) =>
       api<FloorGuideEntry>(`/api/floors/${floorId}/pins`, { method: 'PUT', body: { pins } }),
-    onSuccess: () =>
-      Promise.all(
+    onSuccess: (entry) => {
+      // The saved pins at once (no flash of the old ones before the guide is read again).
+      queryClient.setQueryData<FloorGuideEntry[]>(queryKeys.floorGuide, (floors) =>
+        floors?.map((floor) => (floor.id === entry.id ? entry : floor)),
+      );
+      return Promise.all(
         [queryKeys.floorGuide, queryKeys.shops, queryKeys.audit].map((queryKey) =>
           queryClient.invalidateQueries({ queryKey }),
         ),
-      ),
+      );
+    },
   });
 }
 
