@@ -137,8 +137,14 @@ export default defineConfig({
             // zod, the form schemas and what reads them: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|hours|managers|offer|place|product|settings|shop|text|transfer|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|floor-plan|hours|managers|offer|place|product|settings|shop|text|transfer|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
               priority: 80,
+            },
+            // the floor-plan viewer (docs/decisions/021): loaded when a plan is first shown
+            {
+              name: 'floor-plan',
+              test: /src[\\/]client[\\/]features[\\/]floor-plans[\\/](floor-plan|plan-viewer)\.tsx$/,
+              priority: 75,
             },
             {
               name: 'auth',
@@ -154,7 +160,7 @@ export default defineConfig({
             },
             {
               name: 'admin-forms',
-              test: /src[\\/]client[\\/](routes[\\/](admin|manage)[\\/](.*-form-page|shop-edit-page|categories-page)|components[\\/]entity-form|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
+              test: /src[\\/]client[\\/](routes[\\/](admin|manage)[\\/](.*-form-page|shop-edit-page|categories-page|floor-plan-page)|components[\\/]entity-form|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
               priority: 70,
             },
             {

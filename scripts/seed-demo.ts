@@ -1,8 +1,10 @@
 // npm run seed:demo — loads the demo mall into the configured database (DATABASE_URL, or the embedded
 // one in MALL_DATA_DIR while no server is using it). Only into an empty mall: it never mixes with real data.
 import { countDirectory, loadDemoData } from '../src/server/db/demo-data';
+import { addDemoFloorPlans } from '../src/server/db/demo-floor-plans';
 import { parseEnv } from '../src/server/env';
 import { mallToday } from '../src/server/lib/mall-time';
+import { imageStoreFor } from '../src/server/modules/images/store';
 import { openConfiguredDatabase } from '../src/server/start';
 import { CliError, runCli } from './cli';
 
@@ -17,6 +19,7 @@ await runCli(async () => {
       );
     }
     const summary = await loadDemoData(opened.database.db, mallToday(env.MALL_TIMEZONE));
+    await addDemoFloorPlans(opened.database.db, imageStoreFor(opened.database, env.MALL_DATA_DIR));
     console.log(
       `Loaded the demo mall: ${summary.categories} categories, ${summary.floors} floors, ${summary.shops} shops, ` +
         `${summary.products} products, ${summary.offers} offers.`,

@@ -38,6 +38,7 @@ import { accountRoutes } from './modules/accounts/account-routes';
 import { inviteRoutes } from './modules/accounts/invite-routes';
 import { amenityRoutes, floorGuideRoutes } from './modules/amenities/routes';
 import { auditRoutes } from './modules/audit/routes';
+import { floorPinRoutes } from './modules/floor-plans/routes';
 import { imageRoutes } from './modules/images/routes';
 import { fileImageStore, type ImageStore, imageStoreFor } from './modules/images/store';
 import { mallHoursRoutes } from './modules/mall-hours/routes';
@@ -326,6 +327,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auditRoutes, { prefix: '/api/audit', db, timeZone });
   await app.register(categoryRoutes, { prefix: '/api/categories', db, now });
   await app.register(floorRoutes, { prefix: '/api/floors', db, now });
+  await app.register(floorPinRoutes, { prefix: '/api/floors', db, now });
   await app.register(amenityRoutes, { prefix: '/api/amenities', db, now });
   await app.register(floorGuideRoutes, { prefix: '/api/floor-guide', db });
   await app.register(mallHoursRoutes, { prefix: '/api/mall-hours', db, now });

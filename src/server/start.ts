@@ -3,11 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Database, openEmbedded, openPostgres } from './db/client';
 import { lockDataDir } from './db/data-dir-lock';
 import { isDemoDataEnabled, loadDemoData } from './db/demo-data';
+import { addDemoFloorPlans } from './db/demo-floor-plans';
 import { type EarlyEmbedded, isInitialised, pgDataDir } from './db/early-embedded';
 import { runMigrations, type StartLog } from './db/migrate';
 import type { Env } from './env';
 import { mallToday } from './lib/mall-time';
 import { prepareSetupCode } from './modules/accounts/invites';
+import { imageStoreFor } from './modules/images/store';
 
 export interface OpenedDatabase {
   database: Database;
@@ -64,6 +66,7 @@ export async function openConfiguredDatabase(
 async function loadDemoIfEmpty(database: Database, env: Env, log: Pick<FastifyBaseLogger, 'info'>) {
   const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE), { onlyIfEmpty: true });
   if (summary) log.info(summary, 'loaded the demo mall');
+  if (summary) await addDemoFloorPlans(database.db, imageStoreFor(database, env.MALL_DATA_DIR));
 }
 
 /** While there is no admin, a setup code printed at start-up lets the operator create the first one. */

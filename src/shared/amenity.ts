@@ -1,5 +1,6 @@
 import './zod-config';
 import { z } from 'zod';
+import { Pin } from './floor-plan';
 import { AMENITY_KINDS } from './floors';
 import { Floor } from './place';
 import { Id, optionalText } from './text';
@@ -33,10 +34,17 @@ export const FloorGuideShop = z.object({
   name: z.string(),
   category: z.string(),
   location: z.string(),
+  /** Its pin on the floor's plan (docs/decisions/021); null when not placed. */
+  pin: Pin.nullable(),
 });
 export type FloorGuideShop = z.infer<typeof FloorGuideShop>;
-export const FloorGuideAmenity = Amenity.pick({ id: true, kind: true, location: true });
+export const FloorGuideAmenity = Amenity.pick({ id: true, kind: true, location: true }).extend({
+  pin: Pin.nullable(),
+});
+export type FloorGuideAmenity = z.infer<typeof FloorGuideAmenity>;
 export const FloorGuideEntry = Floor.pick({ id: true, name: true, level: true }).extend({
+  /** The floor's plan (an image key, shared/images.ts); null when none was uploaded. */
+  planImage: z.string().nullable(),
   shops: z.array(FloorGuideShop),
   amenities: z.array(FloorGuideAmenity),
 });

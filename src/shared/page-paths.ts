@@ -24,6 +24,7 @@ export const PAGE_PATHS = {
   adminOfferNew: 'admin/offers/new',
   adminOffer: 'admin/offers/:id',
   adminCategories: 'admin/categories',
+  adminFloorPlan: 'admin/floors/:id/plan',
   adminActivity: 'admin/activity',
   adminImportNew: 'admin/imports/new',
   adminImport: 'admin/imports/:id',

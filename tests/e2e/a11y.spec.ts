@@ -188,7 +188,18 @@ test.describe('Accessibility', () => {
         page.getByText(longProduct.name),
         'shop-long-names',
       );
-      await check(page, '/user/floors', 'floors');
+      await check(page, '/user/floors', 'floors with their plans', page.getByTestId('plan-frame').first());
+      // A demo shop's "Find it on First Floor": its pin highlighted on the plan (docs/decisions/021).
+      const guide = (await (await page.request.get('/api/floor-guide')).json()) as {
+        floors: { name: string; shops: { id: string; name: string }[] }[];
+      };
+      const pixel = guide.floors.flatMap((floor) => floor.shops).find((shop) => shop.name === 'Pixel Point');
+      await check(
+        page,
+        `/user/shops/${pixel?.id}`,
+        'a shop with its Find it view',
+        page.getByRole('region', { name: 'Find it on First Floor' }).getByTestId('plan-frame'),
+      );
       await check(page, '/user/offers', 'offers');
       await check(
         page,
@@ -226,6 +237,18 @@ test.describe('Accessibility', () => {
       await expect(confirmDialog(page)).toBeVisible();
       await expectNoAxeViolations(page, 'revoke invite dialog');
       await confirmDialog(page).getByRole('button', { name: 'Cancel' }).click();
+
+      // A floor's plan and its pins (docs/decisions/021).
+      const floors = (await (await page.request.get('/api/floors')).json()) as {
+        items: { id: string; name: string }[];
+      };
+      const ground = floors.items.find((floor) => floor.name === 'Ground Floor');
+      await check(
+        page,
+        `/admin/floors/${ground?.id}/plan`,
+        'a floor plan with its pins',
+        page.getByRole('button', { name: /^Voltbay pin/ }),
+      );
 
       for (const [path, what, noun] of [
         ['/admin/shops', 'shops', 'Shop'],

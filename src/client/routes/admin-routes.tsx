@@ -26,6 +26,7 @@ export const adminRoutes: RouteObject[] = [
   lazyRoute(() => import('./admin/categories-page'), 'CategoriesPage', {
     path: PAGE_PATHS.adminCategories,
   }),
+  lazyRoute(() => import('./admin/floor-plan-page'), 'FloorPlanPage', { path: PAGE_PATHS.adminFloorPlan }),
   lazyRoute(() => import('./admin/activity-page'), 'ActivityPage', { path: PAGE_PATHS.adminActivity }),
   lazyRoute(() => import('./admin/import-page'), 'ImportPage', { path: PAGE_PATHS.adminImportNew }),
   lazyRoute(() => import('./admin/import-page'), 'ImportPage', { path: PAGE_PATHS.adminImport }),

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH } from '../../shared/account';
 import type { ApiErrorBody } from '../../shared/errors';
 import { AUTH_MESSAGES, IMAGE_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
+import { PIN_MESSAGE, PIN_MESSAGES } from '../../shared/floor-plan';
 import { CLOSE_TIME_MESSAGE, everyDay, SAME_TIME_MESSAGE, TIME_MESSAGE } from '../../shared/hours';
 import { addDays as addDaysTo } from '../../shared/hours-status';
 import { MAX_IMAGE_BYTES } from '../../shared/images';
@@ -1269,5 +1270,84 @@ describe('a bad upload is refused in words a person understands, and writes noth
       counts: await rowCounts(),
       stored: await t.app.imageStore.count(),
     }).toEqual(before);
+  });
+});
+
+describe('bad pins on a floor plan are refused with the message the admin sees, and change nothing', () => {
+  /** A floor with a plan and a pinned shop; a shop on another floor. */
+  let plan: {
+    floorId: string;
+    shopId: string;
+    otherShopId: string;
+    otherShopName: string;
+    floorName: string;
+  };
+  beforeAll(async () => {
+    const floor = await d.floor();
+    const { payload, headers } = multipart(await testJpeg());
+    const uploaded = await t.app.inject({
+      method: 'PUT',
+      url: `/api/floors/${floor.id}/plan`,
+      payload,
+      headers: { ...headers, ...d.admin.headers },
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const shop = await d.shop({ floorId: floor.id });
+    const other = await d.shop();
+    const placed = await d.call(d.admin, 'PUT', `/api/floors/${floor.id}/pins`, {
+      pins: [{ kind: 'shop', id: shop.id, pin: { x: 0.25, y: 0.75 } }],
+    });
+    expect(placed.statusCode, placed.body).toBe(200);
+    plan = {
+      floorId: floor.id,
+      floorName: floor.name,
+      shopId: shop.id,
+      otherShopId: other.id,
+      otherShopName: other.name,
+    };
+  });
+  const one = (pin: unknown, more: Record<string, unknown> = {}) => ({
+    pins: [{ kind: 'shop', id: later(() => plan.shopId), pin, ...more }],
+  });
+  const CASES: Array<[label: string, body: () => unknown, message: () => string]> = [
+    ['x above 1', () => one({ x: 1.5, y: 0.5 }), () => PIN_MESSAGE],
+    ['y below 0', () => one({ x: 0.5, y: -0.01 }), () => PIN_MESSAGE],
+    ['x only', () => one({ x: 0.5 }), () => PIN_MESSAGE],
+    ['y null', () => one({ x: 0.5, y: null }), () => PIN_MESSAGE],
+    ['a numeric string', () => one({ x: '0.5', y: 0.5 }), () => PIN_MESSAGE],
+    ['"NaN"', () => one({ x: 'NaN', y: 0.5 }), () => PIN_MESSAGE],
+    ['an array', () => one([0.5, 0.5]), () => PIN_MESSAGE],
+    ['an extra coordinate', () => one({ x: 0.5, y: 0.5, z: 1 }), () => PIN_MESSAGE],
+    ['no pin field', () => ({ pins: [{ kind: 'shop', id: plan.shopId }] }), () => PIN_MESSAGE],
+    ['an unknown kind', () => one(null, { kind: 'kiosk' }), () => PIN_MESSAGES.kind],
+    ['an id that is no uuid', () => one(null, { id: '42' }), () => PIN_MESSAGES.id],
+    ['no pins', () => ({ pins: [] }), () => PIN_MESSAGES.list],
+    ['pins not a list', () => ({ pins: { x: 0.5 } }), () => PIN_MESSAGES.list],
+    [
+      'a shop of another floor',
+      () => ({ pins: [{ kind: 'shop', id: plan.otherShopId, pin: { x: 0.5, y: 0.5 } }] }),
+      () => `${plan.otherShopName} is not on ${plan.floorName}: its pin goes on its own floor's plan`,
+    ],
+  ];
+  it.each(CASES)('%s', async (_label, build, message) => {
+    const before = { shop: await d.row('shops', plan.shopId), counts: await rowCounts() };
+    const body = JSON.parse(
+      JSON.stringify(build(), (_key, value) => (value instanceof Later ? value.get() : value)),
+    );
+    const response = await d.call(d.admin, 'PUT', `/api/floors/${plan.floorId}/pins`, body);
+    expect(response.statusCode, response.body).toBe(400);
+    const { error } = response.json() as ApiErrorBody;
+    expect(error.message).toBe(message());
+    expect({ shop: await d.row('shops', plan.shopId), counts: await rowCounts() }).toEqual(before);
+  });
+  it('1e309 (Infinity once parsed) is refused too', async () => {
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: `/api/floors/${plan.floorId}/pins`,
+      payload: `{"pins":[{"kind":"shop","id":"${plan.shopId}","pin":{"x":1e309,"y":0.5}}]}`,
+      headers: { 'content-type': 'application/json', ...d.admin.headers },
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect((response.json() as ApiErrorBody).error.message).toBe(PIN_MESSAGE);
   });
 });

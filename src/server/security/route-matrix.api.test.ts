@@ -171,6 +171,27 @@ const RULES: Record<string, Rule> = {
     },
     success: 200,
   },
+  // Pins on a floor's plan: a change to the floor, admins only — a shop's own manager too gets 403.
+  'PUT /api/floors/:id/pins': {
+    request: async () => {
+      const floor = await d.floor();
+      const upload = await uploadRequest(`/api/floors/${floor.id}/plan`);
+      const uploaded = await t.app.inject({
+        method: 'PUT',
+        url: upload.url,
+        payload: upload.payload as Buffer,
+        headers: { ...upload.headers, ...d.admin.headers },
+      });
+      if (uploaded.statusCode !== 200) throw new Error(`plan upload failed: ${uploaded.body}`);
+      const shop = await d.shop({ floorId: floor.id });
+      return {
+        url: `/api/floors/${floor.id}/pins`,
+        payload: { pins: [{ kind: 'shop', id: shop.id, pin: { x: 0.5, y: 0.5 } }] },
+        shopId: shop.id,
+      };
+    },
+    success: 200,
+  },
   'DELETE /api/floors/:id/plan': {
     request: async () => ({ url: `/api/floors/${(await d.floor()).id}/plan` }),
     success: 200,

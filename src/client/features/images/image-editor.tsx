@@ -26,6 +26,8 @@ interface ImageUploadProps {
   hint?: string;
   /** The preview's box (its proportions). */
   boxClassName?: string;
+  /** What removing it means, in the confirmation (default: the initials shown instead). */
+  removeDescription?: string;
 }
 
 export function ImageUpload({
@@ -35,6 +37,7 @@ export function ImageUpload({
   name,
   hint,
   boxClassName = 'aspect-square w-32',
+  removeDescription,
 }: ImageUploadProps) {
   const queryClient = useQueryClient();
   const inputId = useId();
@@ -187,7 +190,7 @@ export function ImageUpload({
       <ConfirmDialog
         open={confirming}
         title={`Remove the ${label.toLowerCase()}?`}
-        description={`Shoppers will see ${name}'s initials instead.`}
+        description={removeDescription ?? `Shoppers will see ${name}'s initials instead.`}
         confirmLabel="Remove"
         pending={removing}
         onConfirm={() => void remove()}

@@ -2,8 +2,9 @@
 // Floors also have a level, which orders them (docs/decisions/018): set when adding (or one above the
 // highest when left empty) and changed inline.
 import { useQuery } from '@tanstack/react-query';
-import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { Map as MapIcon, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import {
   FLOOR_LEVEL_MAX,
@@ -13,7 +14,7 @@ import {
   type Place,
   PlaceInput,
 } from '../../../shared/place';
-import { Button } from '../../components/ui/button';
+import { Button, buttonClass } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/form-field';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
@@ -224,6 +225,17 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                         <span>{shopCount(place.shopCount)}</span>
                       </p>
                     </div>
+                    {isFloor && may('update') ? (
+                      // The floor's plan and its pins (docs/decisions/021).
+                      <Link
+                        to={`/admin/floors/${place.id}/plan`}
+                        className={buttonClass('secondary', 'sm', 'max-sm:p-2.5')}
+                      >
+                        <MapIcon aria-hidden="true" className="size-4" />
+                        <span className="max-sm:sr-only">Plan</span>
+                        <span className="sr-only"> of {place.name}</span>
+                      </Link>
+                    ) : null}
                     {may('update') ? (
                       <Button
                         ref={(button) => {

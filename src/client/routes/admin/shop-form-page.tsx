@@ -1,7 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { Map as MapIcon } from 'lucide-react';
+import { Link, useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
+import { buttonClass } from '../../components/ui/button';
+import { floorGuideQuery } from '../../features/amenities';
 import { LastChanged } from '../../features/audit';
 import { ShopImagesPanel } from '../../features/images/forms';
 import { ManagersPanel } from '../../features/managers';
@@ -30,6 +33,7 @@ export function ShopFormPage() {
               logo={shop.data.logo}
               cover={shop.data.cover}
             />
+            <ShopPinPanel shopId={id} floorId={shop.data.floorId} pinned={shop.data.pin !== null} />
             <ManagersPanel shopId={id} shopName={shop.data.name} />
           </div>
         ) : null
@@ -50,5 +54,43 @@ export function ShopFormPage() {
         />
       )}
     </EntityFormPage>
+  );
+}
+
+/** "Place on plan": this shop's pin on its floor's plan (docs/decisions/021). */
+function ShopPinPanel({ shopId, floorId, pinned }: { shopId: string; floorId: string; pinned: boolean }) {
+  const guide = useQuery(floorGuideQuery);
+  const floor = guide.data?.find((entry) => entry.id === floorId);
+  if (!floor) return null;
+  return (
+    <section
+      aria-labelledby="shop-pin"
+      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
+      <h2 id="shop-pin" className="text-lg font-semibold text-slate-900">
+        On the floor plan
+      </h2>
+      {floor.planImage ? (
+        <>
+          <p className="mt-1 text-sm text-slate-600">
+            {pinned ? `Pinned on the plan of ${floor.name}.` : `Not placed on the plan of ${floor.name} yet.`}
+          </p>
+          <Link
+            to={`/admin/floors/${floorId}/plan?shop=${shopId}`}
+            className={buttonClass('secondary', 'md', 'mt-3')}
+          >
+            <MapIcon aria-hidden="true" className="size-4" />
+            Place on plan
+          </Link>
+        </>
+      ) : (
+        <p className="mt-1 text-sm text-slate-600">
+          {floor.name} has no plan yet.{' '}
+          <Link to={`/admin/floors/${floorId}/plan`} className="font-medium text-indigo-700 underline">
+            Upload the plan of {floor.name}
+          </Link>
+        </p>
+      )}
+    </section>
   );
 }

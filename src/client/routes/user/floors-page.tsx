@@ -10,6 +10,7 @@ import { Badge } from '../../components/ui/badge';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { AmenityItem, floorGuideQuery } from '../../features/amenities';
+import { LazyFloorPlan } from '../../features/floor-plans';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
@@ -88,6 +89,11 @@ function FloorSection({ floor }: { floor: FloorGuideEntry }) {
         <Badge tone="indigo">{levelLabel(floor.level)}</Badge>
         <span className="text-sm text-slate-500">{shopCount(floor.shops.length)}</span>
       </div>
+      {floor.planImage ? (
+        <div className="mt-5">
+          <LazyFloorPlan floor={floor} />
+        </div>
+      ) : null}
       <div className="mt-5 grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
         <div>
           <h3 className="text-xs font-medium tracking-wide text-slate-500 uppercase">Amenities</h3>

@@ -6,6 +6,8 @@ import { buttonClass } from '../../components/ui/button';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
+import { floorGuideQuery } from '../../features/amenities';
+import { LazyFloorPlan } from '../../features/floor-plans';
 import { OfferCard, OfferCardSkeleton, offersQuery } from '../../features/offers';
 import { ProductCard, ProductCardSkeleton, productsQuery } from '../../features/products';
 import { ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
@@ -58,6 +60,7 @@ export function ShopDetailPage() {
       </QueryView>
       {shop.isSuccess ? (
         <>
+          <FindIt shopId={id} floorId={shop.data.floorId} />
           <ShopOffers shopId={id} />
           <ShopProducts shopId={id} />
         </>
@@ -79,6 +82,25 @@ function ShopNotFound() {
         Back to shops
       </Link>
     </div>
+  );
+}
+
+/** "Find it on First Floor": the floor's plan with this shop's pin highlighted (docs/decisions/021). */
+function FindIt({ shopId, floorId }: { shopId: string; floorId: string }) {
+  const guide = useQuery(floorGuideQuery);
+  const floor = guide.data?.find((entry) => entry.id === floorId);
+  const shop = floor?.shops.find((entry) => entry.id === shopId);
+  if (!floor?.planImage || !shop?.pin) return null;
+  return (
+    <section aria-labelledby="find-it" className="space-y-3">
+      <h2 id="find-it" className="text-xl font-bold tracking-tight text-slate-900">
+        Find it on {floor.name}
+      </h2>
+      <p className="text-sm text-slate-600">
+        {shop.name} is the highlighted pin{shop.location ? ` (${shop.location})` : ''}.
+      </p>
+      <LazyFloorPlan floor={floor} highlight={shopId} />
+    </section>
   );
 }
 

@@ -268,7 +268,10 @@ describe('the floor guide', () => {
       name: g2.name,
       category: category.name,
       location: g2.location,
+      // No plan, no pins (docs/decisions/021).
+      pin: null,
     });
+    expect(first?.planImage).toBeNull();
     expect(first?.amenities.map((a) => [a.kind, a.location])).toEqual([
       ['information-desk', 'Atrium'],
       ['lift', 'North'],

@@ -7,8 +7,10 @@ import {
   type AmenityKind,
   type AmenityPatch,
   type FloorGuide,
+  type FloorGuideAmenity,
   type FloorGuideShop,
 } from '../../../shared/amenity';
+import type { Pin } from '../../../shared/floor-plan';
 import type { Db } from '../../db/client';
 import { amenities, categories, floors, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
@@ -63,6 +65,10 @@ export function byUnit(a: FloorGuideShop, b: FloorGuideShop): number {
     natural.compare(a.location, b.location) || natural.compare(a.name, b.name) || a.id.localeCompare(b.id)
   );
 }
+
+/** Both columns or none (the database's CHECK): the pin, or null. */
+export const pinOf = (x: number | null, y: number | null): Pin | null =>
+  x !== null && y !== null ? { x, y } : null;
 
 /** An amenity as the audit log shows it: its kind by name, its floor by name. */
 export function amenitySnapshot(amenity: Amenity): Snapshot {
@@ -135,7 +141,7 @@ export function amenityRepository(db: Db) {
       const [floorRows, shopRows, amenityRows] = await readsOn(tx, db, [
         () =>
           tx
-            .select({ id: floors.id, name: floors.name, level: floors.level })
+            .select({ id: floors.id, name: floors.name, level: floors.level, planImage: floors.planImage })
             .from(floors)
             .orderBy(asc(floors.level)),
         () =>
@@ -146,6 +152,8 @@ export function amenityRepository(db: Db) {
               floorId: shops.floorId,
               category: categories.name,
               location: shops.location,
+              pinX: shops.pinX,
+              pinY: shops.pinY,
             })
             .from(shops)
             .innerJoin(categories, eq(categories.id, shops.categoryId)),
@@ -156,6 +164,8 @@ export function amenityRepository(db: Db) {
               floorId: amenities.floorId,
               kind: amenities.kind,
               location: amenities.location,
+              pinX: amenities.pinX,
+              pinY: amenities.pinY,
             })
             .from(amenities),
       ] as const);
@@ -165,13 +175,16 @@ export function amenityRepository(db: Db) {
           {
             ...floor,
             shops: [] as FloorGuideShop[],
-            amenities: [] as Array<{ id: string; kind: AmenityKind; location: string }>,
+            amenities: [] as FloorGuideAmenity[],
           },
         ]),
       );
-      for (const { floorId, ...shop } of shopRows) entries.get(floorId)?.shops.push(shop);
-      for (const { floorId, ...amenity } of amenityRows)
-        entries.get(floorId)?.amenities.push({ ...amenity, kind: amenity.kind as AmenityKind });
+      for (const { floorId, pinX, pinY, ...shop } of shopRows)
+        entries.get(floorId)?.shops.push({ ...shop, pin: pinOf(pinX, pinY) });
+      for (const { floorId, pinX, pinY, ...amenity } of amenityRows)
+        entries
+          .get(floorId)
+          ?.amenities.push({ ...amenity, kind: amenity.kind as AmenityKind, pin: pinOf(pinX, pinY) });
       const guide = [...entries.values()];
       for (const entry of guide) {
         entry.shops.sort(byUnit);

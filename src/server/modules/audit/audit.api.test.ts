@@ -263,6 +263,21 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       status: 200,
       entries: [['floor', 'update']],
     },
+    // Each pin that moves is its shop's or amenity's update (docs/decisions/021).
+    'PUT /api/floors/:id/pins': {
+      request: async () => {
+        const floor = await d.floor();
+        await uploadTo(`/api/floors/${floor.id}/plan`);
+        const shop = await d.shop({ floorId: floor.id });
+        return {
+          url: `/api/floors/${floor.id}/pins`,
+          payload: { pins: [{ kind: 'shop', id: shop.id, pin: { x: 0.5, y: 0.5 } }] },
+          shopId: shop.id,
+        };
+      },
+      status: 200,
+      entries: [['shop', 'update']],
+    },
     'POST /api/amenities': {
       request: async () => ({
         url: '/api/amenities',
