@@ -3,6 +3,7 @@
 import { countDirectory, loadDemoData } from '../src/server/db/demo-data';
 import { parseEnv } from '../src/server/env';
 import { mallToday } from '../src/server/lib/mall-time';
+import { imageStoreFor } from '../src/server/modules/images/store';
 import { openConfiguredDatabase } from '../src/server/start';
 import { CliError, runCli } from './cli';
 
@@ -16,7 +17,8 @@ await runCli(async () => {
         `This mall already has data (${existing} shops, categories and floors in all); the demo mall is loaded only into an empty one.`,
       );
     }
-    const summary = await loadDemoData(opened.database.db, mallToday(env.MALL_TIMEZONE));
+    const images = imageStoreFor(opened.database, env.MALL_DATA_DIR);
+    const summary = await loadDemoData(opened.database.db, mallToday(env.MALL_TIMEZONE), { images });
     console.log(
       `Loaded the demo mall: ${summary.categories} categories, ${summary.floors} floors, ${summary.shops} shops, ` +
         `${summary.products} products, ${summary.offers} offers.`,

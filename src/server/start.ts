@@ -8,6 +8,7 @@ import { runMigrations, type StartLog } from './db/migrate';
 import type { Env } from './env';
 import { mallToday } from './lib/mall-time';
 import { prepareSetupCode } from './modules/accounts/invites';
+import { imageStoreFor } from './modules/images/store';
 
 export interface OpenedDatabase {
   database: Database;
@@ -62,7 +63,11 @@ export async function openConfiguredDatabase(
 }
 
 async function loadDemoIfEmpty(database: Database, env: Env, log: Pick<FastifyBaseLogger, 'info'>) {
-  const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE), { onlyIfEmpty: true });
+  const images = imageStoreFor(database, env.MALL_DATA_DIR);
+  const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE), {
+    onlyIfEmpty: true,
+    images,
+  });
   if (summary) log.info(summary, 'loaded the demo mall');
 }
 
