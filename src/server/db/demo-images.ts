@@ -10,6 +10,7 @@ import type { ProcessedImage } from '../modules/images/pipeline';
 import { processImage } from '../modules/images/pipeline';
 import type { ImageStore } from '../modules/images/store';
 import type { Db } from './client';
+import type { LargeMallPictures } from './large-mall';
 
 type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -167,6 +168,39 @@ export async function renderDemoPictures(shops: readonly DemoShopPictures[]): Pr
     photo: (category, product) => key(`photo ${category} ${tintOf(product)}`),
     async save(tx, store) {
       // why: the demo mall is not an audited change (as its rows are not), so it writes outside performWrite
+      for (const image of all) await store.save(tx as Parameters<ImageStore['save']>[0], image);
+    },
+  };
+}
+
+/** A logo with no letters (the large mall's shops share a few): a category's pictogram on a colour. */
+export function markSvg(category: string): string {
+  const hue = textHash(`mark ${category}`) % 360;
+  return (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240" viewBox="0 0 100 100">' +
+    `<rect width="100" height="100" fill="${hsl(hue, 55, 38)}"/>` +
+    `<g transform="translate(22 22) scale(.56)" fill="#fff" stroke="#fff">${PICTOGRAMS[category] ?? BAG}</g>` +
+    '</svg>'
+  );
+}
+
+/**
+ * The large mall's pictures (npm run seed:large): eight logos, eight covers and eight photos, one per
+ * demo category, shared by its 2,000 shops and 200,000 products, so pages and benches carry images.
+ */
+export async function renderLargeMallPictures(store: ImageStore): Promise<LargeMallPictures> {
+  const categories = Object.keys(PICTOGRAMS);
+  const [logos, covers, photos] = await Promise.all([
+    Promise.all(categories.map((category) => render(markSvg(category)))),
+    Promise.all(categories.map((category) => render(coverSvg(category)))),
+    Promise.all(categories.map((category) => render(photoSvg(category, 0)))),
+  ]);
+  const all = [...new Map([...logos, ...covers, ...photos].map((image) => [image.key, image])).values()];
+  return {
+    logos: logos.map((image) => image.key),
+    covers: covers.map((image) => image.key),
+    photos: photos.map((image) => image.key),
+    async save(tx) {
       for (const image of all) await store.save(tx as Parameters<ImageStore['save']>[0], image);
     },
   };
