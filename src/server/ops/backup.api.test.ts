@@ -4,8 +4,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
+import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
@@ -328,6 +331,20 @@ if (kind === 'pglite')
         restoreDatabase(parseEnv({ MALL_DATA_DIR: empty }), path.join(root, 'missing.tar.gz')),
         /does not exist/,
       );
+      // A crafted backup whose image entry would climb out of the images folder: refused, nothing written.
+      const crafted = path.join(root, 'crafted.tar.gz');
+      const pack = tar.pack();
+      const written = pipeline(pack, createGzip(), fs.createWriteStream(crafted));
+      pack.entry({ name: 'super-mall-backup.json' }, '{}');
+      pack.entry({ name: 'database.tar.gz' }, Buffer.from([0x1f, 0x8b]));
+      pack.entry({ name: 'images/../../outside.txt' }, 'escaped');
+      pack.finalize();
+      await written;
+      await expectRejection(
+        restoreDatabase(parseEnv({ MALL_DATA_DIR: empty }), crafted),
+        /unexpected image file: images\/\.\.\/\.\.\/outside\.txt/,
+      );
+      expect(fs.existsSync(path.join(root, 'outside.txt'))).toBe(false);
       // None of these touched the target.
       expect(fs.existsSync(empty)).toBe(false);
     });
