@@ -91,7 +91,7 @@ export function coverSvg(category: string): string {
 }
 
 /** Tints a product photo comes in; the product's name picks one, so neighbours differ. */
-export const PHOTO_TINTS = 2;
+export const PHOTO_TINTS = 1;
 
 /** A product photo: its category's pictogram on a light backdrop with a shadow, in one of the tints. */
 export function photoSvg(category: string, tint: number): string {

@@ -42,6 +42,8 @@ export function Picture({
         height={ref.height}
         alt={decorative ? '' : name}
         loading={eager ? 'eager' : 'lazy'}
+        // why: an image above the fold is often the page's largest paint (a shop's cover): ask for it first
+        fetchPriority={eager ? 'high' : undefined}
         decoding="async"
         className={cn('size-full', fit === 'contain' ? 'object-contain' : 'object-cover')}
       />
