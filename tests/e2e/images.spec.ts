@@ -214,7 +214,7 @@ test("the cover photo's buttons stay on one line each, at 375 and 1280 px", asyn
     }
     expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
     if (process.env.E2E_SCREENSHOTS) {
-      await page.getByRole('heading', { name: 'Images', exact: true }).scrollIntoViewIfNeeded();
+      await zone.evaluate((element) => element.scrollIntoView({ block: 'center' }));
       await page.screenshot({ path: `docs/screenshots/images-admin-cover-${width}.png` });
     }
   }
