@@ -237,6 +237,8 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
                       name={option.picture.name}
                       sizes="2rem"
                       fit={group.key === 'products' ? 'cover' : 'contain'}
+                      // why: the list opens in view; lazily, its pictures came in after it, one by one
+                      eager
                       decorative
                       className="size-8 shrink-0 rounded-md border border-slate-100 bg-white text-xs"
                     />
