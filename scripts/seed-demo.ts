@@ -18,8 +18,9 @@ await runCli(async () => {
         `This mall already has data (${existing} shops, categories and floors in all); the demo mall is loaded only into an empty one.`,
       );
     }
-    const summary = await loadDemoData(opened.database.db, mallToday(env.MALL_TIMEZONE));
-    await addDemoFloorPlans(opened.database.db, imageStoreFor(opened.database, env.MALL_DATA_DIR));
+    const images = imageStoreFor(opened.database, env.MALL_DATA_DIR);
+    const summary = await loadDemoData(opened.database.db, mallToday(env.MALL_TIMEZONE), { images });
+    await addDemoFloorPlans(opened.database.db, images);
     console.log(
       `Loaded the demo mall: ${summary.categories} categories, ${summary.floors} floors, ${summary.shops} shops, ` +
         `${summary.products} products, ${summary.offers} offers.`,

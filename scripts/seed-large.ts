@@ -1,8 +1,10 @@
 // npm run seed:large — loads the large mall (30 categories, 8 floors, 2,000 shops, 20,000 offers,
 // 200,000 products) into the configured database: DATABASE_URL, or the embedded one in MALL_DATA_DIR
-// while no server is using it. Only into an empty mall; all or nothing (one transaction).
+// while no server is using it. Only into an empty mall; all or nothing (one transaction). Shops and
+// products share 24 generated pictures (logos, covers, photos), so pages and benches carry images.
 import cliProgress from 'cli-progress';
 import { countDirectory } from '../src/server/db/demo-data';
+import { renderLargeMallPictures } from '../src/server/db/demo-images';
 import {
   LARGE_MALL,
   LARGE_MALL_TABLES,
@@ -11,6 +13,7 @@ import {
 } from '../src/server/db/large-mall';
 import { parseEnv } from '../src/server/env';
 import { mallToday } from '../src/server/lib/mall-time';
+import { imageStoreFor } from '../src/server/modules/images/store';
 import { openConfiguredDatabase } from '../src/server/start';
 import { CliError, runCli } from './cli';
 
@@ -47,20 +50,30 @@ await runCli(async () => {
         bars?.create(LARGE_MALL[table], 0, { table: table.padEnd(width) }),
       ]),
     );
+    // A few generated pictures shared by every shop and product (issue 16), drawn before the load.
+    const picturesStarted = performance.now();
+    const pictures = await renderLargeMallPictures(imageStoreFor(opened.database, env.MALL_DATA_DIR));
+    if (!tty) console.log(`  pictures drawn in ${seconds(performance.now() - picturesStarted)}`);
     const loadStarted = performance.now();
     const tableTimes: string[] = [];
     let tableStarted = loadStarted;
     let summary: typeof LARGE_MALL;
     try {
-      summary = await loadLargeMall(opened.database.db, today, ({ table, done, total }) => {
-        tableBars.get(table)?.update(done);
-        if (done === 0) tableStarted = performance.now();
-        if (done === total) {
-          const line = `${table} ${total} rows in ${seconds(performance.now() - tableStarted)}`;
-          tableTimes.push(line);
-          if (!tty) console.log(`  ${line}`);
-        }
-      });
+      summary = await loadLargeMall(
+        opened.database.db,
+        today,
+        ({ table, done, total }) => {
+          tableBars.get(table)?.update(done);
+          if (done === 0) tableStarted = performance.now();
+          if (done === total) {
+            const line = `${table} ${total} rows in ${seconds(performance.now() - tableStarted)}`;
+            tableTimes.push(line);
+            if (!tty) console.log(`  ${line}`);
+          }
+        },
+        LARGE_MALL,
+        pictures,
+      );
     } catch (error) {
       if (error instanceof LargeMallNotEmptyError) throw new CliError(error.message);
       throw error;

@@ -6,7 +6,8 @@
 //        (--admin-cookie C | --admin-email E --admin-password P)
 //        [--runs 1] [--out bench/lighthouse.md] [--note TEXT] [--chrome /usr/bin/chromium] [--details]
 //
-// Audits three pages: the landing page `/` (signed out), `/user/shops` signed in as a shopper and
+// Audits four pages: the landing page `/` (signed out), `/user/shops` and a shop's page (one with a
+// cover and a logo when the mall has one: the demo mall's all do) signed in as a shopper, and
 // `/admin/products` signed in as an admin. A cookie is the `mall_session` cookie (`mall_session=…` or the
 // bare token); with an email and password instead, the script signs in through POST /api/auth/login.
 // The session reaches Lighthouse's Chrome as an extra `Cookie` header (--extra-headers).
@@ -199,6 +200,16 @@ async function measure(url, headers, workDir, label) {
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const millis = (ms) => `${Math.round(ms)} ms`;
 
+/** A shop's page with a cover and a logo (issue 16: measured with its images), else the first shop's. */
+async function shopWithPictures(cookie) {
+  const response = await fetch(`${baseUrl}/api/shops?page=1&pageSize=100`, { headers: { Cookie: cookie } });
+  if (!response.ok) fail(`GET /api/shops → HTTP ${response.status}`);
+  const { items } = await response.json();
+  const shop = items.find((item) => item.cover && item.logo) ?? items[0];
+  if (!shop) fail('the mall has no shop to measure a shop page on (load the demo mall)');
+  return `/user/shops/${shop.id}`;
+}
+
 async function main() {
   const health = await fetch(`${baseUrl}/api/health`).catch(() => null);
   if (!health?.ok) fail(`no healthy server at ${baseUrl} (start one, e.g. npm run serve)`);
@@ -211,6 +222,11 @@ async function main() {
   const pages = [
     { name: 'Landing', path: '/', headers: {} },
     { name: 'Shops (shopper)', path: '/user/shops', headers: { Cookie: userCookie } },
+    {
+      name: 'Shop page (shopper)',
+      path: await shopWithPictures(userCookie),
+      headers: { Cookie: userCookie },
+    },
     { name: 'Products (admin)', path: '/admin/products', headers: { Cookie: adminCookie } },
   ];
 

@@ -83,7 +83,13 @@ const TARGETS = {
   embeddedEventLoopMaxMs: 20,
   embeddedStartMs: 1500,
   auditShareOfUnaudited: 0.9,
+  // Issue 16: serving an image variant, and processing a 12-megapixel JPEG upload.
+  imageShareOfCeiling: 0.5,
+  imageP99Ms: 25,
+  uploadP95Ms: 1500,
+  uploadEventLoopMaxMs: 20,
 };
+const UPLOAD_SECONDS_MIN = 3; // the upload row: at least this many uploads, one after the other
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -617,6 +623,74 @@ function cycle(paths) {
   return next;
 }
 
+/**
+ * A photo-like 12-megapixel JPEG (smooth colour noise, not a flat colour that decodes for nothing),
+ * made once per run with sharp: about 4 MB, within the 10 MB upload limit.
+ */
+async function twelveMegapixelJpeg() {
+  const { default: sharp } = await import('sharp');
+  const noise = { type: 'gaussian', mean: 128, sigma: 70 };
+  const small = await sharp({ create: { width: 500, height: 375, channels: 3, noise } })
+    .png()
+    .toBuffer();
+  return sharp(small).resize(4000, 3000).modulate({ saturation: 1.5 }).jpeg({ quality: 88 }).toBuffer();
+}
+
+/**
+ * The upload row (issue 16): real multipart PUTs of a 12-megapixel JPEG to a shop's cover, one after the
+ * other for the row's seconds (at least UPLOAD_SECONDS_MIN uploads), after one not measured. Each time is
+ * the whole request: the upload, sharp's decode and six variants, the write. The event loop's delay is
+ * read for the row (sharp works on libuv's threads; the loop must stay free).
+ */
+async function uploadRow(port, row, seconds, hasEventLoop) {
+  const file = row.file;
+  const upload = async () => {
+    const form = new FormData();
+    form.append('file', new Blob([file], { type: 'image/jpeg' }), 'photo-12mp.jpg');
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${port}/api/shops/${row.shopId}/cover`, {
+      method: 'PUT',
+      headers: { cookie: row.cookie, 'x-mall-upload': '1' },
+      body: form,
+      signal: AbortSignal.timeout(60_000),
+    });
+    await response.arrayBuffer();
+    return { ms: performance.now() - started, status: response.status };
+  };
+  await upload();
+  if (hasEventLoop) await call(port, 'GET', '/api/bench/event-loop', { cookie: row.cookie });
+  const times = [];
+  const statusCodes = {};
+  const end = performance.now() + seconds * 1000;
+  const rowStarted = performance.now();
+  while (performance.now() < end || times.length < UPLOAD_SECONDS_MIN) {
+    const { ms, status } = await upload();
+    times.push(ms);
+    statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+  }
+  const loop = hasEventLoop
+    ? (await call(port, 'GET', '/api/bench/event-loop', { cookie: row.cookie })).body
+    : undefined;
+  const sorted = Float64Array.from(times).sort();
+  return {
+    ...row,
+    file: undefined,
+    connections: 1,
+    reqPerS: times.length / ((performance.now() - rowStarted) / 1000),
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    errors: times.length - (statusCodes[200] ?? 0),
+    statusCodes,
+    peakRssMb: Number.NaN,
+    slowestMs: sorted[sorted.length - 1],
+    loopMaxMs: loop?.maxMs,
+    loopP99Ms: loop?.p99Ms,
+    requests: times.length,
+    note: `${(file.length / 1024 / 1024).toFixed(1)} MB, 4000 × 3000`,
+  };
+}
+
 function buildRows({ fixtures, words, cookies, constantPath }) {
   const random = makeRandom(20_261_122);
   const { categoryIds, floorIds, shopIds } = fixtures;
@@ -761,6 +835,19 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
       cookie: admin,
       paths: shopOrder.map((id) => `/api/offers?shopId=${id}&page=1&pageSize=${ADMIN_PAGE_SIZE}`),
       distinct: shopIds.length,
+    },
+    {
+      // Issue 16: the large mall's pictures (logos and covers of the shops), every variant in turn.
+      id: 'image',
+      group: 'images',
+      label: 'image variant: GET /api/images/:key/:variant',
+      cookie: shopper,
+      paths: fixtures.imageKeys.flatMap((key) =>
+        ['160.webp', '160.avif', '480.webp', '480.avif', '1200.webp', '1200.avif'].map(
+          (variant) => `/api/images/${key}/${variant}`,
+        ),
+      ),
+      distinct: fixtures.imageKeys.length * 6,
     },
     {
       id: 'sign-in',
@@ -1188,9 +1275,11 @@ async function runDatabase(kind, words) {
     const categoryIds = (await getOk(port, '/api/categories', cookies.shopper)).items.map((item) => item.id);
     const floorIds = (await getOk(port, '/api/floors', cookies.shopper)).items.map((item) => item.id);
     const shopIds = [];
+    const imageKeys = new Set();
     for (let page = 1; ; page++) {
       const body = await getOk(port, `/api/shops?page=${page}&pageSize=100`, cookies.shopper);
       shopIds.push(...body.items.map((item) => item.id));
+      for (const item of body.items) for (const key of [item.logo, item.cover]) if (key) imageKeys.add(key);
       if (body.items.length < 100) break;
     }
     let constantPath = '/api/bench/constant';
@@ -1220,13 +1309,43 @@ async function runDatabase(kind, words) {
     const rows = onlyOne
       ? []
       : buildRows({
-          fixtures: { categoryIds, floorIds, shopIds, signInEmails, searchTerms: words.searchTerms },
+          fixtures: {
+            categoryIds,
+            floorIds,
+            shopIds,
+            signInEmails,
+            searchTerms: words.searchTerms,
+            imageKeys: [...imageKeys],
+          },
           words,
           cookies,
           constantPath,
         }).filter((row) => !onlyRows || onlyRows.includes(row.id));
+    // Issue 16: the upload row goes last (it changes a shop, emptying the read cache).
+    if (!onlyOne && (!onlyRows || onlyRows.includes('image-upload'))) {
+      rows.push({
+        id: 'image-upload',
+        group: 'uploads',
+        label: 'upload: PUT /api/shops/:id/cover, a 12-megapixel JPEG (multipart), one at a time',
+        cookie: cookies.admin,
+        shopId: shopIds[0],
+        file: await twelveMegapixelJpeg(),
+      });
+    }
     for (const row of rows) {
       if (isInterrupted()) break;
+      if (row.id === 'image-upload') {
+        const measured = await uploadRow(port, row, durationS, hasEventLoop);
+        outcome.rows.push(measured);
+        console.log(
+          `[${label}] ${row.label}: ${measured.requests} uploads, p50 ${fmt(measured.p50)} ms, ` +
+            `p95 ${fmt(measured.p95)} ms, slowest ${fmt(measured.slowestMs)} ms, ${measured.errors} errors` +
+            (measured.loopMaxMs === undefined
+              ? ''
+              : `, event loop max ${measured.loopMaxMs} ms p99 ${measured.loopP99Ms} ms`),
+        );
+        continue;
+      }
       if (row.id === 'db') {
         outcome.rows.push({
           ...row,
@@ -1488,6 +1607,33 @@ function checks(outcomes) {
         `${search.errors} errors` +
         (search.repeats ? `; ${search.repeats} requests repeated an earlier search (list exhausted)` : ''),
     );
+  }
+  // Issue 16's image targets, on both databases: serving a variant, and processing an upload.
+  for (const outcome of outcomes) {
+    const constant = outcome.rows.find((row) => row.id === 'constant');
+    const image = outcome.rows.find((row) => row.id === 'image');
+    if (image) {
+      const share = constant?.reqPerS ? image.reqPerS / constant.reqPerS : Number.NaN;
+      lines.push(
+        `- ${mark(share >= TARGETS.imageShareOfCeiling && image.p99 < TARGETS.imageP99Ms && image.errors === 0)} ` +
+          `${outcome.kind}, ${image.label}: ${fmt(image.reqPerS, 0)} req/s, ${fmt(share * 100, 0)}% of the ` +
+          `framework ceiling (≥ ${TARGETS.imageShareOfCeiling * 100}%), p99 ${fmt(image.p99)} ms ` +
+          `(< ${TARGETS.imageP99Ms}), ${image.errors} errors (0)`,
+      );
+    }
+    const upload = outcome.rows.find((row) => row.id === 'image-upload');
+    if (upload) {
+      const ok =
+        upload.p95 < TARGETS.uploadP95Ms &&
+        upload.errors === 0 &&
+        upload.loopMaxMs !== undefined &&
+        upload.loopMaxMs < TARGETS.uploadEventLoopMaxMs;
+      lines.push(
+        `- ${mark(ok)} ${outcome.kind}, ${upload.label}: ${upload.requests} uploads, p50 ${fmt(upload.p50)} ms, ` +
+          `p95 ${fmt(upload.p95)} ms (< ${TARGETS.uploadP95Ms}), slowest ${fmt(upload.slowestMs)} ms; event loop ` +
+          `max ${fmt(upload.loopMaxMs)} ms (< ${TARGETS.uploadEventLoopMaxMs}), ${upload.errors} errors (0)`,
+      );
+    }
   }
   // The audit log's cost is judged on both databases.
   for (const outcome of outcomes.filter((candidate) => candidate.writes)) {

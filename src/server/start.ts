@@ -64,9 +64,13 @@ export async function openConfiguredDatabase(
 }
 
 async function loadDemoIfEmpty(database: Database, env: Env, log: Pick<FastifyBaseLogger, 'info'>) {
-  const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE), { onlyIfEmpty: true });
+  const images = imageStoreFor(database, env.MALL_DATA_DIR);
+  const summary = await loadDemoData(database.db, mallToday(env.MALL_TIMEZONE), {
+    onlyIfEmpty: true,
+    images,
+  });
   if (summary) log.info(summary, 'loaded the demo mall');
-  if (summary) await addDemoFloorPlans(database.db, imageStoreFor(database, env.MALL_DATA_DIR));
+  if (summary) await addDemoFloorPlans(database.db, images);
 }
 
 /** While there is no admin, a setup code printed at start-up lets the operator create the first one. */

@@ -34,6 +34,8 @@ export const SearchShop = z.object({
   category: z.string(),
   floor: z.string(),
   location: z.string(),
+  /** The shop's logo (an image key: shared/images.ts), or null: the monogram. */
+  logo: z.string().nullable(),
 });
 export type SearchShop = z.infer<typeof SearchShop>;
 
@@ -44,6 +46,8 @@ export const SearchProduct = z.object({
   price: z.string(),
   shopId: z.string(),
   shopName: z.string(),
+  /** The product's photo (an image key), or null. */
+  image: z.string().nullable(),
 });
 export type SearchProduct = z.infer<typeof SearchProduct>;
 
@@ -54,6 +58,8 @@ export const SearchOffer = z.object({
   endDate: z.string(),
   shopId: z.string(),
   shopName: z.string(),
+  /** The offering shop's logo (an image key), or null. */
+  shopLogo: z.string().nullable(),
 });
 export type SearchOffer = z.infer<typeof SearchOffer>;
 

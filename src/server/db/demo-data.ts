@@ -2,7 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import type { AmenityKind } from '../../shared/amenity';
 import { everyDay, type OpeningHours } from '../../shared/hours';
 import { parseHoursText } from '../../shared/hours-text';
+import type { ImageStore } from '../modules/images/store';
 import type { Db } from './client';
+import { renderDemoPictures } from './demo-images';
 import { placeNameKeys } from './place-name-keys';
 import { amenities, categories, floors, mallHours, offers, products, shops } from './schema';
 
@@ -465,25 +467,37 @@ const DEMO_DATA_LOCK_KEY = 7_415_020_002;
  * transaction: on any failure (e.g. the data is already there) nothing is inserted. `today` is
  * 'YYYY-MM-DD' in the mall's time zone; offers are dated relative to it (10 active, 5 expired, 5 future).
  */
-export async function loadDemoData(db: Db, today: string): Promise<DemoSummary>;
+export async function loadDemoData(
+  db: Db,
+  today: string,
+  options?: { images?: ImageStore },
+): Promise<DemoSummary>;
 /** With `onlyIfEmpty`: loads nothing (null) when the mall has any shop, category or floor. */
 export async function loadDemoData(
   db: Db,
   today: string,
-  options: { onlyIfEmpty: true },
+  options: { onlyIfEmpty: true; images?: ImageStore },
 ): Promise<DemoSummary | null>;
+/** With `images`: shops get a logo and a cover, products a photo (demo-images.ts), kept in that store. */
 export async function loadDemoData(
   db: Db,
   today: string,
-  { onlyIfEmpty = false }: { onlyIfEmpty?: boolean } = {},
+  { onlyIfEmpty = false, images }: { onlyIfEmpty?: boolean; images?: ImageStore } = {},
 ): Promise<DemoSummary | null> {
   addDays(today, 0); // Refuses a malformed date before touching the database.
+  if (onlyIfEmpty && (await countDirectory(db)) > 0) return null; // before drawing pictures for nothing
+  const pictures = images
+    ? await renderDemoPictures(
+        SHOPS.map((s) => ({ name: s.shop[0], category: s.shop[1], products: s.products.map((p) => p[0]) })),
+      )
+    : null;
   return db.transaction(async (tx) => {
     if (onlyIfEmpty) {
       // Servers starting at once on one empty PostgreSQL: one loads, the others then find it full.
       await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_DATA_LOCK_KEY})`);
       if ((await countDirectory(tx)) > 0) return null;
     }
+    if (pictures && images) await pictures.save(tx, images);
     const categoryRows = await tx
       .insert(categories)
       .values(CATEGORIES.map((name) => ({ name, ...placeNameKeys(name) })))
@@ -518,6 +532,7 @@ export async function loadDemoData(
           contact: contactFor(name, index),
           openingHours,
           hours: demoHours(name, openingHours, today),
+          ...(pictures && { logoImage: pictures.logo(name), coverImage: pictures.cover(category) }),
         })),
       )
       .returning({ id: shops.id, name: shops.name });
@@ -547,13 +562,14 @@ export async function loadDemoData(
     const productRows = await tx
       .insert(products)
       .values(
-        SHOPS.flatMap(({ shop: [shopName], offers: list = [], products: items }) => {
+        SHOPS.flatMap(({ shop: [shopName, shopCategory], offers: list = [], products: items }) => {
           const shopId = need(shopIds, shopName);
           return items.map(([name, description, price, category, offer]) => {
             if (!PRICE.test(price)) throw new Error(`Demo price of ${name} needs two decimals: ${price}`);
             // A bad index yields the key '<shopId> undefined', which need() refuses.
             const offerId = offer === undefined ? null : need(offerIds, `${shopId} ${list[offer]?.[0]}`);
-            return { shopId, name, description, price, category, offerId };
+            const image = pictures?.photo(shopCategory, name) ?? null;
+            return { shopId, name, description, price, category, offerId, image };
           });
         }),
       )

@@ -54,6 +54,18 @@ export interface LargeMallProgress {
 
 export class LargeMallNotEmptyError extends Error {}
 
+/**
+ * A few distinct pictures (image keys) shared by the whole large mall, so pages and benches carry images
+ * (demo-images.ts draws them). `save` stores them within the load's transaction, before any row refers
+ * to them. Nine shops in ten get a logo, every shop a cover, four products in five a photo.
+ */
+export interface LargeMallPictures {
+  logos: readonly string[];
+  covers: readonly string[];
+  photos: readonly string[];
+  save(tx: Parameters<Parameters<Db['transaction']>[0]>[0]): Promise<void>;
+}
+
 /** Rows per INSERT … SELECT statement: big enough to be fast, small enough for a lively progress bar. */
 const BATCH: Record<LargeMallTable, number> = {
   categories: 1_000,
@@ -502,6 +514,7 @@ export async function loadLargeMall(
   today: string,
   onProgress: (progress: LargeMallProgress) => void = () => {},
   size: LargeMallSize = LARGE_MALL,
+  pictures?: LargeMallPictures,
 ): Promise<LargeMallSize> {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error(`today must be YYYY-MM-DD, got "${today}"`);
   validateSize(size);
@@ -541,7 +554,7 @@ export async function loadLargeMall(
     shops: (from, to) => {
       const combos = SHOP_PREFIXES.length * SHOP_SUFFIXES.length;
       return `
-      insert into shops (id, name, description, category_id, floor_id, location, contact, opening_hours, hours, created_at)
+      insert into shops (id, name, description, category_id, floor_id, location, contact, opening_hours, hours, created_at${pictures ? ', logo_image, cover_image' : ''})
       select ${uid('s', 'g')},
              ${pick(SHOP_PREFIXES, 'g - 1')} || ' ' || ${pick(SHOP_SUFFIXES, `(g - 1) / ${SHOP_PREFIXES.length}`)}
                || case when g > ${combos} then ' ' || ((g - 1) / ${combos} + 1) else '' end,
@@ -553,6 +566,7 @@ export async function loadLargeMall(
              ${pick(OPENING_HOURS, rnd('g', 8))},
              (${pick(OPENING_HOURS_JSON, rnd('g', 8))})::jsonb,
              now() - make_interval(days => ${rnd('g', 9)} % 700, secs => ${rnd('g', 10)} % 86400)
+             ${pictures ? `, case when ${rnd('g', 12)} % 10 <> 0 then ${pick(pictures.logos, rnd('g', 13))} end, ${pick(pictures.covers, rnd('g', 14))}` : ''}
       from (select g, 1 + ${rnd('g', 11)} % ${F} as fl from generate_series(${from}, ${to}) g) x`;
     },
 
@@ -582,7 +596,7 @@ export async function loadLargeMall(
 
     // Shop s has the offers s, s + S, s + 2S… (count: (O - s) / S + 1 when s <= O).
     products: (from, to) => `
-      insert into products (shop_id, name, description, price, category, offer_id, created_at)
+      insert into products (shop_id, name, description, price, category, offer_id, created_at${pictures ? ', image' : ''})
       select ${uid('s', 's')},
              adj || ' ' || qual || ' ' || noun || case when ${rnd('i', 41)} % 10 < 3 then ' ' || ${pick(PRODUCT_MODELS, rnd('i', 42))} else '' end,
              'A ' || lower(adj) || ' ' || lower(noun) || ' in ' || lower(qual) || '. ' || ${pick(
@@ -601,6 +615,7 @@ export async function loadLargeMall(
              case when offer_count > 0 and ${rnd('i', 46)} % 3 = 0
                   then ${uid('o', `s + ${S} * (${rnd('i', 47)} % offer_count)`)} end,
              now() - make_interval(days => ${rnd('i', 48)} % 365, secs => ${rnd('i', 49)} % 86400)
+             ${pictures ? `, case when ${rnd('i', 54)} % 5 <> 0 then ${pick(pictures.photos, rnd('i', 55))} end` : ''}
       from (
         select i, s,
                case when s <= ${O} then (${O} - s) / ${S} + 1 else 0 end as offer_count,
@@ -629,6 +644,7 @@ export async function loadLargeMall(
         `This mall already has data (${existing} categories, floors, shops, offers and products in all); ` +
           'the large mall is loaded only into an empty one.',
       );
+    await pictures?.save(tx);
     for (const table of LARGE_MALL_TABLES) {
       const total = size[table];
       onProgress({ table, done: 0, total });

@@ -4,8 +4,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
+import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
@@ -24,6 +27,7 @@ import { parseEnv } from '../env';
 import { mallToday } from '../lib/mall-time';
 import { createOrPromoteAdmin } from '../modules/accounts/admin-accounts';
 import { createInvite } from '../modules/accounts/invites';
+import { databaseImageStore, fileImageStore, type ImageStore } from '../modules/images/store';
 import { managerRepository } from '../modules/managers/repository';
 import { databaseUrlFor } from '../test/global-setup';
 import { TEST_TIME_ZONE } from '../test/harness';
@@ -31,7 +35,7 @@ import { performWrite } from '../write-path';
 import { BackupError, backupDatabase, detectBackupKind, restoreDatabase } from './backup';
 
 const kind = inject('testDatabase');
-const ROUND_TRIP_TIMEOUT = 120_000;
+const ROUND_TRIP_TIMEOUT = 240_000;
 
 let root: string;
 beforeAll(() => {
@@ -41,10 +45,13 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** The demo mall, an admin with a session and an invite, a user, and a failed sign-in: every table has rows. */
-async function fillMall(database: Database) {
+/**
+ * The demo mall with its pictures (kept in `images`: files embedded, rows in PostgreSQL), an admin with
+ * a session and an invite, a user, and a failed sign-in: every table has rows.
+ */
+async function fillMall(database: Database, store: ImageStore) {
   const now = new Date();
-  const summary = await loadDemoData(database.db, mallToday(TEST_TIME_ZONE, now));
+  const summary = await loadDemoData(database.db, mallToday(TEST_TIME_ZONE, now), { images: store });
   const passwordHash = await hashPassword('secret-password');
   const [admin] = await database.db
     .insert(users)
@@ -68,8 +75,7 @@ async function fillMall(database: Database) {
     await managers.addManager(tx, shop.id, shopper.id, now);
     await managers.createInvite(tx, shop.id, admin.id, now);
   });
-  // The shop's logo: the image's row and its variant's bytes as PostgreSQL stores them (embedded, the
-  // variants are files beside the database, which the embedded backup does not carry yet: decision 020).
+  // A picture whose variant's bytes are a row even on the embedded database (the table exists there too).
   const key = `${'a'.repeat(64)}-160x160`;
   await database.db.insert(images).values({ key, width: 160, height: 160 });
   await database.db
@@ -168,6 +174,24 @@ async function snapshot(pool: pg.Pool): Promise<Snapshot> {
   return result;
 }
 
+/** A demo shop's logo and a product's photo: every variant's bytes, by "key/variant". */
+async function pictureBytes(pool: pg.Pool, store: ImageStore): Promise<Map<string, Buffer>> {
+  const { rows } = await pool.query<{ key: string }>(
+    `(select logo_image as key from shops where logo_image is not null and name = 'Voltbay')
+     union (select image from products where image is not null and name = 'Filter Coffee')`,
+  );
+  expect(rows).toHaveLength(2);
+  const bytes = new Map<string, Buffer>();
+  for (const { key } of rows) {
+    for (const variant of ['160.webp', '160.avif', '480.webp', '1200.avif']) {
+      const read = await store.read(key, variant);
+      expect(read, `${key}/${variant}`).not.toBeNull();
+      bytes.set(`${key}/${variant}`, read as Buffer);
+    }
+  }
+  return bytes;
+}
+
 function expectFullMall(mall: Snapshot) {
   expect(mall.tables['public.products']).toHaveLength(150);
   expect(mall.tables['public.offers']).toHaveLength(20);
@@ -210,13 +234,18 @@ if (kind === 'pglite')
           loadDataDir: fs.readFileSync(inject('pgliteTemplatePath')),
         });
         let before: Snapshot;
+        let pictures: Map<string, Buffer>;
         try {
-          await fillMall(database);
+          const store = fileImageStore(database.db, path.join(source, 'images'));
+          await fillMall(database, store);
           before = await snapshot(database.pool);
+          pictures = await pictureBytes(database.pool, store);
         } finally {
           await database.close();
         }
         expectFullMall(before);
+        const sourceFiles = await fileImageStore(database.db, path.join(source, 'images')).count();
+        expect(sourceFiles).toBeGreaterThan(100);
 
         const file = path.join(root, 'mall.tar.gz');
         const backup = await backupDatabase(parseEnv({ MALL_DATA_DIR: source }), file);
@@ -228,8 +257,10 @@ if (kind === 'pglite')
         const restored = await restoreDatabase(parseEnv({ MALL_DATA_DIR: target }), file);
         expect(restored).toMatchObject({ kind: 'embedded', replaced: false, contents: { shops: 24 } });
         expect(await embeddedSnapshot(target)).toEqual(before);
-        // The lock was released: nothing is left behind but the database.
-        expect(fs.readdirSync(target)).toEqual(['pgdata']);
+        // The images came back: the same bytes are served for the same keys, and every file is there.
+        await expectSamePictures(target, pictures, sourceFiles);
+        // The lock was released: nothing is left behind but the database and its images.
+        expect(fs.readdirSync(target).sort()).toEqual(['images', 'pgdata']);
 
         // Into a data directory that holds a database: refused without --force, replaced with it.
         await expectRejection(
@@ -239,10 +270,15 @@ if (kind === 'pglite')
         const other = await openEmbedded({ dataDir: path.join(target, 'pgdata') });
         await other.pool.query('delete from products');
         await other.close();
+        // A picture lost since the backup (its folder removed) is back after the restore.
+        const [lost] = [...pictures.keys()];
+        const lostKey = (lost as string).split('/')[0] as string;
+        fs.rmSync(path.join(target, 'images', lostKey.slice(0, 2), lostKey), { recursive: true });
         const forced = await restoreDatabase(parseEnv({ MALL_DATA_DIR: target }), file, { force: true });
         expect(forced.replaced).toBe(true);
         expect(await embeddedSnapshot(target)).toEqual(before);
-        expect(fs.readdirSync(target)).toEqual(['pgdata']);
+        await expectSamePictures(target, pictures, sourceFiles);
+        expect(fs.readdirSync(target).sort()).toEqual(['images', 'pgdata']);
 
         // The backup file is not overwritten without --force.
         await expectRejection(
@@ -252,6 +288,39 @@ if (kind === 'pglite')
       },
       ROUND_TRIP_TIMEOUT,
     );
+
+    async function expectSamePictures(dataDir: string, pictures: Map<string, Buffer>, files: number) {
+      const database = await openEmbedded({ dataDir: path.join(dataDir, 'pgdata') });
+      try {
+        const store = fileImageStore(database.db, path.join(dataDir, 'images'));
+        expect(await pictureBytes(database.pool, store)).toEqual(pictures);
+        expect(await store.count()).toBe(files);
+      } finally {
+        await database.close();
+      }
+    }
+
+    it('restores a backup of the database alone (made before images were carried)', async () => {
+      const source = path.join(root, 'old-source');
+      fs.mkdirSync(source);
+      const database = await openEmbedded({
+        dataDir: path.join(source, 'pgdata'),
+        loadDataDir: fs.readFileSync(inject('pgliteTemplatePath')),
+      });
+      let dump: Uint8Array;
+      try {
+        await loadDemoData(database.db, mallToday(TEST_TIME_ZONE, new Date()));
+        dump = await (database.dump as () => Promise<Uint8Array>)();
+      } finally {
+        await database.close();
+      }
+      const file = path.join(root, 'old.tar.gz');
+      fs.writeFileSync(file, dump);
+      const target = path.join(root, 'old-target');
+      const restored = await restoreDatabase(parseEnv({ MALL_DATA_DIR: target }), file);
+      expect(restored).toMatchObject({ kind: 'embedded', contents: { shops: 24, images: 0 } });
+      expect(fs.readdirSync(target)).toEqual(['pgdata']);
+    });
 
     it('refuses while a server holds the data directory, and explains bad input', async () => {
       const dir = path.join(root, 'busy');
@@ -292,6 +361,20 @@ if (kind === 'pglite')
         restoreDatabase(parseEnv({ MALL_DATA_DIR: empty }), path.join(root, 'missing.tar.gz')),
         /does not exist/,
       );
+      // A crafted backup whose image entry would climb out of the images folder: refused, nothing written.
+      const crafted = path.join(root, 'crafted.tar.gz');
+      const pack = tar.pack();
+      const written = pipeline(pack, createGzip(), fs.createWriteStream(crafted));
+      pack.entry({ name: 'super-mall-backup.json' }, '{}');
+      pack.entry({ name: 'database.tar.gz' }, Buffer.from([0x1f, 0x8b]));
+      pack.entry({ name: 'images/../../outside.txt' }, 'escaped');
+      pack.finalize();
+      await written;
+      await expectRejection(
+        restoreDatabase(parseEnv({ MALL_DATA_DIR: empty }), crafted),
+        /unexpected image file: images\/\.\.\/\.\.\/outside\.txt/,
+      );
+      expect(fs.existsSync(path.join(root, 'outside.txt'))).toBe(false);
       // None of these touched the target.
       expect(fs.existsSync(empty)).toBe(false);
     });
@@ -332,8 +415,11 @@ if (kind === 'postgres')
       async () => {
         const sourceUrl = await newDatabase(inject('postgresTemplate'));
         const database = await openPostgres(sourceUrl, 2);
+        let pictures: Map<string, Buffer>;
         try {
-          await fillMall(database);
+          const store = databaseImageStore(database.db);
+          await fillMall(database, store);
+          pictures = await pictureBytes(database.pool, store);
         } finally {
           await database.close();
         }
@@ -349,6 +435,13 @@ if (kind === 'postgres')
         const restored = await restoreDatabase(parseEnv({ DATABASE_URL: targetUrl }), file);
         expect(restored).toMatchObject({ kind: 'postgres', replaced: false, contents: { shops: 24 } });
         expect(await postgresSnapshot(targetUrl)).toEqual(before);
+        // The images came back with their rows: the same bytes are served for the same keys.
+        const restoredDb = await openPostgres(targetUrl, 1);
+        try {
+          expect(await pictureBytes(restoredDb.pool, databaseImageStore(restoredDb.db))).toEqual(pictures);
+        } finally {
+          await restoredDb.close();
+        }
 
         // Into a database that holds a mall: refused without --force, replaced with it.
         const changed = await openPostgres(targetUrl, 1);

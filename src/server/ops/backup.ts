@@ -1,17 +1,24 @@
 // Backup and restore of the configured database (issue #6), shared by scripts/backup.ts and
 // scripts/restore.ts and tested in backup.api.test.ts.
 //
-// - Embedded (PGlite): the backup is PGlite's gzip'd tarball of its data directory (`dumpDataDir`),
-//   taken under the data directory's lock, so never while a server uses it. A restore opens PGlite with
-//   `loadDataDir` on MALL_DATA_DIR/pgdata (which must be empty or missing unless `force`) and closes it.
+// - Embedded (PGlite): the backup is a gzip'd tarball holding PGlite's own gzip'd tarball of its data
+//   directory (`dumpDataDir`, entry database.tar.gz) and the image files (MALL_DATA_DIR/images, entries
+//   images/…), taken under the data directory's lock, so never while a server uses it. A restore opens
+//   PGlite with `loadDataDir` on MALL_DATA_DIR/pgdata (which must be empty or missing unless `force`),
+//   closes it, then puts the images in place. A backup made before images were carried (PGlite's tarball
+//   alone) still restores, without images.
 // - PostgreSQL: `pg_dump --format=custom` of the DATABASE_URL database, and `pg_restore --clean
 //   --if-exists --no-owner` into it, in one transaction. Both run online; the programs come from the
 //   newest /usr/lib/postgresql/*/bin (else PATH).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip, gunzipSync } from 'node:zlib';
 import type pg from 'pg';
+import tar from 'tar-stream';
+import { IMAGE_KEY_PATTERN, IMAGE_VARIANT_PATTERN } from '../../shared/images';
 import { openEmbedded, openPostgres } from '../db/client';
 import { DataDirInUseError, lockDataDir } from '../db/data-dir-lock';
 import { isInitialised, pgDataDir } from '../db/early-embedded';
@@ -25,7 +32,7 @@ export type BackupKind = 'embedded' | 'postgres';
 
 /** Rows in the tables an operator recognises; a table that does not exist is left out. */
 export type Contents = Partial<Record<(typeof CONTENT_TABLES)[number], number>>;
-const CONTENT_TABLES = ['users', 'categories', 'floors', 'shops', 'products', 'offers'] as const;
+const CONTENT_TABLES = ['users', 'categories', 'floors', 'shops', 'products', 'offers', 'images'] as const;
 
 export interface BackupResult {
   kind: BackupKind;
@@ -148,7 +155,8 @@ async function backupEmbedded(env: Env, file: string): Promise<BackupResult> {
     const dump = opened.database.dump;
     if (!dump) throw new BackupError('The embedded database cannot be dumped.');
     const data = await dump();
-    const bytes = await writeAtomically(file, async (temp) => fs.writeFileSync(temp, data));
+    const imagesDir = path.join(env.MALL_DATA_DIR, 'images');
+    const bytes = await writeAtomically(file, (temp) => writeEmbeddedBackup(temp, data, imagesDir));
     return { kind: 'embedded', file, bytes, contents };
   } finally {
     await opened.close();
@@ -255,19 +263,129 @@ function tarEntryNames(tar: Buffer): string[] | undefined {
   return names.length > 0 ? names : undefined;
 }
 
+// The embedded backup's own tarball (docs/decisions/020): a manifest, the database, the images.
+const MANIFEST_ENTRY = 'super-mall-backup.json';
+const DATABASE_ENTRY = 'database.tar.gz';
+const IMAGES_PREFIX = 'images/';
+/** images/<2 characters>/<key>/<variant>: nothing else is unpacked (a crafted name cannot climb out). */
+const IMAGE_ENTRY = new RegExp(
+  `^images/([A-Za-z0-9_-]{2})/(${IMAGE_KEY_PATTERN.source.slice(1, -1)})/(${IMAGE_VARIANT_PATTERN.source.slice(1, -1)})$`,
+);
+
+/** Every image file under `dir`, as "xx/<key>/<variant>" (half-written `.tmp` files left out). */
+async function imageFiles(dir: string): Promise<string[]> {
+  const list = async (folder: string) => {
+    try {
+      return (await fs.promises.readdir(folder)).filter((name) => !name.endsWith('.tmp')).sort();
+    } catch {
+      return [];
+    }
+  };
+  const files: string[] = [];
+  for (const prefix of await list(dir))
+    for (const key of await list(path.join(dir, prefix)))
+      for (const variant of await list(path.join(dir, prefix, key)))
+        files.push(`${prefix}/${key}/${variant}`);
+  return files;
+}
+
+async function writeEmbeddedBackup(temp: string, database: Uint8Array, imagesDir: string): Promise<void> {
+  const pack = tar.pack();
+  // Level 1: the database is gzip'd already and AVIF/WebP do not shrink; the wrapper only needs to be gzip.
+  const written = pipeline(pack, createGzip({ level: 1 }), fs.createWriteStream(temp));
+  const add = (name: string, bytes: Uint8Array) =>
+    new Promise<void>((resolve, reject) => {
+      pack.entry({ name, size: bytes.length, mtime: new Date(0) }, Buffer.from(bytes), (error) =>
+        error ? reject(error) : resolve(),
+      );
+    });
+  try {
+    const files = await imageFiles(imagesDir);
+    await add(
+      MANIFEST_ENTRY,
+      Buffer.from(JSON.stringify({ backup: 'super-mall-embedded', images: files.length })),
+    );
+    await add(DATABASE_ENTRY, database);
+    for (const name of files)
+      await add(`${IMAGES_PREFIX}${name}`, await fs.promises.readFile(path.join(imagesDir, name)));
+    pack.finalize();
+  } catch (error) {
+    pack.destroy(error as Error);
+  }
+  await written;
+}
+
+/**
+ * The database's tarball in a backup, its image files unpacked into `staged`. A backup of the database
+ * alone (PGlite's tarball, as made before images were carried) is returned whole, with no images.
+ */
+async function readEmbeddedBackup(file: string, whole: Buffer, staged: string): Promise<Uint8Array> {
+  let head: Buffer;
+  try {
+    // The first entry's header is enough to tell the two apart.
+    head = gunzipSync(whole.subarray(0, Math.min(whole.length, 64 * 1024)), { finishFlush: 2 });
+  } catch (error) {
+    throw new BackupError(
+      `${file} is damaged or incomplete (${error instanceof Error ? error.message : String(error)}).`,
+    );
+  }
+  if (head.subarray(0, MANIFEST_ENTRY.length).toString('latin1') !== MANIFEST_ENTRY) return whole;
+  let database: Buffer | undefined;
+  const extract = tar.extract();
+  try {
+    const reading = pipeline(Readable.from([whole]), createGunzip(), extract);
+    // why: leaving the loop early (a refused entry) ends the pipeline too; its failure is reported below
+    reading.catch(() => {});
+    for await (const entry of extract) {
+      const { name, type } = entry.header;
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      if (type !== 'file') continue;
+      if (name === DATABASE_ENTRY) {
+        database = Buffer.concat(chunks);
+        continue;
+      }
+      if (!name.startsWith(IMAGES_PREFIX)) continue;
+      if (!IMAGE_ENTRY.test(name)) throw new BackupError(`${file} holds an unexpected image file: ${name}`);
+      const target = path.join(staged, name.slice(IMAGES_PREFIX.length));
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      await fs.promises.writeFile(target, Buffer.concat(chunks));
+    }
+    await reading;
+  } catch (error) {
+    if (error instanceof BackupError) throw error;
+    throw new BackupError(
+      `${file} is damaged or incomplete (${error instanceof Error ? error.message : String(error)}).`,
+    );
+  }
+  if (!database) throw new BackupError(`${file} holds no database (damaged or another file).`);
+  return database;
+}
+
 function isEmptyOrMissing(dir: string): boolean {
   if (!fs.existsSync(dir)) return true;
   return fs.statSync(dir).isDirectory() && fs.readdirSync(dir).length === 0;
 }
 
 async function restoreEmbedded(env: Env, file: string, force: boolean): Promise<RestoreResult> {
-  const data = fs.readFileSync(file);
+  const whole = fs.readFileSync(file);
+  const imagesDir = path.join(env.MALL_DATA_DIR, 'images');
+  // The images are unpacked beside the data directory first, and put in place once the database is.
+  const staged = `${imagesDir}.restoring-${process.pid}`;
+  let data: Uint8Array;
+  try {
+    data = await readEmbeddedBackup(file, whole, staged);
+  } catch (error) {
+    fs.rmSync(staged, { recursive: true, force: true });
+    throw error;
+  }
   checkEmbeddedBackup(file, data);
 
   let release: () => void;
   try {
     release = lockDataDir(env.MALL_DATA_DIR);
   } catch (error) {
+    fs.rmSync(staged, { recursive: true, force: true });
     if (error instanceof DataDirInUseError) {
       throw new BackupError(`Cannot restore while a server uses the embedded database. ${error.message}`);
     }
@@ -318,8 +436,12 @@ async function restoreEmbedded(env: Env, file: string, force: boolean): Promise<
     }
     const replaced = aside !== undefined;
     if (aside) fs.rmSync(aside, { recursive: true, force: true });
+    // The images that were there belonged to the database that was: the backup's replace them.
+    fs.rmSync(imagesDir, { recursive: true, force: true });
+    if (fs.existsSync(staged)) fs.renameSync(staged, imagesDir);
     return { kind: 'embedded', file, contents, replaced };
   } finally {
+    fs.rmSync(staged, { recursive: true, force: true });
     release();
   }
 }

@@ -2,7 +2,7 @@
 // replace it, remove it; the server's refusal shown in its own words.
 import { useQueryClient } from '@tanstack/react-query';
 import { ImageUp, Trash2 } from 'lucide-react';
-import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
+import { type DragEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { type ApiErrorBody, IMAGE_MESSAGES } from '../../../shared/errors';
 import { IMAGE_ACCEPT, MAX_IMAGE_BYTES, UPLOAD_HEADER } from '../../../shared/images';
@@ -28,6 +28,11 @@ interface ImageUploadProps {
   boxClassName?: string;
   /** What removing it means, in the confirmation (default: the initials shown instead). */
   removeDescription?: string;
+  /**
+   * A wide preview (a cover photo): above the buttons, not beside them — beside a wide box, the buttons'
+   * words wrapped onto three lines in a half-width column.
+   */
+  wide?: boolean;
 }
 
 export function ImageUpload({
@@ -38,6 +43,7 @@ export function ImageUpload({
   hint,
   boxClassName = 'aspect-square w-32',
   removeDescription,
+  wide = false,
 }: ImageUploadProps) {
   const queryClient = useQueryClient();
   const inputId = useId();
@@ -129,11 +135,14 @@ export function ImageUpload({
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
         className={cn(
-          'flex flex-wrap items-center gap-4 rounded-xl border-2 border-dashed p-3',
+          'flex gap-4 rounded-xl border-2 border-dashed p-3',
+          wide ? 'flex-col items-stretch' : 'flex-wrap items-center',
           dragging ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300',
         )}
       >
-        <div className={cn('relative shrink-0 overflow-hidden rounded-lg', boxClassName)}>
+        <div
+          className={cn('relative shrink-0 overflow-hidden rounded-lg', wide && 'max-w-full', boxClassName)}
+        >
           {preview ? (
             <img src={preview} alt={`${label} being uploaded`} className="size-full object-contain" />
           ) : (
@@ -145,12 +154,24 @@ export function ImageUpload({
             {current ? 'Drop a new image here to replace it, or' : 'Drop an image here, or'}
           </p>
           <div className="flex flex-wrap gap-2">
-            <Button variant="secondary" size="sm" disabled={busy} onClick={() => input.current?.click()}>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={busy}
+              onClick={() => input.current?.click()}
+              className="whitespace-nowrap"
+            >
               <ImageUp aria-hidden="true" className="size-4" />
               {current ? `Replace ${label.toLowerCase()}` : `Choose ${label.toLowerCase()}`}
             </Button>
             {current ? (
-              <Button variant="ghost" size="sm" disabled={busy} onClick={() => setConfirming(true)}>
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={busy}
+                onClick={() => setConfirming(true)}
+                className="whitespace-nowrap"
+              >
                 <Trash2 aria-hidden="true" className="size-4" />
                 Remove {label.toLowerCase()}
               </Button>
@@ -213,17 +234,8 @@ export function ShopImagesPanel({
   cover: string | null;
 }) {
   return (
-    <section
-      aria-labelledby="shop-images"
-      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
-    >
-      <h2 id="shop-images" className="text-lg font-semibold text-slate-900">
-        Images
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        JPEG, PNG, WebP or AVIF, up to 10 MB. Saved as soon as chosen.
-      </p>
-      <div className="mt-4 grid gap-6 md:grid-cols-2">
+    <ImagesSection id="shop-images" title="Images" note={FORMATS_NOTE}>
+      <div className="grid gap-6 md:grid-cols-2">
         <ImageUpload
           label="Logo"
           url={`/api/shops/${shopId}/logo`}
@@ -237,10 +249,11 @@ export function ShopImagesPanel({
           image={cover}
           name={name}
           hint="Across the top of the shop's page. Wide works best."
-          boxClassName="aspect-[16/9] w-48"
+          boxClassName="aspect-[16/9] w-72"
+          wide
         />
       </div>
-    </section>
+    </ImagesSection>
   );
 }
 
@@ -255,22 +268,39 @@ export function ProductPhotoPanel({
   image: string | null;
 }) {
   return (
-    <section
-      aria-labelledby="product-photo"
-      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
-    >
-      <h2 id="product-photo" className="text-lg font-semibold text-slate-900">
-        Photo
+    <ImagesSection id="product-photo" title="Photo">
+      <ImageUpload
+        label="Photo"
+        url={`/api/products/${productId}/photo`}
+        image={image}
+        name={name}
+        hint={FORMATS_NOTE}
+      />
+    </ImagesSection>
+  );
+}
+
+const FORMATS_NOTE = 'JPEG, PNG, WebP or AVIF, up to 10 MB. Saved as soon as chosen.';
+
+/** The card an edit form's images sit in: a heading (the section's name), an optional note, the uploads. */
+function ImagesSection({
+  id,
+  title,
+  note,
+  children,
+}: {
+  id: string;
+  title: string;
+  note?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+      <h2 id={id} className="text-lg font-semibold text-slate-900">
+        {title}
       </h2>
-      <div className="mt-4">
-        <ImageUpload
-          label="Photo"
-          url={`/api/products/${productId}/photo`}
-          image={image}
-          name={name}
-          hint="JPEG, PNG, WebP or AVIF, up to 10 MB. Saved as soon as chosen."
-        />
-      </div>
+      {note ? <p className="mt-1 text-sm text-slate-600">{note}</p> : null}
+      <div className="mt-4">{children}</div>
     </section>
   );
 }

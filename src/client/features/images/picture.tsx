@@ -15,11 +15,21 @@ interface PictureProps {
   className?: string;
   /** `contain` for logos and plans (never cropped), `cover` for photos. */
   fit?: 'cover' | 'contain';
+  /** Beside the name in the same link or option: hidden from assistive technology (no name said twice). */
+  decorative?: boolean;
 }
 
-export function Picture({ image, name, sizes, eager = false, className, fit = 'cover' }: PictureProps) {
+export function Picture({
+  image,
+  name,
+  sizes,
+  eager = false,
+  className,
+  fit = 'cover',
+  decorative = false,
+}: PictureProps) {
   const ref = parseImageKey(image);
-  if (!ref) return <Monogram name={name} className={className} />;
+  if (!ref) return <Monogram name={name} className={className} decorative={decorative} />;
   // why: width and height from the key, so the box is reserved before the bytes arrive (no layout shift)
   return (
     <picture className={cn('block overflow-hidden bg-slate-100', className)}>
@@ -30,8 +40,10 @@ export function Picture({ image, name, sizes, eager = false, className, fit = 'c
         sizes={sizes}
         width={ref.width}
         height={ref.height}
-        alt={name}
+        alt={decorative ? '' : name}
         loading={eager ? 'eager' : 'lazy'}
+        // why: an image above the fold is often the page's largest paint (a shop's cover): ask for it first
+        fetchPriority={eager ? 'high' : undefined}
         decoding="async"
         className={cn('size-full', fit === 'contain' ? 'object-contain' : 'object-cover')}
       />
@@ -40,12 +52,19 @@ export function Picture({ image, name, sizes, eager = false, className, fit = 'c
 }
 
 /** The name's initials in a tinted box: a tidy stand-in for a missing logo or photo. */
-export function Monogram({ name, className }: { name: string; className?: string }) {
+export function Monogram({
+  name,
+  className,
+  decorative = false,
+}: {
+  name: string;
+  className?: string;
+  decorative?: boolean;
+}) {
   const hue = [...name].reduce((sum, char) => (sum * 31 + (char.codePointAt(0) ?? 0)) % 360, 7);
   return (
     <span
-      role="img"
-      aria-label={name}
+      {...(decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': name })}
       className={cn(
         'flex items-center justify-center overflow-hidden font-semibold tracking-wide select-none',
         MONOGRAM_TINTS[hue % MONOGRAM_TINTS.length],

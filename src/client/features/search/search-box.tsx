@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import type { SearchResults } from '../../../shared/search';
 import { cn } from '../../lib/cn';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { Picture } from '../images';
 import { countsText, resultLinks, type SearchArea, searchQuery, totalFound } from './api';
 
 /** Below this many characters the box waits: one letter matches half the mall. */
@@ -16,6 +17,8 @@ interface Option {
   label: string;
   detail: string;
   href: string;
+  /** The shop's logo or the product's photo (a monogram of `pictureName` when null). */
+  picture: { image: string | null; name: string };
 }
 
 interface Group {
@@ -36,6 +39,7 @@ function groupsOf(results: SearchResults, area: SearchArea, optionId: (key: stri
         label: shop.name,
         detail: `${shop.category} · ${shop.floor}`,
         href: links.shop(shop),
+        picture: { image: shop.logo, name: shop.name },
       })),
     },
     {
@@ -46,6 +50,7 @@ function groupsOf(results: SearchResults, area: SearchArea, optionId: (key: stri
         label: product.name,
         detail: product.shopName,
         href: links.product(product),
+        picture: { image: product.image, name: product.name },
       })),
     },
     {
@@ -56,6 +61,7 @@ function groupsOf(results: SearchResults, area: SearchArea, optionId: (key: stri
         label: offer.title,
         detail: `${offer.discount}% off · ${offer.shopName}`,
         href: links.offer(offer),
+        picture: { image: offer.shopLogo, name: offer.shopName },
       })),
     },
   ];
@@ -222,12 +228,24 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
                     onClick={() => go(option.href)}
                     onMouseMove={() => setActive(options.indexOf(option))}
                     className={cn(
-                      'mx-1 flex cursor-pointer flex-col rounded-lg px-2 py-1.5',
+                      'mx-1 flex cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5',
                       selected ? 'bg-indigo-50 text-indigo-900' : 'text-slate-900',
                     )}
                   >
-                    <span className="truncate text-sm font-medium">{option.label}</span>
-                    <span className="truncate text-xs text-slate-500">{option.detail}</span>
+                    <Picture
+                      image={option.picture.image}
+                      name={option.picture.name}
+                      sizes="2rem"
+                      fit={group.key === 'products' ? 'cover' : 'contain'}
+                      // why: the list opens in view; lazily, its pictures came in after it, one by one
+                      eager
+                      decorative
+                      className="size-8 shrink-0 rounded-md border border-slate-100 bg-white text-xs"
+                    />
+                    <span className="flex min-w-0 flex-col">
+                      <span className="truncate text-sm font-medium">{option.label}</span>
+                      <span className="truncate text-xs text-slate-500">{option.detail}</span>
+                    </span>
                   </div>
                 );
               })}

@@ -11,6 +11,7 @@ import { SearchField } from '../../components/ui/search-field';
 import { cn } from '../../lib/cn';
 import { usePageTitle } from '../../lib/page-title';
 import { pageFrom, usePageParam } from '../../lib/use-list-params';
+import { Picture } from '../images';
 import { countsText, type ResultLinks, resultLinks, type SearchArea, searchQuery, totalFound } from './api';
 
 const KINDS: ReadonlyArray<{ kind: SearchKind; title: string; one: string; many: string }> = [
@@ -212,6 +213,8 @@ interface Row {
   title: string;
   detail: string;
   href: string;
+  /** The shop's logo or the product's photo; a monogram of `name` when `image` is null. */
+  picture: { image: string | null; name: string; fit: 'cover' | 'contain' };
 }
 
 function rowsOf(found: SearchResults, kind: SearchKind, links: ResultLinks): Row[] {
@@ -221,6 +224,7 @@ function rowsOf(found: SearchResults, kind: SearchKind, links: ResultLinks): Row
       title: shop.name,
       detail: [shop.category, shop.floor, shop.location].filter(Boolean).join(' · '),
       href: links.shop(shop),
+      picture: { image: shop.logo, name: shop.name, fit: 'contain' },
     }));
   if (kind === 'products')
     return (found.products?.items ?? []).map((product) => ({
@@ -228,12 +232,14 @@ function rowsOf(found: SearchResults, kind: SearchKind, links: ResultLinks): Row
       title: product.name,
       detail: [product.category, product.shopName].filter(Boolean).join(' · '),
       href: links.product(product),
+      picture: { image: product.image, name: product.name, fit: 'cover' },
     }));
   return (found.offers?.items ?? []).map((offer) => ({
     id: offer.id,
     title: offer.title,
     detail: `${offer.discount}% off · ${offer.shopName}`,
     href: links.offer(offer),
+    picture: { image: offer.shopLogo, name: offer.shopName, fit: 'contain' },
   }));
 }
 
@@ -241,10 +247,20 @@ function ResultRow({ row }: { row: Row }) {
   return (
     <Link
       to={row.href}
-      className="block rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm transition hover:border-indigo-300 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm transition hover:border-indigo-300 focus-visible:outline-2 focus-visible:outline-indigo-600"
     >
-      <span className="block font-medium text-slate-900">{row.title}</span>
-      <span className="block text-sm text-slate-600">{row.detail}</span>
+      <Picture
+        image={row.picture.image}
+        name={row.picture.name}
+        sizes="3rem"
+        fit={row.picture.fit}
+        decorative
+        className="size-12 shrink-0 rounded-lg border border-slate-100 bg-white text-sm"
+      />
+      <span className="min-w-0">
+        <span className="block font-medium text-slate-900">{row.title}</span>
+        <span className="block text-sm text-slate-600">{row.detail}</span>
+      </span>
     </Link>
   );
 }

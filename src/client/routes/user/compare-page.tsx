@@ -269,17 +269,37 @@ export function ComparePage() {
         const { product } = row;
         return (
           <article aria-label={product.name} className={frame}>
-            <div className="flex items-start justify-between gap-3">
-              <h2 className="min-w-0 font-semibold wrap-anywhere text-slate-900">{product.name}</h2>
-              <div className="shrink-0 text-right">{price(row)}</div>
+            <div className="flex items-start gap-3">
+              {product.image ? (
+                <Picture
+                  image={product.image}
+                  name={product.name}
+                  sizes="4rem"
+                  className="aspect-square w-16 shrink-0 rounded-lg"
+                />
+              ) : null}
+              <div className="flex min-w-0 flex-1 items-start justify-between gap-3">
+                <h2 className="min-w-0 font-semibold wrap-anywhere text-slate-900">{product.name}</h2>
+                <div className="shrink-0 text-right">{price(row)}</div>
+              </div>
             </div>
             {product.description ? (
               <p className="mt-1 text-sm wrap-anywhere text-slate-600">{product.description}</p>
             ) : null}
             <div className="mt-2 flex items-center justify-between gap-3 text-sm">
-              <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>
-                {product.shopName}
-              </Link>
+              <span className="flex min-w-0 items-center gap-2">
+                <Picture
+                  image={product.shopLogo}
+                  name={product.shopName}
+                  sizes="1.5rem"
+                  fit="contain"
+                  decorative
+                  className="size-6 shrink-0 rounded border border-slate-100 bg-white text-[0.6rem]"
+                />
+                <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>
+                  {product.shopName}
+                </Link>
+              </span>
               {removeButton(row, index, 'shrink-0')}
             </div>
           </article>

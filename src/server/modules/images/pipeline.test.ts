@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { IMAGE_MESSAGES } from '../../../shared/errors';
 import { parseImageKey } from '../../../shared/images';
-import { processImage } from './pipeline';
+import { contentHash, processImage } from './pipeline';
 
 /** A JPEG as a phone writes it: landscape pixels, EXIF orientation 6 (turn right), a GPS position. */
 async function phonePhoto(): Promise<Buffer> {
@@ -72,6 +73,12 @@ describe('processImage', () => {
     }
     const small = image.variants.find((variant) => variant.name === '160.webp');
     expect(small && (await sharp(small.bytes).metadata()).width).toBe(160);
+  });
+
+  it("keys a file by SHA-256 of the pipeline's version and its bytes (the keys uploads already have)", async () => {
+    const file = Buffer.from('any bytes at all');
+    const expected = createHash('sha256').update('v1').update(file).digest('base64url');
+    expect(await contentHash(file)).toBe(expected);
   });
 
   it('gives the same file the same key, and another file another', async () => {

@@ -177,7 +177,7 @@ function shopsQuery(words: readonly string[]): GroupQuery {
                       ${tier(raw('s.search_description'))} - 0.5) as score
         from ${candidates} m join shops s on s.id = m.id join cats c on c.id = s.category_id, term`,
     items: (paged) => sql`
-      select s.id, s.name, c.name as category, f.name as floor, s.location, paged.rank
+      select s.id, s.name, c.name as category, f.name as floor, s.location, s.logo_image as logo, paged.rank
         from ${paged} paged join shops s on s.id = paged.id
         join cats c on c.id = s.category_id join floors f on f.id = s.floor_id`,
   };
@@ -198,7 +198,7 @@ function productsQuery(words: readonly string[]): GroupQuery {
         from ${candidates} m join products p on p.id = m.id, term`,
     items: (paged) => sql`
       select p.id, p.name, p.category, p.price::text as price, p.shop_id as "shopId", s.name as "shopName",
-             paged.rank
+             p.image, paged.rank
         from ${paged} paged join products p on p.id = paged.id join shops s on s.id = p.shop_id`,
   };
 }
@@ -216,7 +216,7 @@ function offersQuery(words: readonly string[], today: string): GroupQuery {
         from ${candidates} m join offers o on o.id = m.id, term`,
     items: (paged) => sql`
       select o.id, o.title, o.discount, o.end_date::text as "endDate", o.shop_id as "shopId",
-             s.name as "shopName", paged.rank
+             s.name as "shopName", s.logo_image as "shopLogo", paged.rank
         from ${paged} paged join offers o on o.id = paged.id join shops s on s.id = o.shop_id`,
   };
 }

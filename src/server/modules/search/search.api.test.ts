@@ -1,6 +1,7 @@
 // The mall-wide search (/api/search) on the demo mall: typos, ranking, accents and case, "Did you mean",
 // paging per group, running offers only, bad input, and a session-wide threshold that must not matter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMAGE_KEY_PATTERN } from '../../../shared/images';
 import type { SearchResults } from '../../../shared/search';
 import { loadDemoData } from '../../db/demo-data';
 import { type Directory, expectError, openDirectory } from '../../test/catalog-fixtures';
@@ -11,7 +12,8 @@ let d: Directory;
 beforeAll(async () => {
   t = await createTestApp();
   d = await openDirectory(t);
-  await loadDemoData(t.database.db, d.today());
+  // with its pictures: the answer carries logos and photos (issue 16)
+  await loadDemoData(t.database.db, d.today(), { images: t.app.imageStore });
 });
 afterAll(async () => {
   await t?.close();
@@ -223,5 +225,29 @@ describe('bad input', () => {
 
   it('is for signed-in people only', async () => {
     expect((await d.call(null, 'GET', '/api/search?q=tea')).statusCode).toBe(401);
+  });
+});
+
+describe('pictures', () => {
+  it("carries each shop's logo, each product's photo and each offer's shop logo, and they are served", async () => {
+    const found = await q('coffee');
+    const shop = found.shops?.items.find((item) => item.name === 'Bean There Café');
+    expect(shop?.logo).toMatch(IMAGE_KEY_PATTERN);
+    const product = found.products?.items.find((item) => item.name === 'Filter Coffee');
+    expect(product?.image).toMatch(IMAGE_KEY_PATTERN);
+    const offers = (await q('brew')).offers?.items ?? [];
+    expect(offers.length).toBeGreaterThan(0);
+    for (const offer of offers) expect(offer.shopLogo).toMatch(IMAGE_KEY_PATTERN);
+    const logo = await t.app.inject({ url: `/api/images/${shop?.logo}/160.webp` });
+    expect(logo.statusCode).toBe(200);
+    expect(logo.headers['content-type']).toBe('image/webp');
+  });
+
+  it('gives null, not a key, where a shop has no logo (the screens draw its monogram)', async () => {
+    const shop = await d.shop();
+    const found = await search(`q=${encodeURIComponent(shop.name)}&kind=shops`);
+    const item = found.shops?.items.find((row) => row.id === shop.id);
+    expect(item).toBeDefined();
+    expect(item?.logo).toBeNull();
   });
 });
