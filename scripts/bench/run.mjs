@@ -597,6 +597,10 @@ function mallSearchPaths(words, random) {
   const terms = [...singles];
   for (const a of adjectives) for (const n of nouns) terms.push(`${a} ${n}`.toLowerCase());
   for (const q of qualifiers) for (const n of nouns) terms.push(`${q} ${n}`.toLowerCase());
+  // More pairs, so that no search repeats within the row however fast it runs (a repeat is answered
+  // from the read cache: PostgreSQL ran out of the 4,950 above at 300 searches/s and read 1,556/s).
+  for (const a of adjectives) for (const q of qualifiers) terms.push(`${a} ${q}`.toLowerCase());
+  for (const n of nouns) for (const m of models) terms.push(`${n} ${m}`.toLowerCase());
   for (let i = terms.length - 1; i > 0; i--) {
     const j = Math.floor(random.next() * (i + 1));
     [terms[i], terms[j]] = [terms[j], terms[i]];
@@ -1601,8 +1605,9 @@ function checks(outcomes) {
   for (const outcome of outcomes) {
     const search = outcome.rows.find((row) => row.id === 'mall-search-few');
     if (!search) continue;
+    // A repeated search is answered from the read cache: with repeats the figure is not the target's.
     lines.push(
-      `- ${mark(search.p95 < TARGETS.mallSearchP95Ms && search.errors === 0)} ${outcome.kind}, ${search.label}: ` +
+      `- ${mark(search.p95 < TARGETS.mallSearchP95Ms && search.errors === 0 && !search.repeats)} ${outcome.kind}, ${search.label}: ` +
         `p95 ${fmt(search.p95)} ms (< ${TARGETS.mallSearchP95Ms}), ${fmt(search.reqPerS, 0)} searches/s, ` +
         `${search.errors} errors` +
         (search.repeats ? `; ${search.repeats} requests repeated an earlier search (list exhausted)` : ''),
