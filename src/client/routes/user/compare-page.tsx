@@ -278,9 +278,11 @@ export function ComparePage() {
                   className="aspect-square w-16 shrink-0 rounded-lg"
                 />
               ) : null}
-              <div className="flex min-w-0 flex-1 items-start justify-between gap-3">
+              {/* The price goes under a name that does not fit beside it, instead of the name breaking
+                  inside a word ("AirBoo / k 14"). */}
+              <div className="flex min-w-0 flex-1 flex-wrap items-start justify-between gap-x-3 gap-y-1">
                 <h2 className="min-w-0 font-semibold wrap-anywhere text-slate-900">{product.name}</h2>
-                <div className="shrink-0 text-right">{price(row)}</div>
+                <div className="ml-auto shrink-0 text-right">{price(row)}</div>
               </div>
             </div>
             {product.description ? (
