@@ -54,9 +54,11 @@ test.describe('Admin: Manage Shops', () => {
     await page.getByLabel('Name').fill(name);
     await page.getByLabel('Description').fill('Hand-made things.');
     await expect(page.getByLabel('Category').locator('option').first()).toHaveText('Select category');
-    await expect(page.getByLabel('Floor').locator('option').first()).toHaveText('Select floor');
+    await expect(page.getByLabel('Floor', { exact: true }).locator('option').first()).toHaveText(
+      'Select floor',
+    );
     await page.getByLabel('Category').selectOption({ label: 'Fashion' });
-    await page.getByLabel('Floor').selectOption({ label: 'Second Floor' });
+    await page.getByLabel('Floor', { exact: true }).selectOption({ label: 'Second Floor' });
     await page.getByLabel('Location').fill('Unit S-99');
     await page.getByLabel('Contact').fill('+91 98765 43210');
     await page.getByLabel('Opening Hours').fill('10:00 – 21:00');
@@ -84,7 +86,7 @@ test.describe('Admin: Manage Shops', () => {
     await expect(page.getByLabel('Category').locator('option:checked')).toHaveText('Fashion');
     const renamed = `${name} Renamed`;
     await page.getByLabel('Name').fill(renamed);
-    await page.getByLabel('Floor').selectOption({ label: 'Third Floor' });
+    await page.getByLabel('Floor', { exact: true }).selectOption({ label: 'Third Floor' });
     await page.getByRole('button', { name: 'Update Shop' }).click();
     await expect(toast(page, 'Shop updated')).toBeVisible();
     // Back on the list it was opened from, with the same search.
@@ -201,10 +203,10 @@ test.describe('Admin: Manage Shops', () => {
     );
     await page.getByLabel('Name').fill(uniqueName('Zeta Shop'));
     await page.getByLabel('Category').selectOption({ label: 'Fashion' });
-    await page.getByLabel('Floor').selectOption({ label: 'Ground Floor' });
+    await page.getByLabel('Floor', { exact: true }).selectOption({ label: 'Ground Floor' });
     await page.getByRole('button', { name: 'Add Shop' }).click();
     await expect(page.getByRole('main').getByRole('alert')).toHaveText('Floor is required');
-    await expect(page.getByLabel('Floor')).toHaveAccessibleDescription('Floor is required');
+    await expect(page.getByLabel('Floor', { exact: true })).toHaveAccessibleDescription('Floor is required');
     await expect(page).toHaveURL('/admin/shops/new');
     await expect(toast(page, 'Shop added')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Add Shop' })).toBeEnabled();

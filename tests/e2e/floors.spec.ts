@@ -103,7 +103,7 @@ test.describe('Floors', () => {
 
     const location = uniqueName('By the east doors');
     const form = page.getByRole('form', { name: 'Add an amenity' });
-    await form.getByLabel('Floor').selectOption({ label: 'Lower Ground' });
+    await form.getByLabel('Floor', { exact: true }).selectOption({ label: 'Lower Ground' });
     await form.getByLabel('Kind').selectOption({ label: 'Information desk' });
     await form.getByLabel('Location').fill(location);
     await form.getByRole('button', { name: 'Add Amenity' }).click();

@@ -246,7 +246,7 @@ test.describe('Security: stored XSS and the Content-Security-Policy', () => {
     await expect(page.getByLabel('Contact')).toHaveValue(text.contact);
     await expect(page.getByLabel('Opening Hours')).toHaveValue(text.openingHours);
     await expect(page.getByLabel('Category').locator('option:checked')).toHaveText(text.category);
-    await expect(page.getByLabel('Floor').locator('option:checked')).toHaveText(text.floor);
+    await expect(page.getByLabel('Floor', { exact: true }).locator('option:checked')).toHaveText(text.floor);
     await expectClean(page, seen, `/admin/shops/${shop.id}`);
 
     // ----- products -----
