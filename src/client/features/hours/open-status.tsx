@@ -3,6 +3,7 @@ import { Clock } from 'lucide-react';
 import type { OpeningHours } from '../../../shared/hours';
 import { hoursStatus } from '../../../shared/hours-status';
 import { Badge } from '../../components/ui/badge';
+import { cn } from '../../lib/cn';
 import { mallHoursQuery } from './api';
 import { useMallClock } from './use-mall-clock';
 
@@ -14,7 +15,16 @@ import { useMallClock } from './use-mall-clock';
 export function OpenStatus({ hours, className }: { hours: OpeningHours | null; className?: string }) {
   const clock = useMallClock();
   const mall = useQuery(mallHoursQuery);
-  if (!hours || !clock || mall.isPending) return null;
+  if (!hours) return null;
+  // Its room is kept while the clock and the mall's hours load: appearing later, the badge moved the
+  // shop page's details down (Lighthouse's CLS 0.013).
+  if (!clock || mall.isPending)
+    return (
+      <Badge className={cn(className, 'invisible')}>
+        <Clock aria-hidden="true" className="size-3 shrink-0" />
+        <span>Open now</span>
+      </Badge>
+    );
   const status = hoursStatus(hours, clock.now, { timeZone: clock.timeZone, mall: mall.data?.hours ?? null });
   if (status.state === 'unknown') return null;
   const tone = status.state === 'closed' ? 'rose' : status.closingSoon ? 'amber' : 'green';
