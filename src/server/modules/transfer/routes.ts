@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -12,11 +13,13 @@ import {
   TEMPLATE_EXAMPLE,
 } from '../../../shared/transfer';
 import type { Db } from '../../db/client';
+import { HttpError } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
+import { RETRY_AFTER_SECONDS } from '../../overload';
 import { actorOf } from '../../write-path';
 import { decodeFile, readRows, tooLarge } from './csv';
 import { csvText, exportStream } from './export';
-import { importRunStore } from './runs';
+import { IMPORTS_AT_ONCE, importRunStore } from './runs';
 
 const RunParams = z.strictObject({ id: z.uuid('Import not found') });
 const KindParams = z.strictObject({ kind: z.enum(IMPORT_KINDS, { error: 'Unknown kind of import' }) });
@@ -102,7 +105,10 @@ export const transferRoutes: FastifyPluginAsyncZod<{
       const text = decodeFile(bytes);
       // The header and the first row are read now, so a wrong file is a 400 at once; the rest in the check.
       for await (const _row of readRows(request.query.kind, text)) break;
-      const run = await runs.start(actorOf(request), request.query.kind, request.query.fileName, text);
+      const release = placeFor(runs, reply);
+      const run = await runs
+        .start(actorOf(request), request.query.kind, request.query.fileName, text)
+        .finally(release);
       return reply.status(202).send(run);
     },
   );
@@ -151,8 +157,23 @@ export const transferRoutes: FastifyPluginAsyncZod<{
       schema: { params: RunParams, body: ImportConfirmInput, response: { 202: ImportRun } },
     },
     async (request, reply) => {
-      const run = await runs.confirm(actorOf(request), request.params.id, request.body.validOnly);
+      const release = placeFor(runs, reply);
+      const run = await runs
+        .confirm(actorOf(request), request.params.id, request.body.validOnly)
+        .finally(release);
       return reply.status(202).send(run);
     },
   );
 };
+
+/** A place among the imports this server runs at once, or 503 + Retry-After when they are taken. */
+function placeFor(runs: { reserve(): (() => void) | null }, reply: FastifyReply): () => void {
+  const release = runs.reserve();
+  if (release) return release;
+  reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  throw new HttpError(
+    503,
+    'IMPORTS_BUSY',
+    `This server is already checking or running ${IMPORTS_AT_ONCE} imports. Try again when one of them is done.`,
+  );
+}

@@ -343,3 +343,26 @@ describe('bad files are 4xx with a clear message, never 5xx', () => {
     );
   });
 });
+
+describe('many imports at once', () => {
+  it('checks two at a time on a server and answers a third 503 with Retry-After, storing nothing for it', async () => {
+    const shop = await d.shop({ externalCode: uniqueName('S') });
+    // Files large enough that their checks are still going when the third arrives.
+    const file = (tag: string) =>
+      `shop_code,name,price\n${Array.from({ length: 20_000 }, (_, i) => `${shop.externalCode},${tag} ${i},1.00`).join('\n')}\n`;
+    const runsBefore = await count('select count(*)::int as n from import_runs', []);
+    const answers = await Promise.all(
+      ['A', 'B', 'C'].map((tag) => upload('products', file(tag), `${tag}.csv`)),
+    );
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses, answers.map((answer) => answer.body.slice(0, 200)).join('\n')).toEqual([202, 202, 503]);
+    const refused = answers.find((answer) => answer.statusCode === 503);
+    expect(refused?.headers['retry-after']).toBeDefined();
+    expect(refused?.json().error.code).toBe('IMPORTS_BUSY');
+    expect(await count('select count(*)::int as n from import_runs', [])).toBe(runsBefore + 2);
+    // Once they are checked, another is taken.
+    for (const answer of answers.filter((a) => a.statusCode === 202))
+      await settled((answer.json() as ImportRun).id);
+    expect((await upload('products', file('D'), 'D.csv')).statusCode).toBe(202);
+  });
+});
