@@ -145,10 +145,13 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
         .where(eq(importRuns.id, id));
     } catch (error) {
       const message = error instanceof HttpError ? error.message : 'The file could not be checked';
+      // Nobody awaits a check: a failure to record its failure (the database gone at shutdown) is the
+      // lease's to report, not an unhandled rejection.
       await db
         .update(importRuns)
         .set({ status: 'failed', result: { error: message }, finishedAt: now() })
-        .where(eq(importRuns.id, id));
+        .where(eq(importRuns.id, id))
+        .catch(() => undefined);
     } finally {
       untrack(id);
     }
