@@ -24,7 +24,7 @@ import { pageMatcher } from '../shared/page-paths';
 import type { Permission } from '../shared/permissions';
 import { PublicSettings } from '../shared/settings';
 import { sessionPlugin } from './auth/guards';
-import { HashQueue } from './auth/hash-queue';
+import { createHashQueue } from './auth/hash-queue';
 import { authRoutes } from './auth/routes';
 import { SESSION_COOKIE } from './auth/sessions';
 import { benchRoutes } from './bench-routes';
@@ -32,6 +32,7 @@ import { toastStyleHashes } from './csp';
 import type { Database } from './db/client';
 import { DEFAULT_MAX_DB_QUEUE, DEFAULT_MAX_EVENT_LOOP_DELAY_MS } from './env';
 import { answerClientError, notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
+import type { BoundedQueue } from './lib/bounded-queue';
 import { mallToday } from './lib/mall-time';
 import { decodedPath, isApiRequest } from './lib/request-route';
 import { accountRoutes } from './modules/accounts/account-routes';
@@ -106,7 +107,7 @@ export interface AppOptions {
    */
   imageStore?: ImageStore;
   /** Where sign-in and registration wait for a password hash; one sized for this machine when omitted. */
-  hashQueue?: HashQueue;
+  hashQueue?: BoundedQueue;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -312,7 +313,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { timeZone, today: mallToday(timeZone, at), now: at.toISOString() };
   });
   // One queue for every password hash: sign-in, registration and a password change wait in the same line.
-  const hashQueue = options.hashQueue ?? new HashQueue();
+  const hashQueue = options.hashQueue ?? createHashQueue();
   await app.register(authRoutes, {
     prefix: '/api/auth',
     db,

@@ -7,10 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../shared/errors';
 import { sessions, signInAttempts, users } from '../db/schema';
+import { BoundedQueue } from '../lib/bounded-queue';
 import { pruneExpired } from '../ops/prune';
 import { OVERLOADED_MESSAGE } from '../overload';
 import { createTestApp, registerAs, type TestApp, uniqueEmail } from '../test/harness';
-import { HashQueue } from './hash-queue';
 import {
   ALL_ADDRESSES,
   claimAttempt,
@@ -22,7 +22,7 @@ import { createSession, SESSION_IDLE_MS } from './sessions';
 
 let t: TestApp;
 // Room for every parallel guess below: these tests are about the count, not the queue.
-const hashQueue = new HashQueue(2, 200);
+const hashQueue = new BoundedQueue(2, 200);
 beforeAll(async () => {
   t = await createTestApp({ hashQueue });
 });
@@ -155,7 +155,7 @@ describe('lockout per email and address', () => {
 
 describe('password hashing queue', () => {
   it('answers 503 with Retry-After past its queue instead of queueing: 64 sign-ins at once', async () => {
-    const small = await createTestApp({ hashQueue: new HashQueue(1, 3) });
+    const small = await createTestApp({ hashQueue: new BoundedQueue(1, 3) });
     try {
       const email = uniqueEmail('busy');
       const registered = await small.app.inject({

@@ -6,12 +6,11 @@ import { AUTH_MESSAGES } from '../../shared/errors';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { HttpError } from '../errors';
-import { turnIn } from '../lib/bounded-queue';
+import { type BoundedQueue, turnIn } from '../lib/bounded-queue';
 import { pgError, UNIQUE_VIOLATION } from '../lib/db-errors';
 import { codeName, redeemInvite } from '../modules/accounts/invites';
 import { managedShopsOf } from '../modules/managers/repository';
 import { performWrite } from '../write-path';
-import type { HashQueue, HashTicket } from './hash-queue';
 import { claimAttempt, recordFailure, recordSuccess } from './lockout';
 import { hashPassword, verifyPassword } from './passwords';
 import { createSession, deleteSession, SESSION_COOKIE, SESSION_LIFETIME_MS, toSessionUser } from './sessions';
@@ -21,7 +20,7 @@ export interface AuthRoutesOptions {
   now: () => Date;
   operatorInviteCode: string | undefined;
   /** Where sign-in and registration wait for a password hash (hash-queue.ts). */
-  hashQueue: HashQueue;
+  hashQueue: BoundedQueue;
 }
 
 const emailInUse = () =>
@@ -43,11 +42,6 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, t
 async function endCurrentSession(db: Db, request: FastifyRequest) {
   const previous = request.cookies[SESSION_COOKIE];
   if (previous) await deleteSession(db, previous);
-}
-
-/** A place in the password-hashing queue, or 503 + Retry-After when it is full (never an unbounded wait). */
-export function hashTurn(hashQueue: HashQueue, reply: FastifyReply): HashTicket {
-  return turnIn(hashQueue, reply);
 }
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
@@ -74,7 +68,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         .from(users)
         .where(eq(sql`lower(${users.email})`, email));
       if (existing.length > 0) throw emailInUse();
-      const passwordHash = await hashTurn(hashQueue, reply).run(() => hashPassword(password));
+      const passwordHash = await turnIn(hashQueue, reply).run(() => hashPassword(password));
       // A sign-up is a write like any other; only an admin account is a change to the mall, so only
       // that is logged (with the code that allowed it), shoppers' sign-ups are not.
       const { user, token } = await performWrite(
@@ -130,7 +124,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         .from(users)
         .where(eq(sql`lower(${users.email})`, email));
       // The hashing queue's place first: a sign-in turned away as busy has not used up an attempt.
-      const ticket = row ? hashTurn(hashQueue, reply) : null;
+      const ticket = row ? turnIn(hashQueue, reply) : null;
       try {
         // Counted before the password is checked: parallel guesses past the limit are never checked.
         if (!(await claimAttempt(db, email, address, at)))

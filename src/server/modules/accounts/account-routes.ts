@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountResponse, DisplayNameInput, PasswordChangeInput } from '../../../shared/account';
 import type { SessionUser } from '../../../shared/auth';
 import { AUTH_MESSAGES } from '../../../shared/errors';
-import type { HashQueue } from '../../auth/hash-queue';
 import { claimAttempt, recordFailure, recordSuccess } from '../../auth/lockout';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
-import { hashTurn, setSessionCookie } from '../../auth/routes';
+import { setSessionCookie } from '../../auth/routes';
 import { SESSION_COOKIE, toSessionUser } from '../../auth/sessions';
 import type { Db } from '../../db/client';
 import { HttpError, unauthenticated } from '../../errors';
+import { type BoundedQueue, turnIn } from '../../lib/bounded-queue';
 import { routeWriter } from '../../write-path';
 import { accountRepository } from './account';
 
@@ -16,7 +16,7 @@ export interface AccountRoutesOptions {
   db: Db;
   now: () => Date;
   /** The password-hashing queue sign-in uses (auth/hash-queue.ts). */
-  hashQueue: HashQueue;
+  hashQueue: BoundedQueue;
 }
 
 const PERMISSION = { action: 'update', resource: 'account' } as const;
@@ -81,7 +81,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       const address = request.ip;
       const row = await accountRepository.byId(db, me.id);
       if (!row) throw unauthenticated();
-      const ticket = hashTurn(hashQueue, reply);
+      const ticket = turnIn(hashQueue, reply);
       let newHash: string | null;
       try {
         if (!(await claimAttempt(db, row.email, address, at)))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HashQueue } from './hash-queue';
+import { BoundedQueue } from './bounded-queue';
 
 /** A task that runs until `finish` is called. */
 function task() {
@@ -11,9 +11,9 @@ function task() {
 }
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('HashQueue', () => {
+describe('BoundedQueue', () => {
   it('runs at most `concurrency` tasks, queues `maxWaiting` more in order, and refuses the rest at once', async () => {
-    const queue = new HashQueue(2, 2);
+    const queue = new BoundedQueue(2, 2);
     const tasks = Array.from({ length: 4 }, task);
     const started: number[] = [];
     const runs = tasks.map((t, i) => {
@@ -42,7 +42,7 @@ describe('HashQueue', () => {
   });
 
   it('gives a place back when a ticket is released unused, waiting or granted', async () => {
-    const queue = new HashQueue(1, 1);
+    const queue = new BoundedQueue(1, 1);
     const first = queue.reserve();
     const second = queue.reserve();
     expect(queue.reserve()).toBeNull();
@@ -59,7 +59,7 @@ describe('HashQueue', () => {
   });
 
   it('passes the turn on when a task fails', async () => {
-    const queue = new HashQueue(1, 1);
+    const queue = new BoundedQueue(1, 1);
     const failing = queue.reserve()?.run(() => Promise.reject(new Error('scrypt failed')));
     const next = queue.reserve()?.run(async () => 'ran');
     await expect(failing).rejects.toThrow('scrypt failed');
