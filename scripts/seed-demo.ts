@@ -1,7 +1,6 @@
 // npm run seed:demo — loads the demo mall into the configured database (DATABASE_URL, or the embedded
 // one in MALL_DATA_DIR while no server is using it). Only into an empty mall: it never mixes with real data.
 import { countDirectory, loadDemoData } from '../src/server/db/demo-data';
-import { addDemoFloorPlans } from '../src/server/db/demo-floor-plans';
 import { parseEnv } from '../src/server/env';
 import { mallToday } from '../src/server/lib/mall-time';
 import { imageStoreFor } from '../src/server/modules/images/store';
@@ -20,7 +19,6 @@ await runCli(async () => {
     }
     const images = imageStoreFor(opened.database, env.MALL_DATA_DIR);
     const summary = await loadDemoData(opened.database.db, mallToday(env.MALL_TIMEZONE), { images });
-    await addDemoFloorPlans(opened.database.db, images);
     console.log(
       `Loaded the demo mall: ${summary.categories} categories, ${summary.floors} floors, ${summary.shops} shops, ` +
         `${summary.products} products, ${summary.offers} offers.`,

@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Database, openEmbedded, openPostgres } from './db/client';
 import { lockDataDir } from './db/data-dir-lock';
 import { isDemoDataEnabled, loadDemoData } from './db/demo-data';
-import { addDemoFloorPlans } from './db/demo-floor-plans';
 import { type EarlyEmbedded, isInitialised, pgDataDir } from './db/early-embedded';
 import { runMigrations, type StartLog } from './db/migrate';
 import type { Env } from './env';
@@ -70,7 +69,6 @@ async function loadDemoIfEmpty(database: Database, env: Env, log: Pick<FastifyBa
     images,
   });
   if (summary) log.info(summary, 'loaded the demo mall');
-  if (summary) await addDemoFloorPlans(database.db, images);
 }
 
 /** While there is no admin, a setup code printed at start-up lets the operator create the first one. */

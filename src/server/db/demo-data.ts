@@ -4,6 +4,7 @@ import { everyDay, type OpeningHours } from '../../shared/hours';
 import { parseHoursText } from '../../shared/hours-text';
 import type { ImageStore } from '../modules/images/store';
 import type { Db } from './client';
+import { drawDemoFloorPlans, placeDemoFloorPlans } from './demo-floor-plans';
 import { renderDemoPictures } from './demo-images';
 import { placeNameKeys } from './place-name-keys';
 import { amenities, categories, floors, mallHours, offers, products, shops } from './schema';
@@ -478,7 +479,11 @@ export async function loadDemoData(
   today: string,
   options: { onlyIfEmpty: true; images?: ImageStore },
 ): Promise<DemoSummary | null>;
-/** With `images`: shops get a logo and a cover, products a photo (demo-images.ts), kept in that store. */
+/**
+ * With `images`: shops get a logo and a cover, products a photo (demo-images.ts), and every floor a plan
+ * with its shops and amenities pinned (demo-floor-plans.ts), kept in that store — all in the one
+ * transaction, so a mall is never left half-loaded.
+ */
 export async function loadDemoData(
   db: Db,
   today: string,
@@ -486,11 +491,24 @@ export async function loadDemoData(
 ): Promise<DemoSummary | null> {
   addDays(today, 0); // Refuses a malformed date before touching the database.
   if (onlyIfEmpty && (await countDirectory(db)) > 0) return null; // before drawing pictures for nothing
-  const pictures = images
-    ? await renderDemoPictures(
-        SHOPS.map((s) => ({ name: s.shop[0], category: s.shop[1], products: s.products.map((p) => p[0]) })),
-      )
-    : null;
+  const [pictures, plans] = images
+    ? await Promise.all([
+        renderDemoPictures(
+          SHOPS.map((s) => ({ name: s.shop[0], category: s.shop[1], products: s.products.map((p) => p[0]) })),
+        ),
+        drawDemoFloorPlans(
+          new Map(
+            [LOWER_GROUND, ...FLOORS].map((floor) => [
+              floor,
+              SHOPS.filter((s) => FLOORS[s.shop[2]] === floor).map((s) => ({
+                name: s.shop[0],
+                location: s.shop[3],
+              })),
+            ]),
+          ),
+        ),
+      ])
+    : [null, null];
   return db.transaction(async (tx) => {
     if (onlyIfEmpty) {
       // Servers starting at once on one empty PostgreSQL: one loads, the others then find it full.
@@ -574,6 +592,7 @@ export async function loadDemoData(
         }),
       )
       .returning({ id: products.id });
+    if (plans && images) await placeDemoFloorPlans(tx, images, plans);
 
     return {
       categories: categoryRows.length,

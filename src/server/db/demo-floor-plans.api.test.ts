@@ -1,16 +1,15 @@
 // The demo mall's floor plans (docs/decisions/021): every floor gets a plan stored like an upload, and
-// every demo shop and amenity a pin on it, inside the plan; run again, it adds nothing.
+// every demo shop and amenity a pin on it, inside the plan — loaded in the demo's one transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FloorGuide } from '../../shared/amenity';
 import { parseImageKey } from '../../shared/images';
 import { createTestApp, registerAs, type TestApp } from '../test/harness';
 import { loadDemoData } from './demo-data';
-import { addDemoFloorPlans } from './demo-floor-plans';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await loadDemoData(t.database.db, '2026-11-24');
+  await loadDemoData(t.database.db, '2026-11-24', { images: t.app.imageStore });
 });
 afterAll(async () => {
   await t?.close();
@@ -18,7 +17,6 @@ afterAll(async () => {
 
 describe('demo floor plans', () => {
   it('draws a plan for every floor and pins every shop and amenity on it', async () => {
-    expect(await addDemoFloorPlans(t.database.db, t.app.imageStore)).toBe(5);
     const user = await registerAs(t.app, 'user');
     const response = await t.app.inject({ url: '/api/floor-guide', headers: user.headers });
     const { floors } = response.json() as FloorGuide;
@@ -40,7 +38,5 @@ describe('demo floor plans', () => {
       const image = await t.app.inject({ url: `/api/images/${floor.planImage}/480.webp` });
       expect(image.statusCode).toBe(200);
     }
-    // Floors that have a plan are left alone.
-    expect(await addDemoFloorPlans(t.database.db, t.app.imageStore)).toBe(0);
   });
 });

@@ -1,14 +1,16 @@
 // The demo mall's floor plans (docs/decisions/021): drawn here as SVG, rendered by sharp and stored
 // through the same pipeline as an upload, with every demo shop's and amenity's pin placed, so a new
 // mall shows plans at once. The drawings are the project's own; no third-party image is used.
-import { asc, eq, isNull } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { byUnit } from '../modules/amenities/repository';
-import { processImage } from '../modules/images/pipeline';
+import { type ProcessedImage, processImage } from '../modules/images/pipeline';
 import type { ImageStore } from '../modules/images/store';
 import type { WriteTx } from '../write-path';
 import type { Db } from './client';
 import { amenities, floors, shops } from './schema';
+
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const WIDTH = 1000;
 const HEIGHT = 640;
@@ -73,66 +75,79 @@ export function floorPlanSvg(units: readonly Unit[]): string {
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
+/** A floor's drawn plan: the stored image and where each of its shops' units is, by shop name. */
+export interface DrawnPlan {
+  image: ProcessedImage;
+  spots: ReadonlyMap<string, { x: number; y: number }>;
+}
+
 /**
- * For every floor without a plan: draws it, stores it as an uploaded plan would be, and pins its shops
- * (the centre of their unit, by unit number) and amenities (along the corridor). Returns how many plans.
+ * Draws the plan of each floor from the shops it will have (by unit, as the floor guide lists them) and
+ * processes it as an upload would be. Runs before the demo's transaction: processing never holds the
+ * database.
  */
-export async function addDemoFloorPlans(db: Db, store: ImageStore): Promise<number> {
-  const floorRows = await db
-    .select({ id: floors.id, name: floors.name })
-    .from(floors)
-    .where(isNull(floors.planImage))
-    .orderBy(asc(floors.level));
-  let made = 0;
-  for (const floor of floorRows) {
-    const floorShops = (
-      await db
-        .select({ id: shops.id, name: shops.name, location: shops.location })
-        .from(shops)
-        .where(eq(shops.floorId, floor.id))
-    )
-      .map((shop) => ({ ...shop, category: '', pin: null }))
-      .sort(byUnit);
-    const floorAmenities = await db
+export async function drawDemoFloorPlans(
+  floorShops: ReadonlyMap<string, readonly { name: string; location: string }[]>,
+): Promise<Map<string, DrawnPlan>> {
+  const drawn = new Map<string, DrawnPlan>();
+  for (const [floor, list] of floorShops) {
+    const sorted = list.map((shop) => ({ ...shop, id: '', category: '', pin: null })).sort(byUnit);
+    const units = layoutUnits(sorted.map((shop, index) => unitLabel(shop.location, index)));
+    const png = await sharp(Buffer.from(floorPlanSvg(units)))
+      .png()
+      .toBuffer();
+    const spots = new Map<string, { x: number; y: number }>();
+    for (const [index, shop] of sorted.entries()) {
+      const unit = units[index];
+      if (unit)
+        spots.set(shop.name, {
+          x: round((unit.x + unit.width / 2) / WIDTH),
+          y: round((unit.y + unit.height / 2 + 12) / HEIGHT),
+        });
+    }
+    drawn.set(floor, { image: await processImage(png), spots });
+  }
+  return drawn;
+}
+
+/**
+ * Within the demo's transaction, after its floors, shops and amenities: stores each drawn plan, gives it
+ * to its floor and pins the floor's shops (the centre of their unit) and amenities (along the corridor).
+ * The demo mall loads unaudited, as its rows do: not a change anyone made.
+ */
+export async function placeDemoFloorPlans(
+  tx: Transaction,
+  store: ImageStore,
+  drawn: ReadonlyMap<string, DrawnPlan>,
+): Promise<void> {
+  for (const [floorName, plan] of drawn) {
+    const [floor] = await tx.select({ id: floors.id }).from(floors).where(eq(floors.name, floorName));
+    if (!floor) throw new Error(`The demo mall has no floor named ${floorName}`);
+    // why: the demo mall is not an audited change (as its rows are not), so it writes outside performWrite
+    await store.save(tx as unknown as WriteTx, plan.image);
+    await tx.update(floors).set({ planImage: plan.image.key }).where(eq(floors.id, floor.id));
+    const floorShops = await tx
+      .select({ id: shops.id, name: shops.name })
+      .from(shops)
+      .where(eq(shops.floorId, floor.id));
+    for (const shop of floorShops) {
+      const spot = plan.spots.get(shop.name);
+      if (spot) await tx.update(shops).set({ pinX: spot.x, pinY: spot.y }).where(eq(shops.id, shop.id));
+    }
+    const floorAmenities = await tx
       .select({ id: amenities.id })
       .from(amenities)
       .where(eq(amenities.floorId, floor.id))
       .orderBy(asc(amenities.kind), asc(amenities.id));
-    const units = layoutUnits(floorShops.map((shop, index) => unitLabel(shop.location, index)));
-    const png = await sharp(Buffer.from(floorPlanSvg(units)))
-      .png()
-      .toBuffer();
-    const image = await processImage(png);
-    await store.withKey(image.key, () =>
-      db.transaction(async (tx) => {
-        // The demo mall loads unaudited, as loadDemoData does: not a change anyone made.
-        await store.save(tx as unknown as WriteTx, image);
-        await tx.update(floors).set({ planImage: image.key }).where(eq(floors.id, floor.id));
-        for (const [index, shop] of floorShops.entries()) {
-          const unit = units[index];
-          if (!unit) continue;
-          await tx
-            .update(shops)
-            .set({
-              pinX: round((unit.x + unit.width / 2) / WIDTH),
-              pinY: round((unit.y + unit.height / 2 + 12) / HEIGHT),
-            })
-            .where(eq(shops.id, shop.id));
-        }
-        // Along the corridor, clear of the atrium in the middle.
-        const slots = floorAmenities.length;
-        for (const [index, amenity] of floorAmenities.entries()) {
-          const across = (index + 0.5) / slots;
-          const x = MARGIN + 30 + across * (WIDTH - 2 * MARGIN - 60);
-          const nudged = Math.abs(x - WIDTH / 2) < 70 ? x + (x < WIDTH / 2 ? -70 : 70) : x;
-          await tx
-            .update(amenities)
-            .set({ pinX: round(nudged / WIDTH), pinY: round((CORRIDOR.top + CORRIDOR.bottom) / 2 / HEIGHT) })
-            .where(eq(amenities.id, amenity.id));
-        }
-      }),
-    );
-    made++;
+    // Along the corridor, clear of the atrium in the middle.
+    for (const [index, amenity] of floorAmenities.entries()) {
+      const across = (index + 0.5) / floorAmenities.length;
+      const x = MARGIN + 30 + across * (WIDTH - 2 * MARGIN - 60);
+      const nudged = Math.abs(x - WIDTH / 2) < 70 ? x + (x < WIDTH / 2 ? -70 : 70) : x;
+      await tx
+        .update(amenities)
+        .set({ pinX: round(nudged / WIDTH), pinY: round((CORRIDOR.top + CORRIDOR.bottom) / 2 / HEIGHT) })
+        .where(eq(amenities.id, amenity.id));
+    }
   }
-  return made;
 }

@@ -45,7 +45,8 @@ describe('the demo mall with pictures', () => {
     const { images, referred } = await one<{ images: number; referred: number }>(
       `select (select count(*)::int from images) as images,
               (select count(distinct key)::int from (select logo_image as key from shops union all
-                 select cover_image from shops union all select image from products) k) as referred`,
+                 select cover_image from shops union all select image from products union all
+                 select plan_image from floors) k) as referred`,
     );
     expect(images).toBe(referred);
     expect(await t.app.imageStore.count()).toBe(images * IMAGE_WIDTHS.length * IMAGE_FORMATS.length);
