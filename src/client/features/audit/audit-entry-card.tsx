@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { AuditEntry } from '../../../shared/audit';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
+import { ChangeTable } from '../../components/ui/change-table';
 import { describeAction, entityPath, fieldLabel, formatValue, formatWhen } from './format';
 
 const TONES: Record<AuditEntry['action'], BadgeTone> = {
@@ -86,37 +87,16 @@ export function AuditEntryCard({
           </summary>
           <div className="mt-3 space-y-3">
             {fields.length > 0 ? (
-              <div className="overflow-x-auto">
-                <table className="w-full min-w-72 text-left text-sm">
-                  <caption className="sr-only">Values before and after</caption>
-                  <thead className="text-xs uppercase tracking-wide text-slate-600">
-                    <tr>
-                      <th scope="col" className="py-1 pr-3 font-medium">
-                        Field
-                      </th>
-                      <th scope="col" className="py-1 pr-3 font-medium">
-                        Before
-                      </th>
-                      <th scope="col" className="py-1 font-medium">
-                        After
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100 align-top">
-                    {fields.map(([field, change]) => (
-                      <tr key={field}>
-                        <th scope="row" className="py-1.5 pr-3 font-medium text-slate-700">
-                          {fieldLabel(field)}
-                        </th>
-                        <td className="py-1.5 pr-3 wrap-anywhere text-slate-600">
-                          {formatValue(change.before)}
-                        </td>
-                        <td className="py-1.5 wrap-anywhere text-slate-900">{formatValue(change.after)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <ChangeTable
+                caption="Values before and after"
+                headings={['Before', 'After']}
+                rows={fields.map(([field, change]) => ({
+                  key: field,
+                  label: fieldLabel(field),
+                  before: formatValue(change.before),
+                  after: formatValue(change.after),
+                }))}
+              />
             ) : null}
             <DetailList label="Products deleted with it" items={detail.products} />
             <DetailList label="Offers deleted with it" items={detail.offers} />

@@ -149,36 +149,25 @@ export function PlanViewer({ image, label, children, onPlace, className }: PlanV
         <span className="mr-auto text-xs text-slate-500" aria-live="polite">
           {zoomed ? `Zoom ${Math.round(view.scale * 100)}%` : 'Pinch or use the buttons to zoom'}
         </span>
-        <Button
-          variant="secondary"
-          size="sm"
-          className="size-10 p-0"
-          onClick={() => zoomBy(STEP)}
-          disabled={view.scale >= MAX_ZOOM}
-          aria-label="Zoom in"
-        >
-          <Plus aria-hidden="true" className="size-4" />
-        </Button>
-        <Button
-          variant="secondary"
-          size="sm"
-          className="size-10 p-0"
-          onClick={() => zoomBy(1 / STEP)}
-          disabled={!zoomed}
-          aria-label="Zoom out"
-        >
-          <Minus aria-hidden="true" className="size-4" />
-        </Button>
-        <Button
-          variant="secondary"
-          size="sm"
-          className="size-10 p-0"
-          onClick={() => setView(HOME)}
-          disabled={!zoomed}
-          aria-label="Reset zoom"
-        >
-          <RotateCcw aria-hidden="true" className="size-4" />
-        </Button>
+        {(
+          [
+            ['Zoom in', Plus, () => zoomBy(STEP), view.scale >= MAX_ZOOM],
+            ['Zoom out', Minus, () => zoomBy(1 / STEP), !zoomed],
+            ['Reset zoom', RotateCcw, () => setView(HOME), !zoomed],
+          ] as const
+        ).map(([name, Icon, onClick, disabled]) => (
+          <Button
+            key={name}
+            variant="secondary"
+            size="sm"
+            className="size-10 p-0"
+            onClick={onClick}
+            disabled={disabled}
+            aria-label={name}
+          >
+            <Icon aria-hidden="true" className="size-4" />
+          </Button>
+        ))}
       </div>
       {/* why: pinch, drag and click-to-place are pointer shortcuts; the zoom buttons, the pins' links and the admin's arrow keys do the same by keyboard */}
       <div

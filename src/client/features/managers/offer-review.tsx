@@ -2,6 +2,7 @@
 import type { ReviewedOffer } from '../../../shared/offer';
 import { REVIEWED_FIELDS } from '../../../shared/offer';
 import { Badge } from '../../components/ui/badge';
+import { ChangeTable } from '../../components/ui/change-table';
 import { formatDate } from '../../lib/format-date';
 
 type Field = (typeof REVIEWED_FIELDS)[number];
@@ -70,37 +71,18 @@ export function ProposedChange({ offer }: { offer: ReviewedOffer }) {
   const fields = REVIEWED_FIELDS.filter((field) => proposal[field] !== undefined);
   if (fields.length === 0) return null;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-64 text-left text-sm">
-        <caption className="sr-only">Proposed change: live value and proposed value</caption>
-        <thead className="text-xs tracking-wide text-slate-600 uppercase">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Field
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Live
-            </th>
-            <th scope="col" className="py-1 font-medium">
-              Proposed
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 align-top">
-          {fields.map((field) => (
-            <tr key={field}>
-              <th scope="row" className="py-1.5 pr-3 font-medium text-slate-700">
-                {FIELD_LABELS[field]}
-              </th>
-              <td className="py-1.5 pr-3 wrap-anywhere text-slate-600">{termText(field, offer[field])}</td>
-              <td className="py-1.5 wrap-anywhere font-medium text-slate-900">
-                {termText(field, proposal[field])}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ChangeTable
+      caption="Proposed change: live value and proposed value"
+      headings={['Live', 'Proposed']}
+      rows={fields.map((field) => ({
+        key: field,
+        label: FIELD_LABELS[field],
+        before: termText(field, offer[field]),
+        after: termText(field, proposal[field]),
+      }))}
+      emphasiseAfter
+      className="min-w-64"
+    />
   );
 }
 
