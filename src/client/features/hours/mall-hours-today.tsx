@@ -26,7 +26,13 @@ export function MallHoursToday({ className }: { className?: string }) {
         <span className="font-medium">Mall hours today:</span> {formatIntervals(intervalsOn(hours, today))}
         {special?.note ? ` (${special.note})` : ''}
       </span>
-      <span className={status.state === 'open' ? 'text-emerald-700' : 'text-rose-700'}>· {status.label}</span>
+      <span className={status.state === 'open' ? 'text-emerald-700' : 'text-rose-700'}>
+        {/* On a phone the status wraps to a line of its own, where a leading dot would dangle. */}
+        <span aria-hidden="true" className="hidden sm:inline">
+          ·{' '}
+        </span>
+        {status.label}
+      </span>
     </p>
   );
 }

@@ -20,29 +20,34 @@ export function ProductCard({ product, onAdded }: { product: Product; onAdded: (
   return (
     <article
       aria-labelledby={nameId}
-      className="flex h-full min-h-48 flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+      className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:min-h-48 sm:p-5"
     >
-      {product.image ? (
-        <Picture
-          image={product.image}
-          name={product.name}
-          sizes="(min-width: 1024px) 20rem, (min-width: 640px) 45vw, 90vw"
-          className="-mx-5 -mt-5 mb-4 aspect-[4/3] rounded-t-2xl"
-        />
-      ) : null}
-      <div className="flex items-start justify-between gap-3">
-        <h3 id={nameId} className="min-w-0 font-semibold wrap-anywhere text-slate-900">
-          {product.name}
-        </h3>
-        {product.offerId ? (
-          <Badge tone="rose" className="shrink-0">
-            On Offer
-          </Badge>
+      {/* On a phone the photo is a thumbnail beside the name, so a shop's products are not a screen each. */}
+      <div className="flex items-start gap-4 sm:block">
+        {product.image ? (
+          <Picture
+            image={product.image}
+            name={product.name}
+            sizes="(min-width: 1024px) 20rem, (min-width: 640px) 45vw, 6rem"
+            className="size-24 shrink-0 rounded-xl sm:-mx-5 sm:-mt-5 sm:mb-4 sm:aspect-[4/3] sm:size-auto sm:rounded-none sm:rounded-t-2xl"
+          />
         ) : null}
+        <div className="min-w-0 flex-1">
+          <div className="flex items-start justify-between gap-3">
+            <h3 id={nameId} className="min-w-0 font-semibold wrap-anywhere text-slate-900">
+              {product.name}
+            </h3>
+            {product.offerId ? (
+              <Badge tone="rose" className="shrink-0">
+                On Offer
+              </Badge>
+            ) : null}
+          </div>
+          {product.description ? (
+            <p className="mt-1.5 text-sm wrap-anywhere text-slate-600">{product.description}</p>
+          ) : null}
+        </div>
       </div>
-      {product.description ? (
-        <p className="mt-1.5 text-sm wrap-anywhere text-slate-600">{product.description}</p>
-      ) : null}
       <div className="mt-auto pt-4">
         <Price
           price={product.price}

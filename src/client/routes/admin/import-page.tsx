@@ -125,7 +125,7 @@ function NewImport() {
             accept=".csv,text/csv"
             disabled={start.isPending}
             onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            className="mt-1 block w-full text-sm"
+            className="mt-1 block w-full text-sm text-slate-700 file:mr-3 file:min-h-10 file:cursor-pointer file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-4 file:py-2 file:font-medium file:text-slate-800 hover:file:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
           />
         </div>
         <Button type="submit" disabled={start.isPending}>
