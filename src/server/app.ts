@@ -336,7 +336,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
   await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });
   await app.register(managerRoutes, { prefix: '/api', db, now, timeZone });
-  await app.register(searchRoutes, { prefix: '/api/search', db, now, timeZone });
+  await app.register(searchRoutes, {
+    prefix: '/api/search',
+    db,
+    now,
+    timeZone,
+    productIndex: database.kind === 'embedded',
+  });
   await app.register(transferRoutes, {
     prefix: '/api',
     db,
