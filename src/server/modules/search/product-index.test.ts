@@ -29,7 +29,7 @@ describe('ProductIndex', () => {
     row('c', 1, 7, 'organic mug 2', 'kitchen'),
     row('e', 2, 1, 'lamp', 'organic home'),
   ];
-  const index = new ProductIndex(rows);
+  const index = ProductIndex.of(rows);
 
   it('finds a part inside a word, every word in one column, in table order', () => {
     expect(index.candidates(['bott'], 101)).toEqual(['b']);
@@ -65,7 +65,7 @@ describe('ProductIndex', () => {
       const name = [pick(parts), pick(parts), random() < 0.01 ? 'zircon' : pick(parts)].join(' ');
       many.push(row(`p${i}`, Math.floor(random() * 5_000), 1 + (i % 40), name, pick(categories)));
     }
-    const big = new ProductIndex(many);
+    const big = ProductIndex.of(many);
     const searches = [
       ['e'],
       ['o'],

@@ -38,62 +38,34 @@ export type ProductRow = {
  * scan reads the table from its start), so the first 101 here are the rows it would rank.
  */
 export class ProductIndex {
-  /** Product ids by their place in the table. */
   private readonly ids: string[];
-  /** Each run of letters and digits of the names, with the products (places, ascending) it is in. */
-  private readonly runs: string[] = [];
-  private readonly runPostings: Int32Array[] = [];
-  private readonly categories: string[] = [];
-  private readonly categoryPostings: Int32Array[] = [];
-  /** Each product's runs (indexes into `runs`): `runsOf[runStarts[place] … runStarts[place + 1]]`. */
+  private readonly runs: string[];
+  private readonly runPostings: Int32Array[];
+  private readonly categories: string[];
+  private readonly categoryPostings: Int32Array[];
   private readonly runStarts: Int32Array;
   private readonly runsOf: Int32Array;
-  /** Each product's category (index into `categories`). */
   private readonly categoryOf: Int32Array;
   /** Scratch marks, one per product (a search is synchronous: nothing else uses it meanwhile). */
   private readonly marks: Uint8Array;
 
-  constructor(rows: readonly ProductRow[]) {
-    const ordered = rows
-      .map((row) => ({ row, at: position(row.ctid) }))
-      .sort((a, b) => a.at - b.at)
-      .map(({ row }) => row);
-    this.ids = ordered.map((row) => row.id);
-    this.marks = new Uint8Array(ordered.length);
-    this.runStarts = new Int32Array(ordered.length + 1);
-    this.categoryOf = new Int32Array(ordered.length);
-    const byRun = new Map<string, { at: number; places: number[] }>();
-    const byCategory = new Map<string, { at: number; places: number[] }>();
-    const runsOf: number[] = [];
-    ordered.forEach((row, place) => {
-      this.runStarts[place] = runsOf.length;
-      for (const run of new Set(row.name.match(RUNS) ?? [])) {
-        let entry = byRun.get(run);
-        if (!entry) {
-          entry = { at: byRun.size, places: [] };
-          byRun.set(run, entry);
-        }
-        entry.places.push(place);
-        runsOf.push(entry.at);
-      }
-      let entry = byCategory.get(row.category);
-      if (!entry) {
-        entry = { at: byCategory.size, places: [] };
-        byCategory.set(row.category, entry);
-      }
-      entry.places.push(place);
-      this.categoryOf[place] = entry.at;
-    });
-    this.runStarts[ordered.length] = runsOf.length;
-    this.runsOf = Int32Array.from(runsOf);
-    for (const [run, { places }] of byRun) {
-      this.runs.push(run);
-      this.runPostings.push(Int32Array.from(places));
-    }
-    for (const [category, { places }] of byCategory) {
-      this.categories.push(category);
-      this.categoryPostings.push(Int32Array.from(places));
-    }
+  constructor(parts: ProductIndexParts) {
+    this.ids = parts.ids;
+    this.runs = parts.runs;
+    this.runPostings = parts.runPostings;
+    this.categories = parts.categories;
+    this.categoryPostings = parts.categoryPostings;
+    this.runStarts = parts.runStarts;
+    this.runsOf = parts.runsOf;
+    this.categoryOf = parts.categoryOf;
+    this.marks = new Uint8Array(parts.ids.length);
+  }
+
+  /** The index of these rows, in any order. */
+  static of(rows: readonly ProductRow[]): ProductIndex {
+    const builder = new ProductIndexBuilder();
+    builder.add(rows);
+    return builder.finish();
   }
 
   get size(): number {
@@ -187,48 +159,150 @@ export class ProductIndex {
   }
 }
 
+interface ProductIndexParts {
+  /** Product ids by their place in the table. */
+  ids: string[];
+  /** Each run of letters and digits of the names, with the products (places, ascending) it is in. */
+  runs: string[];
+  runPostings: Int32Array[];
+  categories: string[];
+  categoryPostings: Int32Array[];
+  /** Each product's runs (indexes into `runs`): `runsOf[runStarts[place] … runStarts[place + 1]]`. */
+  runStarts: Int32Array;
+  runsOf: Int32Array;
+  /** Each product's category (index into `categories`). */
+  categoryOf: Int32Array;
+}
+
+/** Builds the index batch by batch, the batches in table order (rows within one in any order). */
+export class ProductIndexBuilder {
+  private readonly ids: string[] = [];
+  private readonly runStarts: number[] = [];
+  private readonly runsOf: number[] = [];
+  private readonly categoryOf: number[] = [];
+  private readonly byRun = new Map<string, { at: number; places: number[] }>();
+  private readonly byCategory = new Map<string, { at: number; places: number[] }>();
+
+  add(rows: readonly ProductRow[]): void {
+    // a range of the table comes in table order; sorted only when it does not
+    const at = rows.map((row) => position(row.ctid));
+    const sorted = at.every((value, i) => i === 0 || (at[i - 1] as number) < value);
+    const order = sorted
+      ? rows
+      : rows
+          .map((row, i) => ({ row, at: at[i] as number }))
+          .sort((a, b) => a.at - b.at)
+          .map(({ row }) => row);
+    for (const row of order) {
+      const place = this.ids.length;
+      this.ids.push(row.id);
+      const first = this.runsOf.length;
+      this.runStarts.push(first);
+      for (const run of row.name.match(RUNS) ?? []) {
+        let entry = this.byRun.get(run);
+        if (!entry) {
+          entry = { at: this.byRun.size, places: [] };
+          this.byRun.set(run, entry);
+        }
+        // a run twice in one name ("mini mini") is listed once
+        if (entry.places[entry.places.length - 1] === place) continue;
+        entry.places.push(place);
+        this.runsOf.push(entry.at);
+      }
+      let entry = this.byCategory.get(row.category);
+      if (!entry) {
+        entry = { at: this.byCategory.size, places: [] };
+        this.byCategory.set(row.category, entry);
+      }
+      entry.places.push(place);
+      this.categoryOf.push(entry.at);
+    }
+  }
+
+  finish(): ProductIndex {
+    const runs = [...this.byRun.keys()];
+    const categories = [...this.byCategory.keys()];
+    return new ProductIndex({
+      ids: this.ids,
+      runs,
+      runPostings: [...this.byRun.values()].map(({ places }) => Int32Array.from(places)),
+      categories,
+      categoryPostings: [...this.byCategory.values()].map(({ places }) => Int32Array.from(places)),
+      runStarts: Int32Array.from([...this.runStarts, this.runsOf.length]),
+      runsOf: Int32Array.from(this.runsOf),
+      categoryOf: Int32Array.from(this.categoryOf),
+    });
+  }
+}
+
+/** Blocks of the table read per statement while building (about 2,000 products): the session is free between. */
+const BLOCKS_PER_READ = 64;
+/** A build starts no sooner than this many times the last one's length after it started. */
+const BUILD_SPACING = 5;
+
+const isNewer = (version: string, than: string) =>
+  /^\d+$/.test(version) && /^\d+$/.test(than) ? BigInt(version) > BigInt(than) : version !== than;
+
 /**
- * The index of the directory's version: built in the background when a search first asks for it, and
- * null until then — the search asks the database meanwhile, so a product added a moment ago is found.
+ * The index of the directory's latest version: built in the background when a search of a newer
+ * version asks for it, and null until then — the search asks the database meanwhile, so a product added
+ * a moment ago is found. Built a few hundred blocks of the table at a time, so that other requests'
+ * queries run in between and the event loop is never held for long; a build during which the directory
+ * changed is thrown away. Builds are spaced (BUILD_SPACING) so that a stream of writes cannot keep the
+ * embedded database's one session busy reading products.
  */
 export function productIndexCache(db: Db) {
-  let current: {
-    version: string;
-    index: ProductIndex | null;
-    building: Promise<ProductIndex | null>;
-  } | null = null;
+  let built: { version: string; index: ProductIndex } | null = null;
+  let building: Promise<void> | null = null;
+  let lastStart = Number.NEGATIVE_INFINITY;
+  let lastLength = 0;
 
-  async function build(): Promise<ProductIndex> {
-    const { rows } = await db.execute<ProductRow>(
-      sql`select id::text as id, ctid::text as ctid, search_name as name, search_category as category from products`,
-    );
-    return new ProductIndex(rows);
+  const currentVersion = async () => {
+    const { rows } = await db.execute<{ version: string; blocks: number }>(sql`
+      select (select version from catalog_version where id = 1)::text as version,
+             (pg_relation_size('products') / current_setting('block_size')::int)::int as blocks`);
+    return rows[0] ?? { version: 'none', blocks: 0 };
+  };
+
+  async function build(): Promise<void> {
+    const { version, blocks } = await currentVersion();
+    const builder = new ProductIndexBuilder();
+    for (let block = 0; block < blocks; block += BLOCKS_PER_READ) {
+      const { rows } = await db.execute<ProductRow>(sql`
+        select id::text as id, ctid::text as ctid, search_name as name, search_category as category
+          from products where ctid >= ${`(${block},0)`}::tid and ctid < ${`(${block + BLOCKS_PER_READ},0)`}::tid`);
+      builder.add(rows);
+    }
+    // rows written past the last block counted, or moved, while reading: the next version's build has them
+    if ((await currentVersion()).version === version) built = { version, index: builder.finish() };
+  }
+
+  function start(): Promise<void> {
+    lastStart = performance.now();
+    const run = build()
+      // a failed build leaves the last one in place: a later search tries again
+      .catch(() => undefined)
+      .finally(() => {
+        lastLength = performance.now() - lastStart;
+        if (building === run) building = null;
+      });
+    building = run;
+    return run;
   }
 
   return {
-    /** The index of `version` if built; else null, and its building starts. */
+    /** The index of `version` if built; else null, and a build starts when none runs and it is time. */
     get(version: string): ProductIndex | null {
-      if (current?.version !== version) {
-        const entry: NonNullable<typeof current> = { version, index: null, building: Promise.resolve(null) };
-        entry.building = build().then(
-          (index) => {
-            entry.index = index;
-            return index;
-          },
-          // a failed build is not kept: the next search tries again
-          () => {
-            if (current === entry) current = null;
-            return null;
-          },
-        );
-        current = entry;
-      }
-      return current.index;
+      if (built?.version === version) return built.index;
+      const due = performance.now() >= lastStart + BUILD_SPACING * lastLength;
+      if (!building && due && (!built || isNewer(version, built.version))) void start();
+      return null;
     },
-    /** The index of `version`, waiting for its building (tests). */
+    /** The index of `version`, built now if need be (tests, benches); null when the directory moved on. */
     async ready(version: string): Promise<ProductIndex | null> {
-      this.get(version);
-      return current?.building ?? null;
+      if (building) await building;
+      if (built?.version !== version) await start();
+      return built?.version === version ? built.index : null;
     },
   };
 }
