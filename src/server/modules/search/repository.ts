@@ -320,8 +320,9 @@ export function searchRepository(db: Db, options: SearchRepositoryOptions = {}) 
       const n = corrected.length;
       const wanted = kind ? [kind] : SEARCH_KINDS;
       const queries: Partial<Record<SearchKind, GroupQuery>> = {};
-      // prepared when the products come from the index (their matching is then no plan's business)
-      let prepareStatements = false;
+      // Prepared where the index is kept (the embedded database), unless the products are matched by
+      // the trigram indexes: their plan must see each word (a common one scans, a rare one uses the index).
+      let prepareStatements = productIndex !== null;
       // A word no product or running offer has anywhere ("xm", a misspelt "xl" too short to correct):
       // those groups are empty without asking. Asked, a word of two letters has no trigram to look up,
       // and the database reads all 200,000 products to find none (60 ms embedded on the large mall).
@@ -337,7 +338,7 @@ export function searchRepository(db: Db, options: SearchRepositoryOptions = {}) 
           const matched = index?.candidates(corrected, CAP);
           if (!matched) queries.products = productsQuery(corrected);
           else if (matched.length > 0) queries.products = productsQuery(corrected, matched);
-          prepareStatements = matched !== undefined;
+          if (!matched) prepareStatements = false;
         }
         if (wanted.includes('offers') && !noItems) queries.offers = offersQuery(corrected, today);
       }
