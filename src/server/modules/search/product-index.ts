@@ -298,6 +298,10 @@ export function productIndexCache(db: Db) {
       if (!building && due && (!built || isNewer(version, built.version))) void start();
       return null;
     },
+    /** Starts a build when none is built or building (at start-up). */
+    build(): void {
+      if (!built && !building) void start();
+    },
     /** The index of `version`, built now if need be (tests, benches); null when the directory moved on. */
     async ready(version: string): Promise<ProductIndex | null> {
       if (building) await building;

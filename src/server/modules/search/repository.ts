@@ -298,6 +298,11 @@ export function searchRepository(db: Db, options: SearchRepositoryOptions = {}) 
   const productIndex = options.productIndex ? productIndexCache(db) : null;
 
   return {
+    /** Starts building the product index of the directory as it is now, when none is built or building. */
+    buildProductIndex(): void {
+      productIndex?.build();
+    },
+
     /** Waits for the product index of `version` to be built (tests, benches); null when there is none. */
     productIndexReady(version: string): Promise<ProductIndex | null> {
       return productIndex ? productIndex.ready(version) : Promise.resolve(null);
