@@ -62,6 +62,11 @@ import { DEFAULT_SERVER_TIMEOUTS, defaultMaxConnections, type ServerTimeouts } f
 export interface AppOptions {
   database: Database;
   timeZone: string;
+  /**
+   * Build the embedded database's search index of the products when the server is ready, not on the
+   * first search (main.ts; tests leave it off: no queries of its own at their start). Decision 016.
+   */
+  searchIndexAtStart?: boolean;
   /** The operator's MALL_ADMIN_INVITE_CODE, when set. */
   operatorInviteCode?: string;
   /** Folder of the built React app to serve; omitted in API tests and under the Vite dev server. */
@@ -337,7 +342,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
   await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });
   await app.register(managerRoutes, { prefix: '/api', db, now, timeZone });
-  await app.register(searchRoutes, { prefix: '/api/search', db, now, timeZone });
+  await app.register(searchRoutes, {
+    prefix: '/api/search',
+    db,
+    now,
+    timeZone,
+    productIndex: database.kind === 'embedded',
+    buildIndexAtStart: options.searchIndexAtStart === true,
+  });
   await app.register(transferRoutes, {
     prefix: '/api',
     db,

@@ -70,6 +70,7 @@ async function main() {
   app = await buildApp({
     database: opened.database,
     timeZone: env.MALL_TIMEZONE,
+    searchIndexAtStart: true,
     operatorInviteCode: env.MALL_ADMIN_INVITE_CODE,
     rateLimits: rateLimitsFrom(env),
     trustProxy: env.MALL_TRUST_PROXY,

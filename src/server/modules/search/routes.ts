@@ -5,11 +5,18 @@ import { mallToday } from '../../lib/mall-time';
 import { searchRepository } from './repository';
 
 /** GET /api/search: shops, products and running offers at once, typo tolerant (docs/decisions/016). */
-export const searchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
-  app,
-  { db, now, timeZone },
-) => {
-  const search = searchRepository(db);
+export const searchRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  now: () => Date;
+  timeZone: string;
+  /** Products found in memory, the database handed their ids (the embedded database: decision 016). */
+  productIndex: boolean;
+  /** …built as soon as the server is ready (else on the first search). */
+  buildIndexAtStart?: boolean;
+}> = async (app, { db, now, timeZone, productIndex, buildIndexAtStart }) => {
+  const search = searchRepository(db, { productIndex });
+  // in the background: start-up does not wait for it, and searches meanwhile ask the database
+  if (productIndex && buildIndexAtStart) app.addHook('onReady', async () => search.buildProductIndex());
   // The directory's words, and which offers run today: the mall's date counts, as for /api/offers.
   const cache = { varies: ['catalog', 'mallDate'] } as const;
 

@@ -1,11 +1,13 @@
 // The mall-wide search (/api/search) on the demo mall: typos, ranking, accents and case, "Did you mean",
 // paging per group, running offers only, bad input, and a session-wide threshold that must not matter.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_KEY_PATTERN } from '../../../shared/images';
 import type { SearchResults } from '../../../shared/search';
 import { loadDemoData } from '../../db/demo-data';
 import { type Directory, expectError, openDirectory } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { searchRepository } from './repository';
 
 let t: TestApp;
 let d: Directory;
@@ -249,5 +251,51 @@ describe('pictures', () => {
     const item = found.shops?.items.find((row) => row.id === shop.id);
     expect(item).toBeDefined();
     expect(item?.logo).toBeNull();
+  });
+});
+
+describe('the in-memory product index (the embedded database’s search: docs/decisions/016)', () => {
+  const version = async () => {
+    const { rows } = await t.database.db.execute<{ v: string }>(
+      sql`select version::text as v from catalog_version where id = 1`,
+    );
+    return rows[0]?.v ?? 'none';
+  };
+
+  it('gives the answers the trigram indexes give, and finds a product added a moment ago', async () => {
+    const indexed = searchRepository(t.database.db, { productIndex: true });
+    const plain = searchRepository(t.database.db);
+    const ask = async (repository: typeof plain, text: string, kind?: 'products') =>
+      repository.search(text, {
+        kind,
+        page: 1,
+        pageSize: kind ? 20 : 5,
+        today: d.today(),
+        version: await version(),
+      });
+    expect((await indexed.productIndexReady(await version()))?.size).toBeGreaterThan(20);
+    const terms = [
+      'e',
+      'coffee',
+      'samsng',
+      'galaxy samsng',
+      'headphones over-ear',
+      'bott',
+      'crêpe',
+      'a 5',
+      'zzqxj',
+    ];
+    for (const text of terms) {
+      expect(await ask(indexed, text), text).toEqual(await ask(plain, text));
+      expect(await ask(indexed, text, 'products'), text).toEqual(await ask(plain, text, 'products'));
+    }
+    // the directory moves on: the next version's search finds the new product, built or not yet
+    const shop = await d.shop();
+    const kettle = await d.product({ shopId: shop.id, name: 'Zephyrine Kettle' });
+    const names = async () => ((await ask(indexed, 'zephyrin')).products?.items ?? []).map((p) => p.name);
+    expect(await names()).toEqual(['Zephyrine Kettle']);
+    const built = await indexed.productIndexReady(await version());
+    expect(built?.candidates(['zephyrin'], 101)).toEqual([kettle.id]);
+    expect(await names()).toEqual(['Zephyrine Kettle']);
   });
 });
