@@ -127,13 +127,25 @@ const headerWidth = (text: string) => (text.split(/\r?\n/, 1)[0] ?? '').split(',
 const SLICE_ROWS = 200;
 const CHUNK_CHARS = 64 * 1024;
 
+/** A file's text: whole, or in chunks (the check's worker reads it from the database a chunk at a time). */
+export type CsvSource = string | AsyncIterable<string>;
+
 /**
  * The rows of a CSV text, the header checked first. Fed to the parser in chunks and yielded in slices
  * with a turn of the event loop between them, so reading 200,000 rows never blocks other requests.
  */
-export async function* readRows(kind: ImportKind, text: string): AsyncGenerator<CsvRow> {
-  function* chunks() {
-    for (let at = 0; at < text.length; at += CHUNK_CHARS) yield text.slice(at, at + CHUNK_CHARS);
+export async function* readRows(kind: ImportKind, source: CsvSource): AsyncGenerator<CsvRow> {
+  let first = '';
+  async function* chunks() {
+    if (typeof source === 'string') {
+      first = source.slice(0, CHUNK_CHARS);
+      for (let at = 0; at < source.length; at += CHUNK_CHARS) yield source.slice(at, at + CHUNK_CHARS);
+      return;
+    }
+    for await (const chunk of source) {
+      if (!first) first = chunk.slice(0, CHUNK_CHARS);
+      yield chunk;
+    }
   }
   const parser = Readable.from(chunks()).pipe(
     parse({ relax_column_count: false, skip_empty_lines: true, info: true }),
@@ -159,7 +171,7 @@ export async function* readRows(kind: ImportKind, text: string): AsyncGenerator<
       }
     }
   } catch (error) {
-    if (error instanceof CsvError) throw csvProblem(error, columns?.length ?? headerWidth(text));
+    if (error instanceof CsvError) throw csvProblem(error, columns?.length ?? headerWidth(first));
     throw error;
   } finally {
     parser.destroy();

@@ -13,7 +13,7 @@ import { placeNameKeys } from '../../db/place-name-keys';
 import { categories, floors, offers, products, shops } from '../../db/schema';
 import type { Executor } from '../../write-path';
 import { OFFER_OF_ANOTHER_SHOP } from '../products/repository';
-import { type CsvRow, readRows } from './csv';
+import { type CsvRow, type CsvSource, readRows } from './csv';
 
 /** A stand-in id for a category or floor the run will create: the schema only checks it is an id. */
 const TO_CREATE = '00000000-0000-4000-8000-000000000000';
@@ -219,7 +219,7 @@ function match<V>(
 
 export async function checkShops(
   tx: Executor,
-  text: string,
+  text: CsvSource,
   progress?: Progress,
   sink?: PlannedSink<ShopValues>,
 ): Promise<CheckResult> {
@@ -342,7 +342,7 @@ export async function checkShops(
 
 export async function checkProducts(
   tx: Executor,
-  text: string,
+  text: CsvSource,
   progress?: Progress,
   sink?: PlannedSink<ProductValues>,
 ): Promise<CheckResult> {
@@ -470,7 +470,7 @@ export async function checkProducts(
 
 export async function checkOffers(
   tx: Executor,
-  text: string,
+  text: CsvSource,
   progress?: Progress,
   sink?: PlannedSink<OfferValues>,
 ): Promise<CheckResult> {
@@ -546,7 +546,7 @@ export type AnyValues = ShopValues | ProductValues | OfferValues;
 export function checkFile(
   kind: ImportKind,
   tx: Executor,
-  text: string,
+  text: CsvSource,
   progress?: Progress,
   sink?: PlannedSink<AnyValues>,
 ): Promise<CheckResult> {

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/transfer';
 import type { Db } from '../../db/client';
 import { HttpError } from '../../errors';
+import type { QueueTicket } from '../../lib/bounded-queue';
 import { mallToday } from '../../lib/mall-time';
 import { RETRY_AFTER_SECONDS } from '../../overload';
 import { actorOf } from '../../write-path';
@@ -46,6 +47,8 @@ export const transferRoutes: FastifyPluginAsyncZod<{
   leaseSeconds?: number;
 }> = async (app, { db, now, timeZone, leaseSeconds }) => {
   const runs = importRunStore(db, now, leaseSeconds);
+  // The checks' worker threads end with the server (tests open and close many apps).
+  app.addHook('onClose', () => runs.close());
   const today = () => mallToday(timeZone, now());
 
   // The file as bytes: its encoding is checked before anything reads it as text.
@@ -105,10 +108,13 @@ export const transferRoutes: FastifyPluginAsyncZod<{
       const text = decodeFile(bytes);
       // The header and the first row are read now, so a wrong file is a 400 at once; the rest in the check.
       for await (const _row of readRows(request.query.kind, text)) break;
-      const release = placeFor(runs, reply);
-      const run = await runs
-        .start(actorOf(request), request.query.kind, request.query.fileName, text)
-        .finally(release);
+      const run = await runs.start(
+        actorOf(request),
+        request.query.kind,
+        request.query.fileName,
+        text,
+        placeFor(runs, reply),
+      );
       return reply.status(202).send(run);
     },
   );
@@ -157,19 +163,21 @@ export const transferRoutes: FastifyPluginAsyncZod<{
       schema: { params: RunParams, body: ImportConfirmInput, response: { 202: ImportRun } },
     },
     async (request, reply) => {
-      const release = placeFor(runs, reply);
-      const run = await runs
-        .confirm(actorOf(request), request.params.id, request.body.validOnly)
-        .finally(release);
+      const run = await runs.confirm(
+        actorOf(request),
+        request.params.id,
+        request.body.validOnly,
+        placeFor(runs, reply),
+      );
       return reply.status(202).send(run);
     },
   );
 };
 
 /** A place among the imports this server runs at once, or 503 + Retry-After when they are taken. */
-function placeFor(runs: { reserve(): (() => void) | null }, reply: FastifyReply): () => void {
-  const release = runs.reserve();
-  if (release) return release;
+function placeFor(runs: { reserve(): QueueTicket | null }, reply: FastifyReply): QueueTicket {
+  const ticket = runs.reserve();
+  if (ticket) return ticket;
   reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   throw new HttpError(
     503,
