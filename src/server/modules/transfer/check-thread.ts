@@ -40,10 +40,12 @@ export interface MainMessage {
 const runningFromSource = import.meta.url.endsWith('.ts');
 
 /**
- * The worker's heap limit: a guard (a runaway check fails its run, not the server). 200,000 rows
- * take far less: the check keeps one key per row and the refused rows, not the rows.
+ * The worker's heap: the old generation's limit is a guard (a runaway check fails its run, not the
+ * server; 200,000 rows take far less: the check keeps one key per row and the refused rows, not the
+ * rows); a small young generation keeps the many short-lived rows from growing the process's memory.
  */
 const WORKER_HEAP_MB = 256;
+const WORKER_YOUNG_MB = 8;
 
 // drizzle's node-postgres driver reads dates, timestamps and intervals as the database's text; the
 // proxy driver in the worker maps the same text, so the answers are read the same way.
@@ -56,21 +58,18 @@ const types = {
         (pg.types.getTypeParser as any)(id, format),
 };
 
-/** Writes a batch of staged rows: one statement, one array parameter per column. */
+/**
+ * Writes a batch of staged rows: one statement whose one parameter is the batch's JSON, sent as the
+ * worker's bytes (a Buffer parameter goes in binary format: for text, the UTF-8 bytes themselves).
+ */
 async function stageRows(db: Db, runId: string, batch: StageBatch): Promise<void> {
+  const json = Buffer.from(batch.json.buffer, batch.json.byteOffset, batch.json.byteLength);
   await db.$client.query(
     `insert into import_staged_rows (run_id, seq, action, entity_id, shop_id, entity_name, values, changes)
-     select $1::uuid, * from unnest($2::int[], $3::text[], $4::uuid[], $5::uuid[], $6::text[], $7::jsonb[], $8::jsonb[])`,
-    [
-      runId,
-      batch.seq,
-      batch.action,
-      batch.entityId,
-      batch.shopId,
-      batch.entityName,
-      batch.values,
-      batch.changes,
-    ],
+     select $1::uuid, r.seq, r.action, r.entity_id, r.shop_id, r.entity_name, r."values", r.changes
+       from jsonb_to_recordset($2::text::jsonb) as r(seq int, action text, entity_id uuid, shop_id uuid,
+         entity_name text, "values" jsonb, changes jsonb)`,
+    [runId, json],
   );
 }
 
@@ -85,7 +84,7 @@ export function checkOnThread(db: Db, request: CheckRequest, progress?: (rows: n
   const entry = runningFromSource ? './check-worker-source.mjs' : './import-check-worker.js';
   const worker = new Worker(new URL(entry, import.meta.url), {
     workerData: request,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
   });
   let settled = false;
   let finish: (error: Error | null, value?: CheckResult) => void = () => undefined;

@@ -16,8 +16,8 @@ import { stageBatch } from './staging';
 /** Characters of the file read per query. */
 const CHUNK_CHARS = 512 * 1024;
 
+if (!parentPort) throw new Error('check-worker.ts runs as a worker thread');
 const port = parentPort;
-if (!port) throw new Error('check-worker.ts runs as a worker thread');
 const request = workerData as CheckRequest;
 
 const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
@@ -25,11 +25,14 @@ let nextId = 0;
 const send = (message: CheckThreadMessage) => port.postMessage(message);
 
 /** Asks the main thread something and waits for its answer. */
-function ask(message: Extract<CheckThreadMessage, { id: number }>['body']): Promise<unknown> {
+function ask(
+  message: Extract<CheckThreadMessage, { id: number }>['body'],
+  transfer: ArrayBuffer[] = [],
+): Promise<unknown> {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject });
-    send({ type: 'ask', id, body: message });
+    port.postMessage({ type: 'ask', id, body: message } satisfies CheckThreadMessage, transfer);
   });
 }
 
@@ -70,7 +73,8 @@ async function main() {
         ? async (batch) => {
             const staged = stageBatch(request.kind, seq, batch);
             seq += batch.length;
-            if (staged.seq.length > 0) await ask({ type: 'stage', batch: staged });
+            if (staged.rows > 0)
+              await ask({ type: 'stage', batch: staged }, [staged.json.buffer as ArrayBuffer]);
           }
         : undefined,
     );

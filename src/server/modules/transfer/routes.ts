@@ -18,7 +18,7 @@ import type { QueueTicket } from '../../lib/bounded-queue';
 import { mallToday } from '../../lib/mall-time';
 import { RETRY_AFTER_SECONDS } from '../../overload';
 import { actorOf } from '../../write-path';
-import { decodeFile, readRows, tooLarge } from './csv';
+import { readRows, textChunks, tooLarge, utf8Body } from './csv';
 import { csvText, exportStream } from './export';
 import { IMPORTS_AT_ONCE, importRunStore } from './runs';
 
@@ -105,14 +105,15 @@ export const transferRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const bytes = request.body;
       if (bytes.length > IMPORT_MAX_BYTES) throw tooLarge();
-      const text = decodeFile(bytes);
+      // Checked as UTF-8 but kept as bytes: stored as they are, read as text by the check's worker.
+      const body = utf8Body(bytes);
       // The header and the first row are read now, so a wrong file is a 400 at once; the rest in the check.
-      for await (const _row of readRows(request.query.kind, text)) break;
+      for await (const _row of readRows(request.query.kind, textChunks(body))) break;
       const run = await runs.start(
         actorOf(request),
         request.query.kind,
         request.query.fileName,
-        text,
+        body,
         placeFor(runs, reply),
       );
       return reply.status(202).send(run);

@@ -55,11 +55,14 @@ const toRun = (row: RunRow): ImportRun => {
 
 export const importNotFound = () => new HttpError(404, 'NOT_FOUND', 'Import not found');
 
-/** Rows in the text (line breaks, roughly: for the progress bar's total only); counted without copies. */
-function roughRows(text: string): number {
+/** Rows in the file (line breaks, roughly: for the progress bar's total only); counted without copies. */
+function roughRows(content: string | Uint8Array): number {
+  const at = (from: number) =>
+    typeof content === 'string' ? content.indexOf('\n', from) : content.indexOf(0x0a, from);
   let lines = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
-  return Math.max(0, lines - (text.endsWith('\n') ? 1 : 0));
+  for (let found = at(0); found !== -1; found = at(found + 1)) lines++;
+  const last = typeof content === 'string' ? content.endsWith('\n') : content.at(-1) === 0x0a;
+  return Math.max(0, lines - (last ? 1 : 0));
 }
 
 /** What an interrupted run says. */
@@ -258,7 +261,8 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
       actor: Actor,
       kind: ImportKind,
       fileName: string,
-      content: string,
+      /** The file's text, or its UTF-8 bytes (BOM removed): stored as they are (a Buffer goes as binary). */
+      content: string | Buffer,
       ticket: QueueTicket,
     ): Promise<ImportRun> {
       let row: Omit<RunRow, 'content'> | undefined;
@@ -268,7 +272,8 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
           .values({
             kind,
             fileName,
-            content,
+            // A Buffer is sent in binary format, which for text is the UTF-8 bytes themselves.
+            content: content as string,
             status: 'checking',
             heartbeatAt: sql`now()`,
             rowsTotal: roughRows(content),

@@ -133,18 +133,17 @@ export const SPECS: {
   },
 };
 
-/** One batch of staged rows, a column per array: one `unnest` statement's parameters. */
+/**
+ * One batch of staged rows as the UTF-8 bytes of one JSON array (a record per row): handed to the main
+ * thread by transfer, not copied, and sent to the database as they are (one text parameter read by
+ * jsonb_to_recordset), so the main thread makes no string or object per row.
+ */
 export interface StageBatch {
-  seq: number[];
-  action: string[];
-  entityId: string[];
-  shopId: string[];
-  entityName: string[];
-  /** The target table's columns, as JSON text. */
-  values: string[];
-  /** The audit entry's changes, as JSON text. */
-  changes: string[];
+  rows: number;
+  json: Uint8Array;
 }
+
+const encoder = new TextEncoder();
 
 /** A batch of planned rows as staged (unchanged rows left out); `from` numbers them. */
 export function stageBatch(
@@ -153,26 +152,20 @@ export function stageBatch(
   batch: PlannedRow<AnyValues>[],
 ): StageBatch {
   const spec = SPECS[kind] as KindSpec<AnyValues>;
-  const out: StageBatch = {
-    seq: [],
-    action: [],
-    entityId: [],
-    shopId: [],
-    entityName: [],
-    values: [],
-    changes: [],
-  };
+  const records: unknown[] = [];
   for (const [i, row] of batch.entries()) {
     if (row.action === 'unchanged') continue;
     const id = row.action === 'create' ? randomUUID() : row.id;
-    out.seq.push(from + i);
-    out.action.push(row.action);
-    out.entityId.push(id);
-    out.shopId.push(spec.shopId(row.values, id));
-    out.entityName.push(spec.name(row.values));
-    out.values.push(JSON.stringify(spec.values(row.values)));
     const before = row.action === 'update' ? spec.snapshot(row.before) : null;
-    out.changes.push(JSON.stringify(changedFields(before, spec.snapshot(row.values))));
+    records.push({
+      seq: from + i,
+      action: row.action,
+      entity_id: id,
+      shop_id: spec.shopId(row.values, id),
+      entity_name: spec.name(row.values),
+      values: spec.values(row.values),
+      changes: changedFields(before, spec.snapshot(row.values)),
+    });
   }
-  return out;
+  return { rows: records.length, json: encoder.encode(JSON.stringify(records)) };
 }
