@@ -45,7 +45,13 @@ await runCli(async () => {
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     };
-    const started = await runs.start(ACTOR, kind, path.basename(file), text);
+    // This process's only import: a place is free whenever it asks.
+    const place = () => {
+      const ticket = runs.reserve();
+      if (!ticket) throw new CliError('No place for an import');
+      return ticket;
+    };
+    const started = await runs.start(ACTOR, kind, path.basename(file), text, place());
     const previewed = await settle(started, 'Checking');
     if (previewed.status === 'failed')
       throw new CliError(previewed.result?.error ?? 'The file could not be checked');
@@ -62,7 +68,7 @@ await runCli(async () => {
     if (preview.newFloors.length > 0) console.log(`New floors: ${preview.newFloors.join(', ')}`);
     if (values.preview) return;
     const confirmed = await runs
-      .confirm(ACTOR, previewed.id, values['valid-only'] === true)
+      .confirm(ACTOR, previewed.id, values['valid-only'] === true, place())
       .catch((error) => {
         throw new CliError(error instanceof Error ? error.message : String(error));
       });

@@ -2,14 +2,17 @@
 // Bench: a bulk import of N products for a fresh set of shops (issue 17, docs/decisions/022).
 //
 //   npm run build && node scripts/bench/import.mjs [--rows 200000] [--shops 2000] [--embedded] [--postgres]
+//     [--mall large|demo]
 //
-// Starts dist/server/main.js (demo mall, bench routes on) on a fresh database (embedded, or a throwaway
-// PostgreSQL cluster), imports --shops new shops, then --rows products spread over them (preview, then
+// Starts dist/server/main.js (bench routes on) on a fresh database (embedded, or a throwaway PostgreSQL
+// cluster) holding the large mall (`npm run seed:large`'s script: 2,000 shops, 200,000 products, loaded
+// before the server starts; `--mall demo`: the demo mall instead, faster), imports --shops new shops, then --rows products spread over them (preview, then
 // the confirmed all-or-nothing run), while 4 shoppers read the shop list and a product page the whole
 // time. Prints per database: preview and write times, the server's RSS growth (VmRSS before vs peak),
 // the shoppers' p50/p99 and errors during the import, and the event loop's max delay (the bench route).
 // Targets (issue 17): 200,000 products under 60 s on PostgreSQL, 3 min embedded; RSS growth < 200 MB;
 // shoppers' p99 < 100 ms; event loop never blocked > 20 ms.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,9 +26,12 @@ const { values: options } = parseArgs({
     shops: { type: 'string', default: '2000' },
     embedded: { type: 'boolean', default: false },
     postgres: { type: 'boolean', default: false },
+    mall: { type: 'string', default: 'large' },
   },
 });
 const ROWS = Number(options.rows);
+if (options.mall !== 'large' && options.mall !== 'demo') throw new Error('--mall large or --mall demo');
+const LARGE = options.mall === 'large';
 const SHOPS = Number(options.shops);
 const databases = [];
 if (options.embedded || !options.postgres) databases.push('embedded');
@@ -76,7 +82,7 @@ async function run(kind) {
     HOST: '127.0.0.1',
     PORT: String(await freePort()),
     MALL_DATA_DIR: path.join(workDir, 'data'),
-    MALL_DEMO_DATA: 'on',
+    MALL_DEMO_DATA: LARGE ? 'off' : 'on',
     MALL_ADMIN_INVITE_CODE: INVITE,
     MALL_RATE_LIMIT: 'off',
     MALL_BENCH_ROUTES: 'on',
@@ -97,6 +103,22 @@ async function run(kind) {
     if (kind === 'postgres') {
       cluster = await startThrowawayCluster();
       env.DATABASE_URL = cluster.url;
+    }
+    if (LARGE) {
+      // The large mall, loaded the way `npm run seed:large` loads it, before the server opens the database.
+      const started = performance.now();
+      const seeded = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(repoRoot, 'scripts', 'seed-large.ts')],
+        {
+          cwd: repoRoot,
+          env,
+          encoding: 'utf8',
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
+      if (seeded.status !== 0) throw new Error(`seed-large failed: ${seeded.stderr || seeded.stdout}`);
+      console.error(`[${kind}] large mall loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
     await server.start(90_000);
     api.reconnect(server.port);
@@ -158,6 +180,7 @@ async function run(kind) {
     const sorted = Float64Array.from(latencies).sort();
     const figures = {
       database: kind,
+      mall: options.mall,
       rows: ROWS,
       created: done.result?.counts?.created,
       status: done.status,
@@ -187,7 +210,7 @@ async function run(kind) {
 }
 
 console.log(
-  `bench:import ${ROWS} products over ${SHOPS} new shops; load ${os
+  `bench:import ${ROWS} products over ${SHOPS} new shops, into the ${options.mall} mall; load ${os
     .loadavg()
     .map((n) => n.toFixed(1))
     .join(' ')}, ${os.cpus().length} cores`,

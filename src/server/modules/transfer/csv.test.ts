@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFile, escapeCell, readRows, unescapeCell } from './csv';
+import { decodeFile, escapeCell, readRows, textChunks, unescapeCell, utf8Body } from './csv';
 
 describe('formula injection', () => {
   it.each(['=1+2', '+1', '-2', '@SUM(A1)', '\tx', '\rx', "'=x", "'already"])(
@@ -43,5 +43,21 @@ describe('reading a file', () => {
     expect((await rows(text)).length).toBe(20_000);
     clearInterval(timer);
     expect(turns).toBeGreaterThan(5);
+  });
+});
+
+describe('an upload kept as bytes', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it('drops the BOM and refuses what decodeFile refuses, with its message', () => {
+    expect(utf8Body(bytes('\uFEFFname\nA\n')).toString('utf8')).toBe('name\nA\n');
+    const latin1 = Uint8Array.from([0x6e, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0x0a]);
+    expect(() => utf8Body(latin1)).toThrow(/line 2 is not/);
+    expect(() => utf8Body(Uint8Array.from([0xff, 0xfe, 0x41, 0x00]))).toThrow(/UTF-16/);
+    expect(() => utf8Body(new Uint8Array())).toThrow(/empty/);
+  });
+  it('is read as text a chunk at a time, a character split between chunks kept whole', async () => {
+    let text = '';
+    for await (const chunk of textChunks(bytes('Café Zoë “x”'), 4)) text += chunk;
+    expect(text).toBe('Café Zoë “x”');
   });
 });

@@ -1,6 +1,7 @@
 // Reading and writing the CSV files of bulk import and export (docs/decisions/022): what a spreadsheet
 // writes and reads (UTF-8 with a BOM, commas, quotes), formula injection kept out, and a clear message
 // for every way a file can be wrong.
+import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CsvError, parse } from 'csv-parse';
@@ -53,6 +54,28 @@ export function decodeFile(bytes: Uint8Array): string {
       `The file is not UTF-8 text (line ${line} is not); save it as "CSV UTF-8" and upload it again`,
     );
   }
+}
+
+/**
+ * The file's bytes without their BOM, checked to be UTF-8 as `decodeFile` checks them but without
+ * making them a string (an upload of 40 MB would hold the event loop while decoded): the server stores
+ * the bytes as they are and the check's worker reads them as text.
+ */
+export function utf8Body(bytes: Uint8Array): Buffer {
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset + start, bytes.byteLength - start);
+  // decodeFile says what is wrong, and where (UTF-16's bytes are never UTF-8 either).
+  if (bytes.length === 0 || bytes.length > IMPORT_MAX_BYTES || !isUtf8(body)) decodeFile(bytes);
+  return body;
+}
+
+/** UTF-8 bytes as text, a chunk at a time as the reader asks (a character split between chunks kept whole). */
+export async function* textChunks(bytes: Uint8Array, chunkBytes = 64 * 1024): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  for (let at = 0; at < bytes.length; at += chunkBytes)
+    yield decoder.decode(bytes.subarray(at, at + chunkBytes), { stream: true });
+  const rest = decoder.decode();
+  if (rest) yield rest;
 }
 
 export const tooLarge = () =>
@@ -127,13 +150,25 @@ const headerWidth = (text: string) => (text.split(/\r?\n/, 1)[0] ?? '').split(',
 const SLICE_ROWS = 200;
 const CHUNK_CHARS = 64 * 1024;
 
+/** A file's text: whole, or in chunks (the check's worker reads it from the database a chunk at a time). */
+export type CsvSource = string | AsyncIterable<string>;
+
 /**
  * The rows of a CSV text, the header checked first. Fed to the parser in chunks and yielded in slices
  * with a turn of the event loop between them, so reading 200,000 rows never blocks other requests.
  */
-export async function* readRows(kind: ImportKind, text: string): AsyncGenerator<CsvRow> {
-  function* chunks() {
-    for (let at = 0; at < text.length; at += CHUNK_CHARS) yield text.slice(at, at + CHUNK_CHARS);
+export async function* readRows(kind: ImportKind, source: CsvSource): AsyncGenerator<CsvRow> {
+  let first = '';
+  async function* chunks() {
+    if (typeof source === 'string') {
+      first = source.slice(0, CHUNK_CHARS);
+      for (let at = 0; at < source.length; at += CHUNK_CHARS) yield source.slice(at, at + CHUNK_CHARS);
+      return;
+    }
+    for await (const chunk of source) {
+      if (!first) first = chunk.slice(0, CHUNK_CHARS);
+      yield chunk;
+    }
   }
   const parser = Readable.from(chunks()).pipe(
     parse({ relax_column_count: false, skip_empty_lines: true, info: true }),
@@ -159,7 +194,7 @@ export async function* readRows(kind: ImportKind, text: string): AsyncGenerator<
       }
     }
   } catch (error) {
-    if (error instanceof CsvError) throw csvProblem(error, columns?.length ?? headerWidth(text));
+    if (error instanceof CsvError) throw csvProblem(error, columns?.length ?? headerWidth(first));
     throw error;
   } finally {
     parser.destroy();

@@ -13,7 +13,7 @@ import { placeNameKeys } from '../../db/place-name-keys';
 import { categories, floors, offers, products, shops } from '../../db/schema';
 import type { Executor } from '../../write-path';
 import { OFFER_OF_ANOTHER_SHOP } from '../products/repository';
-import { type CsvRow, readRows } from './csv';
+import { type CsvRow, type CsvSource, readRows } from './csv';
 
 /** A stand-in id for a category or floor the run will create: the schema only checks it is an id. */
 const TO_CREATE = '00000000-0000-4000-8000-000000000000';
@@ -67,23 +67,51 @@ interface Existing<V> {
   values: V;
 }
 
-/** Records by code and by exact name, within a parent (a shop, or the mall: ''). */
+/**
+ * Records by code and by exact name, within a parent (a shop, or the mall: ''): a map per parent, so no
+ * key string is made per record (a large mall's 200,000 products are indexed at once).
+ */
 class Index<V> {
-  private byCode = new Map<string, Existing<V>>();
-  private byName = new Map<string, Existing<V>[]>();
+  private byCode = new Map<string, Map<string, Existing<V>>>();
+  private byName = new Map<string, Map<string, Existing<V> | Existing<V>[]>>();
+  private static within<T>(maps: Map<string, Map<string, T>>, parent: string): Map<string, T> {
+    let map = maps.get(parent);
+    if (!map) {
+      map = new Map();
+      maps.set(parent, map);
+    }
+    return map;
+  }
   add(parent: string, record: Existing<V>) {
-    if (record.code !== null) this.byCode.set(`${parent}\u0000${record.code}`, record);
-    const key = `${parent}\u0000${record.name}`;
-    const list = this.byName.get(key);
-    if (list) list.push(record);
-    else this.byName.set(key, [record]);
+    if (record.code !== null) Index.within(this.byCode, parent).set(record.code, record);
+    const names = Index.within(this.byName, parent);
+    const found = names.get(record.name);
+    if (found === undefined) names.set(record.name, record);
+    else if (Array.isArray(found)) found.push(record);
+    else names.set(record.name, [found, record]);
   }
   code(parent: string, code: string) {
-    return this.byCode.get(`${parent}\u0000${code}`);
+    return this.byCode.get(parent)?.get(code);
   }
-  named(parent: string, name: string) {
-    return this.byName.get(`${parent}\u0000${name}`) ?? [];
+  named(parent: string, name: string): Existing<V>[] {
+    const found = this.byName.get(parent)?.get(name);
+    return found === undefined ? [] : Array.isArray(found) ? found : [found];
   }
+}
+
+/**
+ * One copy of each repeated text (a shop's id, a category, a description shared by many products):
+ * every row read from the database brings its own copies, which 200,000 indexed products would keep.
+ */
+function interner() {
+  const seen = new Map<string, string>();
+  return <T extends string | null>(text: T): T => {
+    if (text === null) return text;
+    const known = seen.get(text);
+    if (known !== undefined) return known as T;
+    seen.set(text, text);
+    return text;
+  };
 }
 
 type Refusal = { column: string; message: string };
@@ -219,7 +247,7 @@ function match<V>(
 
 export async function checkShops(
   tx: Executor,
-  text: string,
+  text: CsvSource,
   progress?: Progress,
   sink?: PlannedSink<ShopValues>,
 ): Promise<CheckResult> {
@@ -342,7 +370,7 @@ export async function checkShops(
 
 export async function checkProducts(
   tx: Executor,
-  text: string,
+  text: CsvSource,
   progress?: Progress,
   sink?: PlannedSink<ProductValues>,
 ): Promise<CheckResult> {
@@ -360,6 +388,7 @@ export async function checkProducts(
   }
   // Every product, read in pages by id (a few columns each): what the rows are matched against.
   const index = new Index<ProductValues>();
+  const one = interner();
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const page = await tx
@@ -378,17 +407,19 @@ export async function checkProducts(
       .orderBy(asc(products.id))
       .limit(INDEX_PAGE);
     for (const p of page) {
-      index.add(p.shopId, {
+      const name = one(p.name);
+      const shopId = one(p.shopId);
+      index.add(shopId, {
         id: p.id,
         code: p.code,
-        name: p.name,
+        name,
         values: {
-          name: p.name,
-          description: p.description,
+          name,
+          description: one(p.description),
           price: Number(p.price),
-          category: p.category,
-          shopId: p.shopId,
-          offerId: p.offerId,
+          category: one(p.category),
+          shopId,
+          offerId: one(p.offerId),
           externalCode: p.code,
           shopName: shopName.get(p.shopId) ?? '',
           offerTitle: p.offerId ? (offerTitle.get(p.offerId) ?? null) : null,
@@ -470,7 +501,7 @@ export async function checkProducts(
 
 export async function checkOffers(
   tx: Executor,
-  text: string,
+  text: CsvSource,
   progress?: Progress,
   sink?: PlannedSink<OfferValues>,
 ): Promise<CheckResult> {
@@ -546,7 +577,7 @@ export type AnyValues = ShopValues | ProductValues | OfferValues;
 export function checkFile(
   kind: ImportKind,
   tx: Executor,
-  text: string,
+  text: CsvSource,
   progress?: Progress,
   sink?: PlannedSink<AnyValues>,
 ): Promise<CheckResult> {

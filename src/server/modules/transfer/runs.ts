@@ -16,9 +16,10 @@ import {
 import type { Db } from '../../db/client';
 import { importRuns } from '../../db/schema';
 import { HttpError } from '../../errors';
+import { BoundedQueue, type QueueTicket } from '../../lib/bounded-queue';
 import type { Actor } from '../../write-path';
+import { type CheckThread, checkOnThread } from './check-thread';
 import { applyImport, clearStaged, refusedRowsError } from './import-apply';
-import { checkFile } from './import-check';
 
 type RunRow = typeof importRuns.$inferSelect;
 
@@ -54,9 +55,15 @@ const toRun = (row: RunRow): ImportRun => {
 
 export const importNotFound = () => new HttpError(404, 'NOT_FOUND', 'Import not found');
 
-/** Rows in the text (line breaks, roughly: for the progress bar's total only). */
-const roughRows = (text: string) =>
-  Math.max(0, (text.match(/\n/g)?.length ?? 0) - (text.endsWith('\n') ? 1 : 0));
+/** Rows in the file (line breaks, roughly: for the progress bar's total only); counted without copies. */
+function roughRows(content: string | Uint8Array): number {
+  const at = (from: number) =>
+    typeof content === 'string' ? content.indexOf('\n', from) : content.indexOf(0x0a, from);
+  let lines = 0;
+  for (let found = at(0); found !== -1; found = at(found + 1)) lines++;
+  const last = typeof content === 'string' ? content.endsWith('\n') : content.at(-1) === 0x0a;
+  return Math.max(0, lines - (last ? 1 : 0));
+}
 
 /** What an interrupted run says. */
 export const INTERRUPTED =
@@ -71,8 +78,20 @@ export const IMPORTS_AT_ONCE = 2;
 export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_IMPORT_LEASE_S) {
   /** Runs this process is checking or writing: their progress, newer than the stored row. */
   const active = new Map<string, ImportRun>();
-  /** Places taken by requests whose run is not active yet (its row being written). */
-  let reserved = 0;
+  /**
+   * The imports this server checks or writes at once: a ticket is taken before a run's row is written
+   * and turned in when its check or run ends, whatever way it ends; no one waits for a turn (503).
+   */
+  const places = new BoundedQueue(IMPORTS_AT_ONCE, 0);
+  /** The worker threads checking runs now: ended when the server closes. */
+  const threads = new Set<CheckThread>();
+  const watch = (thread: CheckThread) => {
+    threads.add(thread);
+    thread.result.then(
+      () => threads.delete(thread),
+      () => threads.delete(thread),
+    );
+  };
   /** The lease renewed for every active run (database clock, as the sweep compares). */
   let heartbeat: NodeJS.Timeout | null = null;
   const beat = () => {
@@ -115,21 +134,21 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
     for (const { id } of interrupted) await clearStaged(db, id);
   }
 
-  /** The run's row; its file (megabytes) only when the run is to be checked again. */
-  async function stored(id: string, withFile = false): Promise<RunRow> {
-    const [row] = withFile
-      ? await db.select().from(importRuns).where(eq(importRuns.id, id))
-      : await db.select(withoutFile).from(importRuns).where(eq(importRuns.id, id));
+  /** The run's row without its file (megabytes: the check's worker reads it in chunks). */
+  async function stored(id: string): Promise<RunRow> {
+    const [row] = await db.select(withoutFile).from(importRuns).where(eq(importRuns.id, id));
     if (!row) throw importNotFound();
     return { content: '', ...row };
   }
 
-  async function preview(id: string, kind: ImportKind, content: string): Promise<void> {
+  async function preview(id: string, kind: ImportKind, ticket: QueueTicket): Promise<void> {
     const run = active.get(id);
     try {
-      const check = await checkFile(kind, db, content, (rows) => {
+      const thread = checkOnThread(db, { runId: id, kind, stage: false }, (rows) => {
         if (run) run.rowsChecked = rows;
       });
+      watch(thread);
+      const check = await thread.result;
       const stored: StoredPreview = {
         counts: check.counts,
         refused: check.refused,
@@ -153,47 +172,124 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
         .where(eq(importRuns.id, id))
         .catch(() => undefined);
     } finally {
+      ticket.release();
       untrack(id);
     }
   }
 
+  /** confirm's work: `ticket` is turned in when the run ends, or by confirm if it does not start. */
+  async function startRun(
+    actor: Actor,
+    id: string,
+    validOnly: boolean,
+    ticket: QueueTicket,
+  ): Promise<ImportRun> {
+    if (active.has(id))
+      throw new HttpError(409, 'IMPORT_BUSY', 'This import is already being checked or run');
+    await sweep();
+    const row = await stored(id);
+    if (row.status !== 'previewed' && row.status !== 'failed')
+      throw new HttpError(409, 'IMPORT_NOT_READY', `This import cannot be run now (it is ${row.status})`);
+    if (row.status === 'failed' && !row.preview)
+      throw new HttpError(409, 'IMPORT_NOT_READY', 'This file could not be read; upload a corrected one');
+    const preview = row.preview as StoredPreview;
+    if (preview.counts.refused > 0 && !validOnly) {
+      throw refusedRowsError(preview.counts.refused);
+    }
+    // Claimed only if no one else did meanwhile (another request, another server): the run's lock.
+    const claimed = await db
+      .update(importRuns)
+      .set({
+        status: 'running',
+        validOnly,
+        result: null,
+        finishedAt: null,
+        rowsChecked: 0,
+        heartbeatAt: sql`now()`,
+      })
+      .where(and(eq(importRuns.id, id), inArray(importRuns.status, ['previewed', 'failed'])))
+      .returning({ id: importRuns.id });
+    if (claimed.length === 0 || active.has(id))
+      throw new HttpError(409, 'IMPORT_BUSY', 'This import is already being checked or run');
+    const run: ImportRun = { ...toRun(row), status: 'running', validOnly, rowsChecked: 0, result: null };
+    track(id, run);
+    void (async () => {
+      try {
+        await applyImport(
+          db,
+          actor,
+          { id, kind: row.kind, fileName: row.fileName, validOnly },
+          {
+            now,
+            progress: (rows) => {
+              run.rowsChecked = rows;
+            },
+            onThread: watch,
+          },
+        );
+      } catch (error) {
+        const message = error instanceof HttpError ? error.message : 'The import failed; nothing was written';
+        await db
+          .update(importRuns)
+          .set({ status: 'failed', result: { error: message }, finishedAt: now() })
+          .where(eq(importRuns.id, id))
+          .catch(() => undefined);
+      } finally {
+        ticket.release();
+        untrack(id);
+      }
+    })();
+    return { ...run };
+  }
+
   return {
     /**
-     * A place among the imports this server checks or writes at once, taken now (release it once the
-     * run is started: it then counts as active), or null when they are all taken. Each holds its file
-     * and rows in memory: 8 files of 10 MB checked at once took a server from 0.8 to 1.9 GB.
+     * A place among the imports this server checks or writes at once, taken now — or null when they are
+     * all taken. Hand it to `start` or `confirm`, which turn it in when the run's check or run ends (or
+     * fails to start). Each holds rows and a worker thread: 8 files of 10 MB checked at once took a
+     * server from 0.8 to 1.9 GB.
      */
-    reserve(): (() => void) | null {
-      if (active.size + reserved >= IMPORTS_AT_ONCE) return null;
-      reserved++;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        reserved--;
-      };
+    reserve(): QueueTicket | null {
+      return places.reserve();
     },
 
-    /** Stores the file and starts its check; answers the run as it starts ("checking"). */
-    async start(actor: Actor, kind: ImportKind, fileName: string, content: string): Promise<ImportRun> {
-      const [row] = await db
-        .insert(importRuns)
-        .values({
-          kind,
-          fileName,
-          content,
-          status: 'checking',
-          heartbeatAt: sql`now()`,
-          rowsTotal: roughRows(content),
-          createdBy: actor.id,
-          createdByEmail: actor.email,
-          createdAt: now(),
-        })
-        .returning();
-      if (!row) throw new Error('insert returned no row');
-      const run = toRun(row);
+    /**
+     * Stores the file and starts its check on a worker thread; answers the run as it starts
+     * ("checking"). `ticket` (from `reserve`) is turned in when the check ends.
+     */
+    async start(
+      actor: Actor,
+      kind: ImportKind,
+      fileName: string,
+      /** The file's text, or its UTF-8 bytes (BOM removed): stored as they are (a Buffer goes as binary). */
+      content: string | Buffer,
+      ticket: QueueTicket,
+    ): Promise<ImportRun> {
+      let row: Omit<RunRow, 'content'> | undefined;
+      try {
+        [row] = await db
+          .insert(importRuns)
+          .values({
+            kind,
+            fileName,
+            // A Buffer is sent in binary format, which for text is the UTF-8 bytes themselves.
+            content: content as string,
+            status: 'checking',
+            heartbeatAt: sql`now()`,
+            rowsTotal: roughRows(content),
+            createdBy: actor.id,
+            createdByEmail: actor.email,
+            createdAt: now(),
+          })
+          .returning(withoutFile);
+        if (!row) throw new Error('insert returned no row');
+      } catch (error) {
+        ticket.release();
+        throw error;
+      }
+      const run = toRun({ ...row, content: '' });
       track(run.id, run);
-      void preview(run.id, kind, content);
+      void preview(run.id, kind, ticket);
       return run;
     },
 
@@ -222,62 +318,18 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
      * Starts the confirmed run: all or nothing, or the valid rows only. Answers at once ("running");
      * the run's row says "done" when its transaction commits, or "failed" with the reason.
      */
-    async confirm(actor: Actor, id: string, validOnly: boolean): Promise<ImportRun> {
-      if (active.has(id))
-        throw new HttpError(409, 'IMPORT_BUSY', 'This import is already being checked or run');
-      await sweep();
-      const row = await stored(id, true);
-      if (row.status !== 'previewed' && row.status !== 'failed')
-        throw new HttpError(409, 'IMPORT_NOT_READY', `This import cannot be run now (it is ${row.status})`);
-      if (row.status === 'failed' && !row.preview)
-        throw new HttpError(409, 'IMPORT_NOT_READY', 'This file could not be read; upload a corrected one');
-      const preview = row.preview as StoredPreview;
-      if (preview.counts.refused > 0 && !validOnly) {
-        throw refusedRowsError(preview.counts.refused);
+    async confirm(actor: Actor, id: string, validOnly: boolean, ticket: QueueTicket): Promise<ImportRun> {
+      try {
+        return await startRun(actor, id, validOnly, ticket);
+      } catch (error) {
+        ticket.release();
+        throw error;
       }
-      // Claimed only if no one else did meanwhile (another request, another server): the run's lock.
-      const claimed = await db
-        .update(importRuns)
-        .set({
-          status: 'running',
-          validOnly,
-          result: null,
-          finishedAt: null,
-          rowsChecked: 0,
-          heartbeatAt: sql`now()`,
-        })
-        .where(and(eq(importRuns.id, id), inArray(importRuns.status, ['previewed', 'failed'])))
-        .returning({ id: importRuns.id });
-      if (claimed.length === 0 || active.has(id))
-        throw new HttpError(409, 'IMPORT_BUSY', 'This import is already being checked or run');
-      const run: ImportRun = { ...toRun(row), status: 'running', validOnly, rowsChecked: 0, result: null };
-      track(id, run);
-      void (async () => {
-        try {
-          await applyImport(
-            db,
-            actor,
-            { id, kind: row.kind, fileName: row.fileName, content: row.content, validOnly },
-            {
-              now,
-              progress: (rows) => {
-                run.rowsChecked = rows;
-              },
-            },
-          );
-        } catch (error) {
-          const message =
-            error instanceof HttpError ? error.message : 'The import failed; nothing was written';
-          await db
-            .update(importRuns)
-            .set({ status: 'failed', result: { error: message }, finishedAt: now() })
-            .where(eq(importRuns.id, id))
-            .catch(() => undefined);
-        } finally {
-          untrack(id);
-        }
-      })();
-      return { ...run };
+    },
+
+    /** Ends the checks' worker threads (the server is closing): their runs fail, their tickets return. */
+    async close(): Promise<void> {
+      await Promise.all([...threads].map((thread) => thread.stop()));
     },
   };
 }

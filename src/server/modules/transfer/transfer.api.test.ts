@@ -143,10 +143,9 @@ describe('products: preview, refused rows, all or nothing, corrected re-import',
 
 describe('the mall changing between the staging and the publish', () => {
   const runOf = async (id: string): Promise<ApplyRun> => {
-    const row = (
-      await t.database.pool.query('select file_name, content from import_runs where id = $1', [id])
-    ).rows[0];
-    return { id, kind: 'products', fileName: row.file_name, content: row.content, validOnly: false };
+    const row = (await t.database.pool.query('select file_name from import_runs where id = $1', [id]))
+      .rows[0];
+    return { id, kind: 'products', fileName: row.file_name, validOnly: false };
   };
   const admin = { id: null, email: 'transfer test' };
 
@@ -243,7 +242,7 @@ describe('shops: new categories and floors, and a round trip', () => {
     const cat = uniqueName('Cat');
     const floor = uniqueName('Floor');
     const code = uniqueName('T');
-    const text = `\uFEFFcode,name,category,floor,description\n${code},${uniqueName('Shop')},${cat},${floor},"=1+2, a ""quote"""\n`;
+    const text = `\uFEFFcode,name,category,floor,description\n${code},${uniqueName('Shop')},${cat},${floor},"=1+2, a ""quote"" — Café Zoë"\n`;
     const run = await previewOf('shops', text);
     expect(run.preview?.newCategories).toEqual([cat]);
     expect(run.preview?.newFloors).toEqual([floor]);
@@ -254,14 +253,15 @@ describe('shops: new categories and floors, and a round trip', () => {
     const stored = (
       await t.database.pool.query('select description from shops where external_code = $1', [code])
     ).rows[0];
-    expect(stored.description).toBe('=1+2, a "quote"');
+    // Stored as the upload's UTF-8 bytes, read back as the same characters.
+    expect(stored.description).toBe('=1+2, a "quote" — Café Zoë');
 
     const exported = await t.app.inject({ url: '/api/export/shops', headers: d.admin.headers });
     expect(exported.statusCode).toBe(200);
     expect(exported.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(exported.body.startsWith('\uFEFFcode,name,category,floor')).toBe(true);
     // The formula is escaped: a spreadsheet shows it as text.
-    expect(exported.body).toContain(`"'=1+2, a ""quote"""`);
+    expect(exported.body).toContain(`"'=1+2, a ""quote"" — Café Zoë"`);
     const back = await previewOf('shops', exported.body);
     expect(back.preview?.counts).toMatchObject({ created: 0, updated: 0, refused: 0 });
 

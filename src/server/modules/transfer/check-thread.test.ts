@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { Db } from '../../db/client';
+import type { HttpError } from '../../errors';
+import { checkOnThread } from './check-thread';
+
+const RUN = '11111111-1111-4111-8111-111111111111';
+
+/** A database stand-in: the file's text for the worker's chunk reads, `answer` for every other query. */
+function fakeDb(file: string, answer: (text: string) => Promise<unknown[]> = async () => []) {
+  const staged: unknown[][] = [];
+  const db = {
+    $client: {
+      query: async (config: { text: string; values?: unknown[] } | string, values?: unknown[]) => {
+        const text = typeof config === 'string' ? config : config.text;
+        const params = typeof config === 'string' ? values : config.values;
+        if (text.includes('substr(content')) {
+          const [from, length] = params as [number, number, string];
+          return { rows: [{ part: file.slice(from - 1, from - 1 + length) }] };
+        }
+        if (text.includes('insert into import_staged_rows')) {
+          staged.push(params as unknown[]);
+          return { rows: [] };
+        }
+        return { rows: await answer(text) };
+      },
+    },
+  } as unknown as Db;
+  return { db, staged };
+}
+
+describe('the import check on a worker thread', () => {
+  it('reads the file through the main thread’s database and answers the preview', async () => {
+    const file = 'shop,name,price\nNo such shop,Lamp,12.50\n';
+    const { db } = fakeDb(file);
+    const progress: number[] = [];
+    const thread = checkOnThread(db, { runId: RUN, kind: 'products', stage: false }, (rows) =>
+      progress.push(rows),
+    );
+    const result = await thread.result;
+    expect(result.counts).toEqual({ created: 0, updated: 0, unchanged: 0, refused: 1 });
+    expect(result.refused[0]).toEqual({
+      line: 2,
+      errors: [{ column: 'shop', message: 'Unknown shop "No such shop"' }],
+    });
+    expect(progress.at(-1)).toBe(1);
+  });
+
+  it('stages the rows of a confirmed run through the main thread, a batch per statement', async () => {
+    const shop = { id: '22222222-2222-4222-8222-222222222222', name: 'Lamps', code: 'L1' };
+    const rows = Array.from({ length: 1200 }, (_, i) => `L1,P${i},Lamp ${i},${i + 1}.50`);
+    const { db, staged } = fakeDb(`shop_code,code,name,price\n${rows.join('\n')}\n`, async (text) =>
+      text.includes('"external_code"') && text.includes('from "shops"')
+        ? [[shop.id, shop.name, shop.code]]
+        : [],
+    );
+    const result = await checkOnThread(db, { runId: RUN, kind: 'products', stage: true }).result;
+    expect(result.counts.created).toBe(1200);
+    const batches = staged.map(
+      (params) => JSON.parse(String(params[1])) as { seq: number; action: string }[],
+    );
+    expect(batches.map((batch) => batch.length)).toEqual([500, 500, 200]);
+    expect(batches[2]?.at(-1)).toMatchObject({ seq: 1199, action: 'create' });
+    expect(staged[0]?.[0]).toBe(RUN);
+  });
+
+  it('fails with the file’s problem, as the form would say it', async () => {
+    const { db } = fakeDb('');
+    await expect(
+      checkOnThread(db, { runId: RUN, kind: 'products', stage: false }).result,
+    ).rejects.toMatchObject({ statusCode: 400, message: 'The file is empty' } satisfies Partial<HttpError>);
+  });
+
+  it('fails, never hangs, when the database refuses a query', async () => {
+    const { db } = fakeDb('shop,name,price\nA,B,1\n', async () => {
+      throw new Error('connection lost');
+    });
+    await expect(checkOnThread(db, { runId: RUN, kind: 'products', stage: false }).result).rejects.toThrow(
+      /The check failed: Failed query/,
+    );
+  });
+
+  it('fails its run when stopped (the server closing), and the worker ends', async () => {
+    const { db } = fakeDb('shop,name,price\nA,B,1\n', () => new Promise(() => undefined));
+    const thread = checkOnThread(db, { runId: RUN, kind: 'products', stage: false });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await thread.stop();
+    await expect(thread.result).rejects.toThrow(/stopped/);
+  });
+});
