@@ -2,7 +2,7 @@
 // own zod schema, matched to a record (by code, else by exact name within its parent), and sorted into
 // created / updated / unchanged / refused. The preview and the confirmed run use the same check; the run
 // makes it again inside its transaction, against the mall as it then is.
-import { asc, sql } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { z } from 'zod';
 import { toPriceString } from '../../../shared/money';
 import { END_BEFORE_START, OfferInput } from '../../../shared/offer';
@@ -164,11 +164,13 @@ async function loadShops(tx: Executor): Promise<ShopRef[]> {
   return tx.select({ id: shops.id, name: shops.name, code: shops.externalCode }).from(shops);
 }
 
+type RowOutcome<V> = { refused: Refusal[] } | { planned: PlannedRow<V>; key: string };
+
 /** Sorts the rows, counting as it goes; the rows to write go to `sink` in batches (a preview has none). */
 async function sortRows<V>(
   rows: AsyncIterable<CsvRow>,
   progress: Progress | undefined,
-  check: (row: CsvRow) => { refused: Refusal[] } | { planned: PlannedRow<V>; key: string },
+  check: (row: CsvRow) => RowOutcome<V> | Promise<RowOutcome<V>>,
   sink: PlannedSink<V> | undefined,
 ): Promise<Omit<CheckResult, 'newCategories' | 'newFloors'>> {
   const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
@@ -178,7 +180,7 @@ async function sortRows<V>(
   const keys = new Map<string, number>();
   let checked = 0;
   for await (const row of rows) {
-    const outcome = check(row);
+    const outcome = await check(row);
     if ('refused' in outcome) {
       counts.refused++;
       refused.push({ line: row.line, errors: outcome.refused });
@@ -386,49 +388,54 @@ export async function checkProducts(
     offersByTitle.set(offer.title, [...(offersByTitle.get(offer.title) ?? []), offer]);
     offerTitle.set(offer.id, offer.title);
   }
-  // Every product, read in pages by id (a few columns each): what the rows are matched against.
+  // The products of each shop the file names, read when its first row comes (in pages by id, a few
+  // columns each): what the rows are matched against. Only those shops: a file for new shops, or for a
+  // few of a large mall's 2,000, holds none or a few of its 200,000 products in memory, not all.
   const index = new Index<ProductValues>();
   const one = interner();
-  let after = '00000000-0000-0000-0000-000000000000';
-  for (;;) {
-    const page = await tx
-      .select({
-        id: products.id,
-        shopId: products.shopId,
-        code: products.externalCode,
-        name: products.name,
-        description: products.description,
-        price: products.price,
-        category: products.category,
-        offerId: products.offerId,
-      })
-      .from(products)
-      .where(sql`${products.id} > ${after}`)
-      .orderBy(asc(products.id))
-      .limit(INDEX_PAGE);
-    for (const p of page) {
-      const name = one(p.name);
-      const shopId = one(p.shopId);
-      index.add(shopId, {
-        id: p.id,
-        code: p.code,
-        name,
-        values: {
+  const indexed = new Set<string>();
+  const indexShop = async (shopId: string) => {
+    if (indexed.has(shopId)) return;
+    indexed.add(shopId);
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const page = await tx
+        .select({
+          id: products.id,
+          code: products.externalCode,
+          name: products.name,
+          description: products.description,
+          price: products.price,
+          category: products.category,
+          offerId: products.offerId,
+        })
+        .from(products)
+        .where(and(eq(products.shopId, shopId), gt(products.id, after)))
+        .orderBy(asc(products.id))
+        .limit(INDEX_PAGE);
+      for (const p of page) {
+        const name = one(p.name);
+        index.add(shopId, {
+          id: p.id,
+          code: p.code,
           name,
-          description: one(p.description),
-          price: Number(p.price),
-          category: one(p.category),
-          shopId,
-          offerId: one(p.offerId),
-          externalCode: p.code,
-          shopName: shopName.get(p.shopId) ?? '',
-          offerTitle: p.offerId ? (offerTitle.get(p.offerId) ?? null) : null,
-        },
-      });
+          values: {
+            name,
+            description: one(p.description),
+            price: Number(p.price),
+            category: one(p.category),
+            shopId,
+            offerId: one(p.offerId),
+            externalCode: p.code,
+            shopName: shopName.get(shopId) ?? '',
+            offerTitle: p.offerId ? (offerTitle.get(p.offerId) ?? null) : null,
+          },
+        });
+      }
+      if (page.length < INDEX_PAGE) break;
+      after = page[page.length - 1]?.id as string;
     }
-    if (page.length < INDEX_PAGE) break;
-    after = page[page.length - 1]?.id as string;
-  }
+  };
   const compare = (a: ProductValues, b: ProductValues) =>
     a.name === b.name &&
     a.description === b.description &&
@@ -439,7 +446,7 @@ export async function checkProducts(
   const result = await sortRows<ProductValues>(
     readRows('products', text),
     progress,
-    (row) => {
+    async (row) => {
       const refusals: Refusal[] = [];
       const shop = resolveShop(row);
       if ('message' in shop) refusals.push(shop);
@@ -467,6 +474,7 @@ export async function checkProducts(
       });
       if (!parsed.success) refusals.push(...issuesOf(parsed.error));
       if (refusals.length > 0 || !parsed.success || 'message' in shop) return { refused: refusals };
+      await indexShop(shop.id);
       const found = match(
         index,
         shop.id,
