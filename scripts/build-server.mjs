@@ -6,7 +6,11 @@ import { build } from 'esbuild';
 const outdir = 'dist/server';
 fs.rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/server/main.ts', 'pglite-worker': 'src/server/db/pglite-worker.ts' },
+  entryPoints: {
+    main: 'src/server/main.ts',
+    'pglite-worker': 'src/server/db/pglite-worker.ts',
+    'image-worker': 'src/server/modules/images/image-worker.ts',
+  },
   outdir,
   bundle: true,
   packages: 'external',
