@@ -41,7 +41,8 @@ port.on('message', (message: ToImageWorker) => {
     if (current?.id === message.job) current = null;
     return;
   }
-  if (!current || current.id !== message.job) current = { id: message.job, chunks: [], hasher: contentHasher() };
+  if (!current || current.id !== message.job)
+    current = { id: message.job, chunks: [], hasher: contentHasher() };
   if (message.type === 'chunk') {
     current.chunks.push(message.bytes);
     current.hasher.update(message.bytes);
@@ -66,11 +67,24 @@ async function finish(job: Job): Promise<void> {
       transfer.push(bytes.buffer);
       return { name: variant.name, contentType: variant.contentType, bytes };
     });
-    answer = { type: 'done', job: job.id, key: image.key, width: image.width, height: image.height, variants };
+    answer = {
+      type: 'done',
+      job: job.id,
+      key: image.key,
+      width: image.width,
+      height: image.height,
+      variants,
+    };
   } catch (error) {
     answer =
       error instanceof HttpError
-        ? { type: 'refused', job: job.id, statusCode: error.statusCode, code: error.code, message: error.message }
+        ? {
+            type: 'refused',
+            job: job.id,
+            statusCode: error.statusCode,
+            code: error.code,
+            message: error.message,
+          }
         : { type: 'failed', job: job.id, message: error instanceof Error ? error.message : String(error) };
   }
   port?.postMessage(answer, transfer);

@@ -207,7 +207,9 @@ export function imageWorkers(size: number, options: ImageWorkerOptions = {}): Im
 /** Is `bytes` the whole of an ArrayBuffer (so moving that buffer moves nothing else)? */
 function ownsItsMemory(bytes: Uint8Array): bytes is Uint8Array<ArrayBuffer> {
   return (
-    bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    bytes.buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength
   );
 }
 
