@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { HttpError } from '../../errors';
 import { OVERLOADED_MESSAGE } from '../../overload';
 import type { FromImageWorker, ToImageWorker } from './image-worker';
@@ -202,6 +202,27 @@ export function imageWorkers(size: number, options: ImageWorkerOptions = {}): Im
       await Promise.all(threads.map((thread) => thread.worker.terminate()));
     },
   };
+}
+
+/**
+ * Frees the variants' memory now, once they are stored. They came from a worker as whole ArrayBuffers,
+ * counted as this thread's external memory until a full garbage collection finds them dead; moving them
+ * into a message nobody will read (the channel is closed at once) detaches them: the count drops at once
+ * and the bytes are freed with the message. `image` must not be read afterwards.
+ */
+export function freeVariants(image: ProcessedImage): void {
+  const buffers: ArrayBuffer[] = [];
+  for (const { bytes } of image.variants) if (ownsItsMemory(bytes)) buffers.push(bytes.buffer);
+  if (buffers.length === 0) return;
+  const { port1, port2 } = new MessageChannel();
+  try {
+    port1.postMessage(null, buffers);
+  } catch {
+    // Not transferable: left to the garbage collector.
+  } finally {
+    port1.close();
+    port2.close();
+  }
 }
 
 /** Is `bytes` the whole of an ArrayBuffer (so moving that buffer moves nothing else)? */

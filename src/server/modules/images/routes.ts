@@ -20,7 +20,7 @@ import { floors, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { BoundedQueue, turnIn } from '../../lib/bounded-queue';
 import { type Executor, routeWriter } from '../../write-path';
-import { type ImageWorkers, imageWorkers, type UploadJob } from './image-workers';
+import { freeVariants, type ImageWorkers, imageWorkers, type UploadJob } from './image-workers';
 import { CONTENT_TYPES, type ProcessedImage } from './pipeline';
 import type { ImageStore } from './store';
 
@@ -307,6 +307,8 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
             // Files written for a write that did not commit.
             await store.release([image.key]);
             throw error;
+          } finally {
+            freeVariants(image);
           }
           await store.release([replaced]);
           return { image: image.key };
