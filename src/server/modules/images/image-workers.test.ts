@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IMAGE_MESSAGES } from '../../../shared/errors';
 import { HttpError } from '../../errors';
-import { type ImageWorkers, imageWorkers } from './image-workers';
+import { freeVariants, type ImageWorkers, imageWorkers } from './image-workers';
 import { contentHash, processImage } from './pipeline';
 
 const pools: ImageWorkers[] = [];
@@ -163,5 +163,20 @@ describe('image workers', () => {
     expect(workers.threads).toBe(0);
     expect(await inFlight).toBeInstanceOf(Error);
     await expect(workers.begin()).rejects.toMatchObject({ statusCode: 503, code: 'OVERLOADED' });
+  });
+
+  it('free stored variants at once: memory of their own is detached, views into other memory are left', async () => {
+    const workers = pool(1);
+    const job = await workers.begin();
+    job.push(await noisyJpeg(320, 240));
+    const image = await job.finish();
+    const shared = Buffer.from('a buffer someone else still reads');
+    image.variants.push({ name: 'view', contentType: 'image/webp', bytes: shared.subarray(2, 8) });
+    freeVariants(image);
+    const [view, ...own] = [...image.variants].reverse();
+    expect(own.length).toBe(6);
+    expect(own.every((variant) => variant.bytes.byteLength === 0)).toBe(true);
+    expect(view?.bytes.toString()).toBe('buffer');
+    expect(shared.toString()).toBe('a buffer someone else still reads');
   });
 });
