@@ -138,8 +138,8 @@ const ImageParams = z.strictObject({
 /**
  * Reads the one file of a multipart upload into an image worker as it arrives, refusing anything else
  * with the catalogue's words; once the body is whole and valid, the worker's processed image. The file's
- * pieces are copied to the worker and dropped here at once: no whole file, no decoding's buffers on this
- * thread's heap (docs/decisions/020).
+ * pieces are moved to the worker (copied when they share memory) as they arrive: no whole file, no
+ * decoding's buffers on this thread's heap (docs/decisions/020).
  */
 async function readUpload(request: FastifyRequest, workers: ImageWorkers): Promise<ProcessedImage> {
   if (!request.isMultipart()) throw new HttpError(415, 'NOT_MULTIPART', IMAGE_MESSAGES.noFile);
