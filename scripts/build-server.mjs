@@ -10,6 +10,7 @@ await build({
     main: 'src/server/main.ts',
     'pglite-worker': 'src/server/db/pglite-worker.ts',
     'import-check-worker': 'src/server/modules/transfer/check-worker.ts',
+    'image-worker': 'src/server/modules/images/image-worker.ts',
   },
   outdir,
   bundle: true,

@@ -1,5 +1,6 @@
 // Images (docs/decisions/020): upload, replace and remove on every slot's routes, who may, what is
 // refused, the immutable serving, and no leftovers — counted in files (embedded) or rows (PostgreSQL).
+import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { parseImageKey } from '../../../shared/images';
 import { type Directory, openDirectory } from '../../test/catalog-fixtures';
 import { createTestApp, type SignedIn, type TestApp } from '../../test/harness';
 import { gpsJpeg, multipart, testJpeg } from '../../test/images';
+import { contentHash } from './pipeline';
 
 let t: TestApp;
 let d: Directory;
@@ -125,6 +127,30 @@ describe('uploading, replacing and removing', () => {
     expect(
       (await upload(d.admin, `/api/shops/${missing}/logo`, multipart(await testJpeg()))).statusCode,
     ).toBe(404);
+  });
+});
+
+describe('an upload over a real connection', () => {
+  it('reaches the image worker whole, piece by piece as the socket delivers it: its key is the hash of the bytes sent', async () => {
+    // app.inject hands the body over in one piece; a socket delivers a large file in many reads, each
+    // moved to the image worker (image-workers.ts): the key proves every byte arrived, in order.
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const shop = await d.shop();
+    const file = await sharp(randomBytes(1200 * 900 * 3), { raw: { width: 1200, height: 900, channels: 3 } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    expect(file.length).toBeGreaterThan(1024 * 1024);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(file)], { type: 'image/jpeg' }), 'noise.jpg');
+    const response = await fetch(`${address}/api/shops/${shop.id}/cover`, {
+      method: 'PUT',
+      body: form,
+      headers: { ...d.admin.headers, 'x-mall-upload': '1' },
+    });
+    const body = (await response.json()) as { image: string };
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body.image).toBe(`${await contentHash(file)}-1200x900`);
+    expect((await d.row('shops', shop.id))?.cover_image).toBe(body.image);
   });
 });
 

@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { IMAGE_MESSAGES } from '../../../shared/errors';
 import {
@@ -43,9 +43,11 @@ const refuse = (message: string, code = 'INVALID_IMAGE') => new HttpError(422, c
  * trusted: its type is what libvips finds in the bytes, its pixel count is checked from the header
  * before any pixel is decoded, the EXIF orientation is applied and then every piece of metadata (EXIF
  * with GPS, XMP, IPTC, ICC profiles beyond sRGB) is left out of the output — sharp writes none unless
- * asked. All of it runs on libuv's thread pool: the event loop only waits.
+ * asked. All of it runs on libuv's thread pool: the event loop only waits. Uploads call it inside an image
+ * worker (image-workers.ts), which hashes the file as it arrives and passes `known.hash` (contentHash's
+ * value); the demo's pictures call it on the main thread.
  */
-export async function processImage(file: Buffer): Promise<ProcessedImage> {
+export async function processImage(file: Buffer, known: { hash?: string } = {}): Promise<ProcessedImage> {
   const options = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' as const, sequentialRead: true };
   let metadata: Metadata;
   try {
@@ -85,7 +87,7 @@ export async function processImage(file: Buffer): Promise<ProcessedImage> {
       }),
     ),
   );
-  const hash = await contentHash(file);
+  const hash = known.hash ?? (await contentHash(file));
   return {
     key: imageKey(hash, base.info.width, base.info.height),
     width: base.info.width,
@@ -104,6 +106,20 @@ export async function contentHash(file: Buffer): Promise<string> {
     Buffer.concat([Buffer.from(PIPELINE_VERSION), file]),
   );
   return Buffer.from(digest).toString('base64url');
+}
+
+/**
+ * contentHash's value, fed piece by piece as an upload arrives — no copy of the file to hash it. For the
+ * image worker (image-worker.ts), whose thread may block: no one's request waits on its event loop.
+ */
+export function contentHasher(): { update(bytes: Uint8Array): void; digest(): string } {
+  const hash = createHash('sha256').update(PIPELINE_VERSION);
+  return {
+    update: (bytes) => {
+      hash.update(bytes);
+    },
+    digest: () => hash.digest('base64url'),
+  };
 }
 
 function refuseUnreadable(error: unknown, hevc = false): HttpError {

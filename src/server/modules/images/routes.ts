@@ -20,7 +20,8 @@ import { floors, products, shops } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { BoundedQueue, turnIn } from '../../lib/bounded-queue';
 import { type Executor, routeWriter } from '../../write-path';
-import { CONTENT_TYPES, processImage } from './pipeline';
+import { freeVariants, type ImageWorkers, imageWorkers, type UploadJob } from './image-workers';
+import { CONTENT_TYPES, type ProcessedImage } from './pipeline';
 import type { ImageStore } from './store';
 
 /**
@@ -134,25 +135,36 @@ const ImageParams = z.strictObject({
   variant: z.string().regex(IMAGE_VARIANT_PATTERN, 'Image not found'),
 });
 
-/** Reads the one file of a multipart upload, refusing anything else with the catalogue's words. */
-async function readUpload(request: FastifyRequest): Promise<Buffer> {
+/**
+ * Reads the one file of a multipart upload into an image worker as it arrives, refusing anything else
+ * with the catalogue's words; once the body is whole and valid, the worker's processed image. The file's
+ * pieces are moved to the worker (copied when they share memory) as they arrive: no whole file, no
+ * decoding's buffers on this thread's heap (docs/decisions/020).
+ */
+async function readUpload(request: FastifyRequest, workers: ImageWorkers): Promise<ProcessedImage> {
   if (!request.isMultipart()) throw new HttpError(415, 'NOT_MULTIPART', IMAGE_MESSAGES.noFile);
-  let file: Buffer | null = null;
+  let job: UploadJob | null = null;
   try {
     // Every part is read to the end: a second file or any field is refused, not silently ignored.
     for await (const part of request.parts()) {
-      if (part.type !== 'file' || file !== null) throw new HttpError(400, 'ONE_FILE', IMAGE_MESSAGES.oneFile);
+      if (part.type !== 'file' || job !== null) throw new HttpError(400, 'ONE_FILE', IMAGE_MESSAGES.oneFile);
       if (part.fieldname !== 'file') {
         part.file.resume();
         throw new HttpError(400, 'WRONG_FIELD', IMAGE_MESSAGES.wrongField);
       }
-      file = await part.toBuffer();
+      job = await workers.begin();
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        if (part.file.truncated) throw new HttpError(413, 'FILE_TOO_LARGE', IMAGE_MESSAGES.tooLarge);
+        job.push(chunk);
+      }
+      if (part.file.truncated) throw new HttpError(413, 'FILE_TOO_LARGE', IMAGE_MESSAGES.tooLarge);
     }
   } catch (error) {
+    job?.abort();
     throw uploadError(error);
   }
-  if (!file) throw new HttpError(400, 'NO_FILE', IMAGE_MESSAGES.noFile);
-  return file;
+  if (!job) throw new HttpError(400, 'NO_FILE', IMAGE_MESSAGES.noFile);
+  return job.finish();
 }
 
 function uploadError(error: unknown): HttpError {
@@ -233,6 +245,9 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
   }
 
   const processing = new BoundedQueue(UPLOADS_AT_ONCE, UPLOADS_WAITING);
+  // One worker per upload decoded at once, started on the first upload, stopped with the app.
+  const workers = imageWorkers(UPLOADS_AT_ONCE);
+  app.addHook('onClose', () => workers.close());
 
   await app.register(async (plain) => {
     const uploads = plain.withTypeProvider<ZodTypeProvider>();
@@ -263,9 +278,7 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
           const found = await readCurrent(slot, db, id, false);
           await authorize(request, slot, found);
           if (!found) throw new HttpError(404, 'NOT_FOUND', slot.notFound);
-          const image = await turnIn(processing, reply).run(async () =>
-            processImage(await readUpload(request)),
-          );
+          const image = await turnIn(processing, reply).run(() => readUpload(request, workers));
           let replaced: string | null = null;
           try {
             await store.withKey(image.key, () =>
@@ -294,6 +307,8 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
             // Files written for a write that did not commit.
             await store.release([image.key]);
             throw error;
+          } finally {
+            freeVariants(image);
           }
           await store.release([replaced]);
           return { image: image.key };

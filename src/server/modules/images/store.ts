@@ -83,10 +83,15 @@ export function databaseImageStore(db: Db): ImageStore {
     withKey: keyLocks(),
     async save(tx, image) {
       await upsertImageRow(tx, image);
-      await tx
-        .insert(imageVariants)
-        .values(image.variants.map((v) => ({ imageKey: image.key, name: v.name, bytes: v.bytes })))
-        .onConflictDoNothing();
+      // One statement per variant: pg copies a statement's parameters into a buffer it grows by half
+      // again each time, so one statement for all six allocated ~2.5× their bytes on the event loop's
+      // heap, where they wait for a full garbage collection (docs/decisions/020); one each, ~1×.
+      for (const v of image.variants) {
+        await tx
+          .insert(imageVariants)
+          .values({ imageKey: image.key, name: v.name, bytes: v.bytes })
+          .onConflictDoNothing();
+      }
     },
     async read(key, name) {
       const cached = cache.get(`${key}/${name}`);
