@@ -1,5 +1,6 @@
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { HttpError } from '../../errors';
+import { freeNow, ownsItsMemory } from '../../lib/free-now';
 import { OVERLOADED_MESSAGE } from '../../overload';
 import type { FromImageWorker, ToImageWorker } from './image-worker';
 import type { ProcessedImage } from './pipeline';
@@ -204,34 +205,9 @@ export function imageWorkers(size: number, options: ImageWorkerOptions = {}): Im
   };
 }
 
-/**
- * Frees the variants' memory now, once they are stored. They came from a worker as whole ArrayBuffers,
- * counted as this thread's external memory until a full garbage collection finds them dead; moving them
- * into a message nobody will read (the channel is closed at once) detaches them: the count drops at once
- * and the bytes are freed with the message. `image` must not be read afterwards.
- */
+/** Frees the variants' memory now, once they are stored (lib/free-now.ts). `image` must not be read afterwards. */
 export function freeVariants(image: ProcessedImage): void {
-  const buffers: ArrayBuffer[] = [];
-  for (const { bytes } of image.variants) if (ownsItsMemory(bytes)) buffers.push(bytes.buffer);
-  if (buffers.length === 0) return;
-  const { port1, port2 } = new MessageChannel();
-  try {
-    port1.postMessage(null, buffers);
-  } catch {
-    // Not transferable: left to the garbage collector.
-  } finally {
-    port1.close();
-    port2.close();
-  }
-}
-
-/** Is `bytes` the whole of an ArrayBuffer (so moving that buffer moves nothing else)? */
-function ownsItsMemory(bytes: Uint8Array): bytes is Uint8Array<ArrayBuffer> {
-  return (
-    bytes.buffer instanceof ArrayBuffer &&
-    bytes.byteOffset === 0 &&
-    bytes.byteLength === bytes.buffer.byteLength
-  );
+  freeNow(image.variants.map((variant) => variant.bytes));
 }
 
 function answerOf(outcome: FromImageWorker | Error): ProcessedImage {

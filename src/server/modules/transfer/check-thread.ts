@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { ImportKind } from '../../../shared/transfer';
 import type { Db } from '../../db/client';
 import { HttpError } from '../../errors';
+import { freeNow } from '../../lib/free-now';
 import type { CheckResult } from './import-check';
 import type { StageBatch } from './staging';
 
@@ -71,6 +72,8 @@ async function stageRows(db: Db, runId: string, batch: StageBatch): Promise<void
          entity_name text, "values" jsonb, changes jsonb)`,
     [runId, json],
   );
+  // Received from the worker and written: freed now, not when external memory forces a mark-compact.
+  freeNow([batch.json]);
 }
 
 export interface CheckThread {
