@@ -8,6 +8,7 @@ const RUN = '11111111-1111-4111-8111-111111111111';
 /** A database stand-in: the file's text for the worker's chunk reads, `answer` for every other query. */
 function fakeDb(file: string, answer: (text: string) => Promise<unknown[]> = async () => []) {
   const staged: unknown[][] = [];
+  const stagedBytes: Buffer[] = [];
   const db = {
     $client: {
       query: async (config: { text: string; values?: unknown[] } | string, values?: unknown[]) => {
@@ -18,14 +19,16 @@ function fakeDb(file: string, answer: (text: string) => Promise<unknown[]> = asy
           return { rows: [{ part: file.slice(from - 1, from - 1 + length) }] };
         }
         if (text.includes('insert into import_staged_rows')) {
-          staged.push(params as unknown[]);
+          // Read now, as a real driver does: the batch's bytes are freed once the statement is done.
+          for (const param of params as unknown[]) if (Buffer.isBuffer(param)) stagedBytes.push(param);
+          staged.push((params as unknown[]).map((param) => (Buffer.isBuffer(param) ? String(param) : param)));
           return { rows: [] };
         }
         return { rows: await answer(text) };
       },
     },
   } as unknown as Db;
-  return { db, staged };
+  return { db, staged, stagedBytes };
 }
 
 describe('the import check on a worker thread', () => {
@@ -48,13 +51,18 @@ describe('the import check on a worker thread', () => {
   it('stages the rows of a confirmed run through the main thread, a batch per statement', async () => {
     const shop = { id: '22222222-2222-4222-8222-222222222222', name: 'Lamps', code: 'L1' };
     const rows = Array.from({ length: 1200 }, (_, i) => `L1,P${i},Lamp ${i},${i + 1}.50`);
-    const { db, staged } = fakeDb(`shop_code,code,name,price\n${rows.join('\n')}\n`, async (text) =>
-      text.includes('"external_code"') && text.includes('from "shops"')
-        ? [[shop.id, shop.name, shop.code]]
-        : [],
+    const { db, staged, stagedBytes } = fakeDb(
+      `shop_code,code,name,price\n${rows.join('\n')}\n`,
+      async (text) =>
+        text.includes('"external_code"') && text.includes('from "shops"')
+          ? [[shop.id, shop.name, shop.code]]
+          : [],
     );
     const result = await checkOnThread(db, { runId: RUN, kind: 'products', stage: true }).result;
     expect(result.counts.created).toBe(1200);
+    // Each batch's bytes were freed once written (detached: nothing left for a mark-compact to find).
+    expect(stagedBytes).toHaveLength(3);
+    for (const bytes of stagedBytes) expect(bytes.byteLength).toBe(0);
     const batches = staged.map(
       (params) => JSON.parse(String(params[1])) as { seq: number; action: string }[],
     );
