@@ -5,6 +5,7 @@ import { formatIntervals } from '../../../shared/hours-core';
 import { hoursStatus, intervalsOn, specialDayOn, wallClock } from '../../../shared/hours-status';
 import type { PublicSettings } from '../../../shared/settings';
 import { api } from '../../lib/api';
+import { StatusAfterHours } from './status-after-hours';
 
 /**
  * The mall's hours today for visitors on the landing page, which has no query client (decision 007):
@@ -45,13 +46,7 @@ export function LandingMallHours() {
         <span className="font-medium">Mall hours today:</span> {formatIntervals(intervalsOn(hours, today))}
         {note ? ` (${note})` : ''}
       </span>
-      <span className={status.state === 'open' ? 'text-emerald-700' : 'text-rose-700'}>
-        {/* On a phone the status wraps to a line of its own, where a leading dot would dangle. */}
-        <span aria-hidden="true" className="hidden sm:inline">
-          ·{' '}
-        </span>
-        {status.label}
-      </span>
+      <StatusAfterHours status={status} />
     </p>
   );
 }

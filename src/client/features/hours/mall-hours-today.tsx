@@ -4,6 +4,7 @@ import { formatIntervals } from '../../../shared/hours-core';
 import { hoursStatus, intervalsOn, specialDayOn, wallClock } from '../../../shared/hours-status';
 import { cn } from '../../lib/cn';
 import { mallHoursQuery } from './api';
+import { StatusAfterHours } from './status-after-hours';
 import { useMallClock } from './use-mall-clock';
 
 /** "Mall hours today: 07:00–23:30 · Open now · closes 23:30", with a special day's note. */
@@ -26,13 +27,7 @@ export function MallHoursToday({ className }: { className?: string }) {
         <span className="font-medium">Mall hours today:</span> {formatIntervals(intervalsOn(hours, today))}
         {special?.note ? ` (${special.note})` : ''}
       </span>
-      <span className={status.state === 'open' ? 'text-emerald-700' : 'text-rose-700'}>
-        {/* On a phone the status wraps to a line of its own, where a leading dot would dangle. */}
-        <span aria-hidden="true" className="hidden sm:inline">
-          ·{' '}
-        </span>
-        {status.label}
-      </span>
+      <StatusAfterHours status={status} />
     </p>
   );
 }

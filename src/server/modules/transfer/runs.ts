@@ -135,6 +135,20 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
   }
 
   /** The run's row without its file (megabytes: the check's worker reads it in chunks). */
+  /**
+   * A run that ended in an error: failed, with the error's words when it is one of ours. Nobody awaits a
+   * run: a failure to record its failure (the database gone at shutdown) is the lease's to report, not
+   * an unhandled rejection.
+   */
+  async function recordFailure(id: string, error: unknown, fallback: string): Promise<void> {
+    const message = error instanceof HttpError ? error.message : fallback;
+    await db
+      .update(importRuns)
+      .set({ status: 'failed', result: { error: message }, finishedAt: now() })
+      .where(eq(importRuns.id, id))
+      .catch(() => undefined);
+  }
+
   async function stored(id: string): Promise<RunRow> {
     const [row] = await db.select(withoutFile).from(importRuns).where(eq(importRuns.id, id));
     if (!row) throw importNotFound();
@@ -163,14 +177,7 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
         .set({ status: 'previewed', preview: stored, rowsTotal: total, rowsChecked: total })
         .where(eq(importRuns.id, id));
     } catch (error) {
-      const message = error instanceof HttpError ? error.message : 'The file could not be checked';
-      // Nobody awaits a check: a failure to record its failure (the database gone at shutdown) is the
-      // lease's to report, not an unhandled rejection.
-      await db
-        .update(importRuns)
-        .set({ status: 'failed', result: { error: message }, finishedAt: now() })
-        .where(eq(importRuns.id, id))
-        .catch(() => undefined);
+      await recordFailure(id, error, 'The file could not be checked');
     } finally {
       ticket.release();
       untrack(id);
@@ -228,12 +235,7 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
           },
         );
       } catch (error) {
-        const message = error instanceof HttpError ? error.message : 'The import failed; nothing was written';
-        await db
-          .update(importRuns)
-          .set({ status: 'failed', result: { error: message }, finishedAt: now() })
-          .where(eq(importRuns.id, id))
-          .catch(() => undefined);
+        await recordFailure(id, error, 'The import failed; nothing was written');
       } finally {
         ticket.release();
         untrack(id);
