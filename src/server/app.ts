@@ -20,6 +20,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
+import { type OffsetSpan, zoneOffsets } from '../shared/hours-status';
 import { pageMatcher } from '../shared/page-paths';
 import type { Permission } from '../shared/permissions';
 import { PublicSettings } from '../shared/settings';
@@ -311,11 +312,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
   });
+  // The zone's offsets around the hour `at` is in: worked out once an hour (some 600 Intl readings).
+  let offsetsHour = Number.NaN;
+  let offsetsOfHour: OffsetSpan[] = [];
+  const offsetsNear = (at: Date): OffsetSpan[] => {
+    const hour = Math.floor(at.getTime() / 3_600_000) * 3_600_000;
+    if (hour !== offsetsHour) {
+      offsetsOfHour = zoneOffsets(timeZone, hour - 3 * 86_400_000, hour + 22 * 86_400_000);
+      offsetsHour = hour;
+    }
+    return offsetsOfHour;
+  };
   // Public, never cached: the browser's view of the mall's calendar (shared/settings.ts).
   app.get('/api/settings', { schema: { response: { 200: PublicSettings } } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     const at = now();
-    return { timeZone, today: mallToday(timeZone, at), now: at.toISOString() };
+    return { timeZone, today: mallToday(timeZone, at), now: at.toISOString(), offsets: offsetsNear(at) };
   });
   // One queue for every password hash: sign-in, registration and a password change wait in the same line.
   const hashQueue = options.hashQueue ?? createHashQueue();

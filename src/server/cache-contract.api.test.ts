@@ -6,6 +6,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyWeek, everyDay } from '../shared/hours';
+import { zoneOffsets } from '../shared/hours-status';
 import { buildApp } from './app';
 import { mallToday } from './lib/mall-time';
 import { assertCacheable, registerReadCache } from './read-cache';
@@ -168,10 +169,20 @@ describe('GET /api/settings', () => {
       today: mallToday(TEST_TIME_ZONE, t.now()),
       // The server's clock, for the browser's "open now" (docs/decisions/017).
       now: expect.any(String),
+      // The zone's offsets around now, for the browser's wall clock without Intl.
+      offsets: expect.any(Array),
     });
     const now = Date.parse(response.json().now);
     expect(now).toBeGreaterThanOrEqual(before);
     expect(now).toBeLessThanOrEqual(t.now().getTime());
+    // They reach from before now to beyond the fortnight a status looks ahead, span after span, and say
+    // what Intl says at now.
+    const offsets = response.json().offsets as { from: number; to: number; offsetMs: number }[];
+    expect(offsets[0]?.from).toBeLessThan(now - 2 * 86_400_000);
+    expect(offsets.at(-1)?.to).toBeGreaterThan(now + 20 * 86_400_000);
+    for (let i = 1; i < offsets.length; i += 1) expect(offsets[i]?.from).toBe(offsets[i - 1]?.to);
+    const spanNow = offsets.find((span) => span.from <= now && now < span.to);
+    expect(spanNow?.offsetMs).toBe(zoneOffsets(TEST_TIME_ZONE, now, now + 1000)[0]?.offsetMs);
     t.advanceClock(24 * 60 * 60 * 1000);
     try {
       expect(response.json().today).not.toBe((await t.app.inject({ url: '/api/settings' })).json().today);

@@ -17,7 +17,7 @@ const MINUTE_MS = 60_000;
 /** A span of time [start, end) in epoch milliseconds. */
 export type Range = readonly [start: number, end: number];
 
-// ---- time-zone arithmetic (Intl) ----
+// ---- time-zone arithmetic (Intl, or a table of offsets) ----
 
 const partFormatters = new Map<string, Intl.DateTimeFormat>();
 function partsFormatter(timeZone: string): Intl.DateTimeFormat {
@@ -38,11 +38,10 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The wall clock in `timeZone` at `instant`: its date (YYYY-MM-DD) and minutes after midnight. */
-export function wallClock(
-  instant: number,
-  timeZone: string,
-): { date: string; minutes: number; utcWall: number } {
+type WallClock = { date: string; minutes: number; utcWall: number };
+
+/** The wall clock as Intl reads it. */
+function intlWallClock(instant: number, timeZone: string): WallClock {
   const parts: Record<string, string> = {};
   for (const part of partsFormatter(timeZone).formatToParts(instant)) parts[part.type] = part.value;
   const year = Number(parts.year);
@@ -59,10 +58,92 @@ export function wallClock(
   };
 }
 
+/** How far the zone's wall clock is ahead of UTC at `instant`, in ms, as Intl reads it. */
+function intlOffset(instant: number, timeZone: string): number {
+  const secondStart = Math.floor(instant / 1000) * 1000;
+  return intlWallClock(secondStart, timeZone).utcWall - secondStart;
+}
+
+/** A span [from, to) of epoch ms in which a zone keeps one offset from UTC. */
+export interface OffsetSpan {
+  from: number;
+  to: number;
+  offsetMs: number;
+}
+
+/**
+ * A zone's offsets over [from, to), as Intl reads them: read hourly, each change found to the second.
+ * The server sends them with its clock (GET /api/settings) so a browser reads the mall's wall clock by
+ * arithmetic: a phone's first Intl.DateTimeFormat costs some 80 ms of the first render of a page of shops.
+ */
+export function zoneOffsets(timeZone: string, from: number, to: number): OffsetSpan[] {
+  const HOUR_MS = 3_600_000;
+  const spans: OffsetSpan[] = [];
+  let start = Math.floor(from / 1000) * 1000;
+  let offsetMs = intlOffset(start, timeZone);
+  for (let at = start + HOUR_MS; at - HOUR_MS < to; at += HOUR_MS) {
+    if (intlOffset(at, timeZone) === offsetMs) continue;
+    // The first second with the new offset, between the last hour read and this one.
+    let before = at - HOUR_MS;
+    let after = at;
+    while (after - before > 1000) {
+      const middle = before + Math.floor((after - before) / 2000) * 1000;
+      if (intlOffset(middle, timeZone) === offsetMs) before = middle;
+      else after = middle;
+    }
+    spans.push({ from: start, to: after, offsetMs });
+    start = after;
+    offsetMs = intlOffset(after, timeZone);
+  }
+  spans.push({ from: start, to: Math.max(start, to), offsetMs });
+  return spans;
+}
+
+const offsetTables = new Map<string, readonly OffsetSpan[]>();
+
+/** Reads `timeZone`'s clock from `spans` (zoneOffsets' answer) where they reach; Intl elsewhere. */
+export function adoptZoneOffsets(timeZone: string, spans: readonly OffsetSpan[]): void {
+  if (offsetTables.get(timeZone) === spans) return;
+  offsetTables.set(timeZone, spans);
+  // What was worked out before is read again from the table.
+  lastWallClock = null;
+  instantMemo.clear();
+  offsetsMemo.clear();
+  mallRangesMemo = new WeakMap();
+}
+
+function tableOffset(instant: number, timeZone: string): number | undefined {
+  const spans = offsetTables.get(timeZone);
+  if (!spans) return undefined;
+  for (const span of spans) if (span.from <= instant && instant < span.to) return span.offsetMs;
+  return undefined;
+}
+
+// A status asks the wall clock at the same instant several times (its date, the horizon, the label).
+let lastWallClock: { instant: number; timeZone: string; value: WallClock } | null = null;
+
+/** The wall clock in `timeZone` at `instant`: its date (YYYY-MM-DD) and minutes after midnight. */
+export function wallClock(instant: number, timeZone: string): WallClock {
+  if (lastWallClock?.instant === instant && lastWallClock.timeZone === timeZone) return lastWallClock.value;
+  const known = tableOffset(instant, timeZone);
+  let value: WallClock;
+  if (known === undefined) value = intlWallClock(instant, timeZone);
+  else {
+    const utcWall = Math.floor(instant / 1000) * 1000 + known;
+    const wall = new Date(utcWall);
+    value = {
+      date: wall.toISOString().slice(0, 10),
+      minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes(),
+      utcWall,
+    };
+  }
+  lastWallClock = { instant, timeZone, value };
+  return value;
+}
+
 /** How far the zone's wall clock is ahead of UTC at `instant`, in ms. */
 function zoneOffset(instant: number, timeZone: string): number {
-  const secondStart = Math.floor(instant / 1000) * 1000;
-  return wallClock(secondStart, timeZone).utcWall - secondStart;
+  return tableOffset(instant, timeZone) ?? intlOffset(instant, timeZone);
 }
 
 const instantMemo = new Map<string, number>();
@@ -78,15 +159,41 @@ export function zonedInstant(date: string, minutes: number, timeZone: string): n
   const known = instantMemo.get(key);
   if (known !== undefined) return known;
   const wall = Date.parse(`${date}T00:00:00Z`) + minutes * MINUTE_MS;
+  // Most days: the same offset from a day before the date to two days after it (an interval's minutes
+  // stay under 2 × 1440), so no change of offset in between, and the instant is the wall clock minus it.
+  // This is the answer the search below gives on such days, for two readings of the clock per date
+  // rather than up to four per instant (a page of shop cards asked some 1,000: Lighthouse's long task).
+  const [dayBefore, dayAfter] = offsetsAround(date, timeZone);
+  if (dayBefore === dayAfter && minutes >= 0 && minutes < 2 * 1440) {
+    return remember(key, wall - dayBefore);
+  }
   // The offsets a day before and after: a zone changes at most once in between.
   const before = zoneOffset(wall - DAY_MS, timeZone);
   const after = zoneOffset(wall + DAY_MS, timeZone);
   const fits = (instant: number) => zoneOffset(instant, timeZone) === wall - instant;
   const candidates = [wall - before, wall - after].filter(fits);
-  const instant = candidates.length > 0 ? Math.min(...candidates) : wall - before;
+  return remember(key, candidates.length > 0 ? Math.min(...candidates) : wall - before);
+}
+
+function remember(key: string, instant: number): number {
   if (instantMemo.size > 20_000) instantMemo.clear();
   instantMemo.set(key, instant);
   return instant;
+}
+
+const offsetsMemo = new Map<string, readonly [number, number]>();
+
+/** The zone's offsets a day before `date` begins and three days after (two days after it ends). */
+function offsetsAround(date: string, timeZone: string): readonly [number, number] {
+  const key = `${timeZone} ${date}`;
+  let offsets = offsetsMemo.get(key);
+  if (!offsets) {
+    const start = Date.parse(`${date}T00:00:00Z`);
+    offsets = [zoneOffset(start - DAY_MS, timeZone), zoneOffset(start + 3 * DAY_MS, timeZone)];
+    if (offsetsMemo.size > 2_000) offsetsMemo.clear();
+    offsetsMemo.set(key, offsets);
+  }
+  return offsets;
 }
 
 /** `date` (YYYY-MM-DD) plus `days`, as calendar dates. */
@@ -184,12 +291,23 @@ export interface StatusOptions {
 /** How far ahead a next opening is looked for (a shop closed for a fortnight says only "Closed"). */
 const HORIZON_DAYS = 15;
 
+// Every shop's status on a page is bounded by the same mall hours, from the same day.
+let mallRangesMemo = new WeakMap<OpeningHours, { key: string; ranges: Range[] }>();
+function mallRanges(mall: OpeningHours, from: string, days: number, timeZone: string): Range[] {
+  const key = `${timeZone} ${from} ${days}`;
+  const known = mallRangesMemo.get(mall);
+  if (known?.key === key) return known.ranges;
+  const ranges = openRanges(mall, from, days, timeZone);
+  mallRangesMemo.set(mall, { key, ranges });
+  return ranges;
+}
+
 /** The ranges in which `hours` (bounded by `mall`) are open, from the day before `at`'s date on. */
 function effectiveRanges(hours: OpeningHours, at: number, options: StatusOptions, days: number): Range[] {
   const yesterday = addDays(wallClock(at, options.timeZone).date, -1);
   const own = openRanges(hours, yesterday, days, options.timeZone);
   return options.mall
-    ? intersectRanges(own, openRanges(options.mall, yesterday, days, options.timeZone))
+    ? intersectRanges(own, mallRanges(options.mall, yesterday, days, options.timeZone))
     : own;
 }
 
@@ -245,26 +363,15 @@ export function hoursStatus(hours: OpeningHours | null, at: number, options: Sta
   };
 }
 
-const timeFormatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string, kind: 'time' | 'weekday' | 'date'): Intl.DateTimeFormat {
-  const key = `${timeZone} ${kind}`;
-  let found = timeFormatters.get(key);
-  if (!found) {
-    const options: Intl.DateTimeFormatOptions =
-      kind === 'time'
-        ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
-        : kind === 'weekday'
-          ? { weekday: 'short' }
-          : { day: 'numeric', month: 'short' };
-    found = new Intl.DateTimeFormat('en-GB', { timeZone, ...options });
-    timeFormatters.set(key, found);
-  }
-  return found;
-}
+const pad2 = (n: number) => String(n).padStart(2, '0');
+const WEEKDAY_LABELS = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
+// As en-GB reads them (Intl's short month: "Sept").
+const MONTH_LABELS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
 
 /** "HH:MM" of `instant` on the zone's wall clock. */
 export function formatTime(instant: number, timeZone: string): string {
-  return formatter(timeZone, 'time').format(instant);
+  const { minutes } = wallClock(instant, timeZone);
+  return `${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}`;
 }
 
 /**
@@ -279,6 +386,6 @@ export function whenLabel(instant: number, now: number, timeZone: string, kind: 
   if (then.date === addDays(today, 1)) {
     return kind === 'close' && then.minutes < 6 * 60 ? time : `tomorrow ${time}`;
   }
-  if (instant - now < 6 * DAY_MS) return `${formatter(timeZone, 'weekday').format(instant)} ${time}`;
-  return `${formatter(timeZone, 'date').format(instant)} ${time}`;
+  if (instant - now < 6 * DAY_MS) return `${WEEKDAY_LABELS[weekdayOf(then.date)]} ${time}`;
+  return `${Number(then.date.slice(8))} ${MONTH_LABELS[Number(then.date.slice(5, 7)) - 1]} ${time}`;
 }

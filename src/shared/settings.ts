@@ -15,5 +15,10 @@ export const PublicSettings = z.object({
    * clock, so "Open now · closes 21:00" follows the server's time, not a wrong device clock (decision 017).
    */
   now: z.string(),
+  /**
+   * The zone's offsets from UTC (spans of epoch ms) from three days before `now` to three weeks after:
+   * the browser reads the mall's wall clock from them by arithmetic, without Intl (shared/hours-status.ts).
+   */
+  offsets: z.array(z.object({ from: z.number(), to: z.number(), offsetMs: z.number() })),
 });
 export type PublicSettings = z.infer<typeof PublicSettings>;

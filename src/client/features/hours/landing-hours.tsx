@@ -2,7 +2,13 @@ import { Clock } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { MallHours } from '../../../shared/hours';
 import { formatIntervals } from '../../../shared/hours-core';
-import { hoursStatus, intervalsOn, specialDayOn, wallClock } from '../../../shared/hours-status';
+import {
+  adoptZoneOffsets,
+  hoursStatus,
+  intervalsOn,
+  specialDayOn,
+  wallClock,
+} from '../../../shared/hours-status';
 import type { PublicSettings } from '../../../shared/settings';
 import { api } from '../../lib/api';
 import { StatusAfterHours } from './status-after-hours';
@@ -22,9 +28,10 @@ export function LandingMallHours() {
       api<MallHours>('/api/mall-hours', { signal: controller.signal }),
       api<PublicSettings>('/api/settings', { signal: controller.signal }),
     ])
-      .then(([hours, settings]) =>
-        setData({ hours, settings, offset: Date.parse(settings.now) - Date.now() }),
-      )
+      .then(([hours, settings]) => {
+        adoptZoneOffsets(settings.timeZone, settings.offsets);
+        setData({ hours, settings, offset: Date.parse(settings.now) - Date.now() });
+      })
       .catch(() => {});
     const timer = setInterval(() => setTick((n) => n + 1), 30_000);
     return () => {

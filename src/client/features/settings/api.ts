@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { adoptZoneOffsets } from '../../../shared/hours-status';
 import type { PublicSettings } from '../../../shared/settings';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
@@ -9,6 +10,11 @@ import { queryKeys } from '../../lib/query-keys';
  */
 export const settingsQuery = queryOptions({
   queryKey: queryKeys.settings,
-  queryFn: ({ signal }) => api<PublicSettings>('/api/settings', { signal }),
+  queryFn: async ({ signal }) => {
+    const settings = await api<PublicSettings>('/api/settings', { signal });
+    // the mall's clock is read from these offsets from now on, not with Intl (shared/hours-status.ts).
+    adoptZoneOffsets(settings.timeZone, settings.offsets);
+    return settings;
+  },
   staleTime: 0,
 });
