@@ -2,6 +2,9 @@ import './styles.css';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoot } from './app-root';
+import { readSessionAtStart } from './lib/auth';
+import { preloadMatches } from './lib/lazy-route';
+import { routes } from './router';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -11,4 +14,15 @@ const app = <AppRoot router={BrowserRouter} />;
 // Every other page arrives with the frame and spinner the app's first render shows too, so drawing
 // over it changes nothing on screen.
 if (root.dataset.prerendered === 'landing' && window.location.pathname === '/') hydrateRoot(root, app);
-else createRoot(root).render(app);
+else {
+  // The page's chunks first: rendered before they arrive, each lazy screen would suspend, show the
+  // spinner, and React holds a revealed screen back at least 300 ms after a spinner appeared. Until
+  // then the page shows the frame and spinner it arrived with (index.html). Who is signed in is read
+  // meanwhile (index.html preloads it), so the guards decide and the page's reads start as its chunks
+  // arrive, not after the first render.
+  const chunks = preloadMatches(routes, window.location);
+  void readSessionAtStart()
+    .then(({ user }) => preloadMatches(routes, window.location, { ready: true, user }))
+    .then(() => chunks)
+    .then(() => createRoot(root).render(app));
+}

@@ -51,12 +51,32 @@ interface AuthProviderProps {
   onSignedOut: () => Promise<void> | void;
 }
 
+/** The session as the page's first read found it (`readSessionAtStart`); undefined until it answers. */
+let sessionAtStart: { user: SessionUser | null } | undefined;
+let sessionRead: Promise<{ user: SessionUser | null }> | undefined;
+
+/**
+ * Who is signed in, read once when the app starts (index.html preloads the answer): main.tsx waits for
+ * it before the first render, so the page's chunks and reads start at once, and the provider below
+ * starts with it instead of asking again. A failure means signed out.
+ */
+export function readSessionAtStart(): Promise<{ user: SessionUser | null }> {
+  sessionRead ??= api<{ user: SessionUser | null }>('/api/auth/me')
+    .catch(() => ({ user: null }))
+    .then((answer) => {
+      sessionAtStart = answer;
+      return answer;
+    });
+  return sessionRead;
+}
+
 export function AuthProvider({ children, onSignedOut }: AuthProviderProps) {
-  const [user, setUser] = useState<SessionUser | null>(null);
-  const [ready, setReady] = useState(false);
+  const [user, setUser] = useState<SessionUser | null>(() => sessionAtStart?.user ?? null);
+  const [ready, setReady] = useState(() => sessionAtStart !== undefined);
   const [loggedOut, setLoggedOut] = useState(false);
 
   useEffect(() => {
+    if (sessionAtStart !== undefined) return;
     let cancelled = false;
     api<{ user: SessionUser | null }>('/api/auth/me')
       .then(

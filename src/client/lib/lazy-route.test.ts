@@ -1,7 +1,9 @@
+import { createElement, Suspense } from 'react';
+import { renderToString } from 'react-dom/server';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '../../shared/auth';
-import { type GuardHandle, preloadMatches } from './lazy-route';
+import { type GuardHandle, lazyRoute, preloadMatches } from './lazy-route';
 
 // the admin guard's rule (components/require-role.tsx's admitsRole('admin'))
 const adminsOnly: GuardHandle = { admits: (person) => person?.role === 'admin' };
@@ -46,5 +48,35 @@ describe('preloadMatches: the guards decide before any read', () => {
     await preloadMatches(routes, at, { ready: true, user: user('admin') });
     expect(page.preload).toHaveBeenCalledOnce();
     expect(page.prefetch).toHaveBeenCalledOnce();
+  });
+});
+
+describe('lazyRoute', () => {
+  it('renders a screen whose module has arrived at once, without suspending', async () => {
+    const route = lazyRoute(async () => ({ Page: () => createElement('p', null, 'the screen') }), 'Page');
+    const draw = () => renderToString(createElement(Suspense, { fallback: 'waiting' }, route.element));
+    // before its module arrives, the screen suspends (the spinner shows)
+    expect(draw()).toContain('waiting');
+    await (route.handle as { preload(): Promise<unknown> }).preload();
+    // after: drawn in the same render (React.lazy alone would suspend once more, and React holds a
+    // revealed screen back 300 ms after its spinner)
+    expect(draw()).toContain('the screen');
+    expect(draw()).not.toContain('waiting');
+  });
+
+  it("hands a screen's prefetch the path's parameters", async () => {
+    const prefetch = vi.fn();
+    const routes: RouteObject[] = [
+      lazyRoute(async () => ({ Page: () => null, prefetch }), 'Page', { path: 'user/shops/:id' }),
+    ];
+    await preloadMatches(
+      routes,
+      { pathname: '/user/shops/abc', search: '?page=2' },
+      { ready: true, user: null },
+    );
+    await vi.waitFor(() => expect(prefetch).toHaveBeenCalledOnce());
+    const [search, params] = prefetch.mock.calls[0] as [URLSearchParams, Record<string, string>];
+    expect(search.get('page')).toBe('2');
+    expect(params).toMatchObject({ id: 'abc' });
   });
 });

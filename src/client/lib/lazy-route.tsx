@@ -1,18 +1,18 @@
 import { type ComponentType, lazy } from 'react';
-import { matchRoutes, type NonIndexRouteObject, type RouteObject } from 'react-router';
+import { matchRoutes, type NonIndexRouteObject, type Params, type RouteObject } from 'react-router';
 import type { SessionUser } from '../../shared/auth';
 
 /**
  * A screen's module: the component, and optionally `prefetch`, which starts the screen's reads from its
- * URL's query string (react-query's prefetchQuery with the same query options the screen uses).
+ * URL's query string and path parameters (react-query's prefetchQuery with the same query options the screen uses).
  */
 type ScreenModule<Name extends string> = { [P in Name]: ComponentType } & {
-  prefetch?: (search: URLSearchParams) => void;
+  prefetch?: (search: URLSearchParams, params: Params) => void;
 };
 
 interface LazyRouteHandle {
   preload(): Promise<unknown>;
-  prefetch(search: URLSearchParams): Promise<void>;
+  prefetch(search: URLSearchParams, params: Params): Promise<void>;
 }
 
 /**
@@ -29,6 +29,22 @@ export interface KnownSession {
   user: SessionUser | null;
 }
 
+interface ScreenSource {
+  /** The screen, once its module has arrived. */
+  loaded(): ComponentType | undefined;
+  /** The screen through React.lazy, while its module is on its way. */
+  Pending: ComponentType;
+}
+
+/**
+ * A module already here renders at once: React.lazy would suspend once even then, showing the spinner,
+ * and React reveals a suspended screen no sooner than 300 ms after its spinner appeared.
+ */
+function LazyScreen({ source }: { source: ScreenSource }) {
+  const Loaded = source.loaded();
+  return Loaded ? <Loaded /> : <source.Pending />;
+}
+
 /**
  * A route whose screen is its own chunk, loaded when first shown: `name` is the component's export in
  * the module that `load` imports. See preloadMatches for when the download and the reads start.
@@ -39,16 +55,34 @@ export function lazyRoute<Name extends string>(
   route: Pick<NonIndexRouteObject, 'path' | 'children'> = {},
 ): NonIndexRouteObject {
   let loading: Promise<ScreenModule<Name>> | undefined;
+  let loaded: ScreenModule<Name> | undefined;
   const preload = () => {
-    loading ??= load();
+    loading ??= load().then((module) => {
+      loaded = module;
+      return module;
+    });
     return loading;
   };
-  const Screen = lazy<ComponentType>(async () => ({ default: (await preload())[name] }));
+  const source: ScreenSource = {
+    loaded: () => loaded?.[name],
+    Pending: lazy<ComponentType>(async () => ({ default: (await preload())[name] })),
+  };
   const handle: LazyRouteHandle = {
     preload,
-    prefetch: async (search) => (await preload()).prefetch?.(search),
+    prefetch: async (search, params) => (await preload()).prefetch?.(search, params),
   };
-  return { ...route, element: <Screen />, handle };
+  return { ...route, element: <LazyScreen source={source} />, handle };
+}
+
+// react-router ranks the whole route tree on each match (a phone spends some 20 ms on it): the start,
+// the session and each render of the screens ask for the same path, so the last answer is kept.
+let lastMatch: { routes: RouteObject[]; pathname: string; matches: ReturnType<typeof matchRoutes> } | null =
+  null;
+function matchedRoutes(routes: RouteObject[], pathname: string) {
+  if (lastMatch?.routes !== routes || lastMatch.pathname !== pathname) {
+    lastMatch = { routes, pathname, matches: matchRoutes(routes, pathname) };
+  }
+  return lastMatch.matches ?? [];
 }
 
 /**
@@ -67,14 +101,15 @@ export function preloadMatches(
 ): Promise<void> {
   const loads: Promise<unknown>[] = [];
   let mayRead = true;
-  for (const match of matchRoutes(routes, location.pathname) ?? []) {
+  for (const match of matchedRoutes(routes, location.pathname)) {
     const handle = match.route.handle as Partial<LazyRouteHandle & GuardHandle> | undefined;
     if (handle?.admits) {
       if (!session.ready) mayRead = false;
       else if (!handle.admits(session.user)) break;
     }
     if (handle?.preload) loads.push(handle.preload());
-    if (mayRead) void handle?.prefetch?.(new URLSearchParams(location.search)).catch(() => undefined);
+    if (mayRead)
+      void handle?.prefetch?.(new URLSearchParams(location.search), match.params).catch(() => undefined);
   }
   // a chunk that fails to load fails again when rendered, and the error screen shows then.
   return Promise.all(loads).then(

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { queryClient } from '../../lib/query-client';
 import { settingsQuery } from '../settings';
+import { mallHoursQuery } from './api';
 
 /** How often a shown status is recomputed: "Closes in 20 min" moves on by itself. */
 const TICK_MS = 30_000;
@@ -10,8 +12,19 @@ const TICK_MS = 30_000;
  * device's clock, so a wrong device clock does not open or close shops, plus the mall's time zone.
  * Re-renders every 30 s and when the tab comes back into view; null until the settings are known.
  */
+const clockQuery = { ...settingsQuery, staleTime: 10 * 60_000 };
+
+/**
+ * Starts reading what an open-now status needs (the clock and the mall's hours) with a screen's own
+ * reads (its `prefetch`), rather than after the screen has rendered its shops.
+ */
+export function prefetchMallClock(): void {
+  void queryClient.prefetchQuery(clockQuery);
+  void queryClient.prefetchQuery(mallHoursQuery);
+}
+
 export function useMallClock(): { now: number; timeZone: string } | null {
-  const settings = useQuery({ ...settingsQuery, staleTime: 10 * 60_000 });
+  const settings = useQuery(clockQuery);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => setTick((n) => n + 1), TICK_MS);

@@ -1,18 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Package, Percent, Store } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, type Params, useLocation, useParams } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { floorGuideQuery } from '../../features/amenities';
 import { LazyFloorPlan } from '../../features/floor-plans';
+import { prefetchMallClock } from '../../features/hours';
 import { OfferCard, OfferCardSkeleton, offersQuery } from '../../features/offers';
 import { ProductCard, ProductCardSkeleton, productsQuery } from '../../features/products';
 import { ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
 import { isNotFound } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
+import { queryClient } from '../../lib/query-client';
 import { usePageParam } from '../../lib/use-list-params';
 
 const PRODUCTS_PAGE_SIZE = 12;
@@ -40,6 +42,13 @@ function BackToShops() {
       Back to shops
     </Link>
   );
+}
+
+/** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx): the shop, and the clock its status needs. */
+export function prefetch(_search: URLSearchParams, params: Params): void {
+  if (!params.id || !UUID.test(params.id)) return;
+  prefetchMallClock();
+  void queryClient.prefetchQuery(shopQuery(params.id));
 }
 
 export function ShopDetailPage() {

@@ -9,7 +9,7 @@ import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { SearchField } from '../../components/ui/search-field';
-import { openAtParam, useMallClock } from '../../features/hours';
+import { openAtParam, prefetchMallClock, useMallClock } from '../../features/hours';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
 import { usePageTitle } from '../../lib/page-title';
@@ -50,6 +50,7 @@ function listQuery(
  * unfiltered, since a filter names a category or floor whose id comes with the lists.
  */
 export function prefetch(search: URLSearchParams): void {
+  prefetchMallClock();
   void queryClient.prefetchQuery(categoriesQuery);
   void queryClient.prefetchQuery(floorsQuery);
   if (!search.get('category') && !search.get('floor') && !search.get('open')) {
