@@ -30,7 +30,7 @@ export function ChangeTable({
         <thead className="text-xs tracking-wide text-slate-600 uppercase">
           <tr>
             {['Field', beforeHeading].map((heading) => (
-              <th key={heading} scope="col" className="py-1 pr-3 font-medium">
+              <th key={heading} scope="col" className="py-1 pr-3 font-medium whitespace-nowrap">
                 {heading}
               </th>
             ))}
@@ -42,7 +42,8 @@ export function ChangeTable({
         <tbody className="divide-y divide-slate-100 align-top">
           {rows.map((row) => (
             <tr key={row.key}>
-              <th scope="row" className="py-1.5 pr-3 font-medium text-slate-700">
+              {/* a field's name is never broken inside a word, however long the values beside it */}
+              <th scope="row" className="py-1.5 pr-3 font-medium whitespace-nowrap text-slate-700">
                 {row.label}
               </th>
               <td className="py-1.5 pr-3 wrap-anywhere text-slate-600">{row.before}</td>
