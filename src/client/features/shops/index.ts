@@ -10,4 +10,4 @@ export {
 } from './api';
 export { ShopCard, ShopCardSkeleton } from './shop-card';
 export { ShopFilter, shopFilter } from './shop-filter';
-export { ShopHeader, ShopHeaderSkeleton } from './shop-header';
+export { COVER_SIZES, ShopHeader, ShopHeaderSkeleton } from './shop-header';

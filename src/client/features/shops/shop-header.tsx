@@ -8,6 +8,9 @@ import { Picture } from '../images';
 import { ContactLinks } from './contact-links';
 import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 
+/** How wide a shop's cover is shown (its page's largest paint: preloaded by the page, shop-detail-page.tsx). */
+export const COVER_SIZES = '(min-width: 1024px) 960px, 100vw';
+
 export function ShopHeader({ shop }: { shop: ShopDetail }) {
   return (
     <section
@@ -18,7 +21,7 @@ export function ShopHeader({ shop }: { shop: ShopDetail }) {
         <Picture
           image={shop.cover}
           name={shop.name}
-          sizes="(min-width: 1024px) 960px, 100vw"
+          sizes={COVER_SIZES}
           eager
           className="-mx-5 -mt-5 mb-5 aspect-[3/1] rounded-t-2xl sm:-mx-8 sm:-mt-8 sm:mb-6"
         />

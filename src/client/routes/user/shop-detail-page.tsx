@@ -9,9 +9,10 @@ import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-s
 import { floorGuideQuery } from '../../features/amenities';
 import { LazyFloorPlan } from '../../features/floor-plans';
 import { prefetchMallClock } from '../../features/hours';
+import { preloadPicture } from '../../features/images';
 import { OfferCard, OfferCardSkeleton, offersQuery } from '../../features/offers';
 import { ProductCard, ProductCardSkeleton, productsQuery } from '../../features/products';
-import { ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
+import { COVER_SIZES, ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
 import { isNotFound } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
@@ -48,7 +49,11 @@ function BackToShops() {
 export function prefetch(_search: URLSearchParams, params: Params): void {
   if (!params.id || !UUID.test(params.id)) return;
   prefetchMallClock();
-  void queryClient.prefetchQuery(shopQuery(params.id));
+  const query = shopQuery(params.id);
+  // the cover is the page's largest paint: asked for when the shop answers, not after the page renders
+  void queryClient
+    .prefetchQuery(query)
+    .then(() => preloadPicture(queryClient.getQueryData(query.queryKey)?.cover, COVER_SIZES));
 }
 
 export function ShopDetailPage() {
