@@ -15,7 +15,7 @@ function fakeDb(file: string, answer: (text: string) => Promise<unknown[]> = asy
         const text = typeof config === 'string' ? config : config.text;
         const params = typeof config === 'string' ? values : config.values;
         if (text.includes('substr(content')) {
-          const [from, length] = params as [number, number, string];
+          const [, from, length] = params as [string, number, number];
           return { rows: [{ part: file.slice(from - 1, from - 1 + length) }] };
         }
         if (text.includes('insert into import_staged_rows')) {
@@ -85,6 +85,16 @@ describe('the import check on a worker thread', () => {
     await expect(checkOnThread(db, { runId: RUN, kind: 'products', stage: false }).result).rejects.toThrow(
       /The check failed: Failed query/,
     );
+  });
+
+  it('with a connection of its own, fails clearly when the database cannot be reached, asking main nothing', async () => {
+    const { db } = fakeDb('shop,name,price\nA,B,1\n', async () => {
+      throw new Error('the main thread was asked a query');
+    });
+    const connection = { connectionString: 'postgres://nobody@127.0.0.1:1/none' };
+    await expect(
+      checkOnThread(db, { runId: RUN, kind: 'products', stage: false, connection }).result,
+    ).rejects.toThrow(/The check failed: connect ECONNREFUSED/);
   });
 
   it('fails its run when stopped (the server closing), and the worker ends', async () => {

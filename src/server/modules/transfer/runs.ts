@@ -13,7 +13,7 @@ import {
   PREVIEW_REFUSED_MAX,
   type RefusedRow,
 } from '../../../shared/transfer';
-import type { Db } from '../../db/client';
+import type { Db, WorkerConnection } from '../../db/client';
 import { importRuns } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { BoundedQueue, type QueueTicket } from '../../lib/bounded-queue';
@@ -75,7 +75,16 @@ export const DEFAULT_IMPORT_LEASE_S = 60;
 /** Imports a server checks or writes at once; another is answered 503 + Retry-After until one ends. */
 export const IMPORTS_AT_ONCE = 2;
 
-export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_IMPORT_LEASE_S) {
+/**
+ * `connection`: the checks' workers' own connection (PostgreSQL, `Database.workerConnection`); without
+ * it they query through `db` on this thread (embedded).
+ */
+export function importRunStore(
+  db: Db,
+  now: () => Date,
+  leaseSeconds = DEFAULT_IMPORT_LEASE_S,
+  connection?: WorkerConnection,
+) {
   /** Runs this process is checking or writing: their progress, newer than the stored row. */
   const active = new Map<string, ImportRun>();
   /**
@@ -158,7 +167,7 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
   async function preview(id: string, kind: ImportKind, ticket: QueueTicket): Promise<void> {
     const run = active.get(id);
     try {
-      const thread = checkOnThread(db, { runId: id, kind, stage: false }, (rows) => {
+      const thread = checkOnThread(db, { runId: id, kind, stage: false, connection }, (rows) => {
         if (run) run.rowsChecked = rows;
       });
       watch(thread);
@@ -232,6 +241,7 @@ export function importRunStore(db: Db, now: () => Date, leaseSeconds = DEFAULT_I
               run.rowsChecked = rows;
             },
             onThread: watch,
+            connection,
           },
         );
       } catch (error) {
