@@ -12,6 +12,9 @@ import { freeNow } from '../../lib/free-now';
 import type { CheckResult } from './import-check';
 import { STAGE_ROWS_SQL, type StageBatch } from './staging';
 
+/** The check's thread's nice value on Linux (the server's threads keep theirs): see check-worker.ts. */
+export const CHECK_NICE = 10;
+
 /** The worker's connection as PostgreSQL lists it (pg_stat_activity.application_name). */
 export const CHECK_APPLICATION_NAME = 'super-mall import check';
 

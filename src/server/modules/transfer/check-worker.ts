@@ -6,6 +6,7 @@
 // which hears only progress and the result. Embedded, the main thread runs the queries for it (drizzle's
 // proxy driver) and writes each batch it hands over, one at a time: PGlite's socket server cannot take a
 // second busy connection (decision 022). The file is read from the run's row in chunks either way.
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzleProxy } from 'drizzle-orm/pg-proxy';
@@ -17,6 +18,7 @@ import { freeNow } from '../../lib/free-now';
 import type { Executor } from '../../write-path';
 import {
   CHECK_APPLICATION_NAME,
+  CHECK_NICE,
   type CheckRequest,
   type CheckThreadMessage,
   type MainMessage,
@@ -30,6 +32,18 @@ const CHUNK_CHARS = 512 * 1024;
 const CLOSE_WAIT_MS = 2000;
 
 if (!parentPort) throw new Error('check-worker.ts runs as a worker thread');
+
+// The check is background work: on Linux a thread has its own nice value (setpriority with 0 is the
+// calling thread), so this thread yields a busy core to the server's event loop and PGlite's thread
+// instead of sharing it evenly. Elsewhere 0 would be the whole process: left as it is there.
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(0, CHECK_NICE);
+  } catch {
+    // Not allowed here: the check runs at the server's priority.
+  }
+}
+
 const port = parentPort;
 const request = workerData as CheckRequest;
 const send = (message: CheckThreadMessage) => port.postMessage(message);
