@@ -25,6 +25,11 @@ export interface CheckRequest {
   stage: boolean;
   /** The worker's own connection (PostgreSQL); without it, its queries go through the main thread. */
   connection?: WorkerConnection;
+  /**
+   * The upload's bytes, for the worker to store in the run's row before it checks them (with
+   * `connection` only). Moved to the worker when they are a buffer of their own; unusable here after.
+   */
+  file?: Uint8Array;
 }
 
 /** Worker → main. */
@@ -88,8 +93,13 @@ export interface CheckThread {
  */
 export function checkOnThread(db: Db, request: CheckRequest, progress?: (rows: number) => void): CheckThread {
   const entry = runningFromSource ? './check-worker-source.mjs' : './import-check-worker.js';
+  if (request.file && !request.connection)
+    throw new Error('Only a worker with its own connection stores the file');
+  // An upload's buffer is its own (read whole, or concatenated); a small one may share Node's pool.
+  const moved = request.file && request.file.buffer.byteLength > Buffer.poolSize ? [request.file.buffer] : [];
   const worker = new Worker(new URL(entry, import.meta.url), {
     workerData: request,
+    transferList: moved as ArrayBuffer[],
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
   });
   let settled = false;

@@ -56,6 +56,8 @@ interface Link {
   /** The rows of one query (objects by column name). */
   rows(text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
   stage(batch: StageBatch): Promise<void>;
+  /** Stores the upload's bytes as the run's file (own connection only). */
+  storeFile(bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,13 @@ async function ownConnection(connection: WorkerConnection): Promise<Link> {
       ]);
       // Written: freed now, not when external memory forces a mark-compact of this thread's heap.
       freeNow([batch.json]);
+    },
+    async storeFile(bytes) {
+      // A Buffer parameter goes in binary format: for text, the UTF-8 bytes themselves.
+      await client.query('update import_runs set content = $2 where id = $1::uuid', [
+        request.runId,
+        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      ]);
     },
     async close() {
       let timer: NodeJS.Timeout | undefined;
@@ -123,6 +132,9 @@ function throughMain(): Link {
     stage: async (batch) => {
       await ask({ type: 'stage', batch }, [batch.json.buffer as ArrayBuffer]);
     },
+    storeFile: async () => {
+      throw new Error('The file is stored by the main thread when the check has no connection');
+    },
     close: async () => undefined,
   };
 }
@@ -143,6 +155,11 @@ async function main() {
   try {
     link = request.connection ? await ownConnection(request.connection) : throughMain();
     const through = link;
+    if (request.file) {
+      await through.storeFile(request.file);
+      freeNow([request.file]);
+      request.file = undefined;
+    }
     let seq = 0;
     const result = await checkFile(
       request.kind,

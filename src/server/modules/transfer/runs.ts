@@ -178,10 +178,11 @@ export function importRunStore(
     return { content: '', ...row };
   }
 
-  async function preview(id: string, kind: ImportKind, ticket: QueueTicket): Promise<void> {
+  /** `file`: the upload's bytes, for the check's worker to store first (PostgreSQL; see `start`). */
+  async function preview(id: string, kind: ImportKind, ticket: QueueTicket, file?: Buffer): Promise<void> {
     const run = active.get(id);
     try {
-      const thread = checkOnThread(db, { runId: id, kind, stage: false, connection }, (rows) => {
+      const thread = checkOnThread(db, { runId: id, kind, stage: false, connection, file }, (rows) => {
         if (run) run.rowsChecked = rows;
       });
       watch(thread);
@@ -291,6 +292,10 @@ export function importRunStore(
       content: string | Buffer,
       ticket: QueueTicket,
     ): Promise<ImportRun> {
+      // On PostgreSQL the check's worker stores the upload's bytes over its own connection (they are
+      // moved to it, not copied): pg's copies of a 14 MB file into its Bind message, and the collections
+      // they start, stay off this thread. The run's row is written first, without the file.
+      const handOver = connection !== undefined && Buffer.isBuffer(content);
       let row: Omit<RunRow, 'content'> | undefined;
       try {
         const rowsTotal = await roughRows(content);
@@ -300,7 +305,7 @@ export function importRunStore(
             kind,
             fileName,
             // A Buffer is sent in binary format, which for text is the UTF-8 bytes themselves.
-            content: content as string,
+            content: handOver ? '' : (content as string),
             status: 'checking',
             heartbeatAt: sql`now()`,
             rowsTotal,
@@ -316,7 +321,7 @@ export function importRunStore(
       }
       const run = toRun({ ...row, content: '' });
       track(run.id, run);
-      void preview(run.id, kind, ticket);
+      void preview(run.id, kind, ticket, handOver ? (content as Buffer) : undefined);
       return run;
     },
 

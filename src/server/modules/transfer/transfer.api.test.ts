@@ -410,7 +410,12 @@ describe('the check’s own connection (PostgreSQL)', () => {
     }
     const connection = t.database.workerConnection;
     expect(connection).toBeDefined();
-    const { id } = await storedRun(1200);
+    const { id, code } = await storedRun(1200);
+    // The upload's bytes, stored by the preview's worker over its connection, exactly as sent.
+    const file = (await t.database.pool.query('select content from import_runs where id = $1', [id])).rows[0]
+      .content as string;
+    expect(file.startsWith(`shop_code,code,name,price\n${code},W0,Worker row 0,1\n`)).toBe(true);
+    expect(file.endsWith(`${code},W1199,Worker row 1199,1200\n`)).toBe(true);
     const result = await checkOnThread(mainRefuses, { runId: id, kind: 'products', stage: true, connection })
       .result;
     expect(result.counts).toEqual({ created: 1200, updated: 0, unchanged: 0, refused: 0 });
