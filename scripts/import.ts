@@ -33,7 +33,12 @@ await runCli(async () => {
   const env = parseEnv();
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
-    const runs = importRunStore(opened.database.db, () => new Date(), env.MALL_IMPORT_LEASE_S);
+    const runs = importRunStore(
+      opened.database.db,
+      () => new Date(),
+      env.MALL_IMPORT_LEASE_S,
+      opened.database.workerConnection,
+    );
     const settle = async (run: ImportRun, what: string): Promise<ImportRun> => {
       let last = '';
       for (;;) {

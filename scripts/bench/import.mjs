@@ -204,6 +204,12 @@ async function run(kind) {
     api.close();
     if (server.isRunning()) await server.kill();
     await cluster?.stop();
+    if (process.env.SERVER_NODE_ARGS) {
+      // Profiling flags (scripts/stress/lib.mjs): the server's log (--trace-gc's lines) is kept.
+      const kept = path.join(os.tmpdir(), `bench-import-${kind}-server.log`);
+      fs.copyFileSync(path.join(workDir, 'server.log'), kept);
+      console.error(`[${kind}] server log kept in ${kept}`);
+    }
     removeTempDir(serverCopy);
     removeTempDir(workDir);
   }

@@ -1,6 +1,13 @@
 // Helpers shared by the stress harnesses (kill9.mjs, soak.mjs): clean-up of server processes and temp
 // folders whatever way the run ends, a small seeded random generator, an HTTP client that keeps the
 // session cookie, and the built server as a child process.
+//
+// SERVER_NODE_ARGS (environment): extra node flags for every server process the harnesses start,
+// split on spaces, e.g. to profile a bench's server:
+//   SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof --cpu-prof-interval=500 --trace-gc" \
+//     node scripts/bench/import.mjs --postgres
+// (a .cpuprofile per thread is written when the server exits on SIGTERM — `Server.stop()`; --trace-gc
+// prints to the server's log).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -249,6 +256,9 @@ export class Api {
 // ---------------------------------------------------------------------------------------------------
 // The server under test: `node <mainJs>` in its own process group, output to `logPath`.
 
+/** Extra node flags for the servers (see the header). */
+const SERVER_NODE_ARGS = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 export class Server {
   constructor({ label, mainJs, env, logPath }) {
     this.label = label;
@@ -269,7 +279,10 @@ export class Server {
 
   spawnProcess(env = this.env, logPath = this.logPath) {
     const log = fs.openSync(logPath, 'a');
-    const child = spawnTracked(process.execPath, [this.mainJs], { env, stdio: ['ignore', log, log] });
+    const child = spawnTracked(process.execPath, [...SERVER_NODE_ARGS, this.mainJs], {
+      env,
+      stdio: ['ignore', log, log],
+    });
     fs.closeSync(log);
     return child;
   }

@@ -368,6 +368,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
     timeZone,
     leaseSeconds: options.importLeaseSeconds,
+    workerConnection: database.workerConnection,
   });
   await app.register(imageRoutes, { prefix: '/api', db, now, store: app.imageStore });
 

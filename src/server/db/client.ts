@@ -9,6 +9,14 @@ import * as schema from './schema';
 /** The query builder over the pool; `$client` is the pool (the write path takes a connection of its own). */
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
+/**
+ * What a worker thread needs to open a connection of its own to the same database (serialisable: it
+ * crosses as `workerData`). The import check's worker uses it (docs/decisions/022).
+ */
+export interface WorkerConnection {
+  connectionString: string;
+}
+
 export interface Database {
   kind: 'embedded' | 'postgres';
   pool: pg.Pool;
@@ -21,6 +29,12 @@ export interface Database {
    * ('connect') or lost one ('lost'). The one session LISTENs from the start.
    */
   notifications?: EventEmitter;
+  /**
+   * PostgreSQL only: the pool's own settings, for a worker's connection. Embedded has none on purpose:
+   * PGlite's socket server queues each protocol message on its own, so a second connection's messages
+   * can land between the pool's Parse and Bind and take its unnamed statement (decision 022).
+   */
+  workerConnection?: WorkerConnection;
   close(): Promise<void>;
 }
 
@@ -115,6 +129,7 @@ export async function openPostgres(url: string, maxConnections = 10): Promise<Da
     kind: 'postgres',
     pool,
     db: drizzle(pool, { schema }),
+    workerConnection: { connectionString: url },
     async close() {
       if (closed) return;
       closed = true;

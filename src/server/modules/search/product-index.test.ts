@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProductIndex, type ProductRow } from './product-index';
+import { ProductIndex, ProductIndexBuilder, type ProductRow } from './product-index';
 
 const row = (id: string, block: number, offset: number, name: string, category = 'misc'): ProductRow => ({
   id,
@@ -78,5 +78,35 @@ describe('ProductIndex', () => {
     ];
     for (const words of searches)
       for (const cap of [101, 20_000]) expect(big.candidates(words, cap)).toEqual(expected(many, words, cap));
+  });
+});
+
+describe('ProductIndexBuilder.finishInSlices', () => {
+  it('answers as the index made at once, and lets the event loop turn while 250,000 products finish', async () => {
+    // Names with numbers: about as many distinct runs as products, as an import of SKUs gives.
+    const rows = Array.from({ length: 250_000 }, (_, i) =>
+      row(`p${i}`, Math.floor(i / 40), (i % 40) + 1, `bench product ${i} lamp ${i % 97}`, `cat ${i % 7}`),
+    );
+    const atOnce = new ProductIndexBuilder();
+    const inSlices = new ProductIndexBuilder();
+    for (let i = 0; i < rows.length; i += 4000) {
+      atOnce.add(rows.slice(i, i + 4000));
+      inSlices.add(rows.slice(i, i + 4000));
+    }
+    let turns = 0;
+    let turning = true;
+    const turn = () => {
+      turns++;
+      if (turning) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const sliced = await inSlices.finishInSlices();
+    turning = false;
+    expect(turns).toBeGreaterThan(5);
+    const whole = atOnce.finish();
+    for (const words of [['lamp', '12'], ['product', '249999'], ['cat', '3'], ['12345'], ['bench']])
+      expect(sliced.candidates(words, 101)).toEqual(whole.candidates(words, 101));
+    expect(sliced.candidates(['249999'], 101)).toEqual(['p249999']);
+    expect(sliced.candidates(['lamp', '12'], 3)).toEqual(expected(rows, ['lamp', '12'], 3));
   });
 });

@@ -1,7 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import type { HttpError } from '../../errors';
-import { checkOnThread } from './check-thread';
+import { CHECK_NICE, checkOnThread } from './check-thread';
 
 const RUN = '11111111-1111-4111-8111-111111111111';
 
@@ -15,7 +16,7 @@ function fakeDb(file: string, answer: (text: string) => Promise<unknown[]> = asy
         const text = typeof config === 'string' ? config : config.text;
         const params = typeof config === 'string' ? values : config.values;
         if (text.includes('substr(content')) {
-          const [from, length] = params as [number, number, string];
+          const [, from, length] = params as [string, number, number];
           return { rows: [{ part: file.slice(from - 1, from - 1 + length) }] };
         }
         if (text.includes('insert into import_staged_rows')) {
@@ -85,6 +86,46 @@ describe('the import check on a worker thread', () => {
     await expect(checkOnThread(db, { runId: RUN, kind: 'products', stage: false }).result).rejects.toThrow(
       /The check failed: Failed query/,
     );
+  });
+
+  it('with a connection of its own, fails clearly when the database cannot be reached, asking main nothing', async () => {
+    const { db } = fakeDb('shop,name,price\nA,B,1\n', async () => {
+      throw new Error('the main thread was asked a query');
+    });
+    const connection = { connectionString: 'postgres://nobody@127.0.0.1:1/none' };
+    await expect(
+      checkOnThread(db, { runId: RUN, kind: 'products', stage: false, connection }).result,
+    ).rejects.toThrow(/The check failed: connect ECONNREFUSED/);
+  });
+
+  it('runs the check at a lower priority than the server’s own threads (Linux)', async () => {
+    if (process.platform !== 'linux') return;
+    const niceOf = () =>
+      new Map(
+        readdirSync('/proc/self/task').map((tid) => {
+          const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+          return [tid, Number(fields[16])] as const;
+        }),
+      );
+    // Threads of the earlier tests' checks may still be ending: the new one is told apart by its id.
+    const loweredBefore = new Set(
+      [...niceOf()].filter(([, nice]) => nice === CHECK_NICE).map(([tid]) => tid),
+    );
+    const newlyLowered = () =>
+      [...niceOf()].filter(([tid, nice]) => nice === CHECK_NICE && !loweredBefore.has(tid)).length;
+    const others = () => [...niceOf().values()].filter((nice) => nice !== CHECK_NICE);
+    const { db } = fakeDb('shop,name,price\nA,B,1\n', () => new Promise(() => undefined));
+    const thread = checkOnThread(db, { runId: RUN, kind: 'products', stage: false });
+    let during = 0;
+    for (let i = 0; i < 100 && during === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      during = newlyLowered();
+    }
+    expect(during).toBe(1);
+    // The server's own threads (this one included) keep their priority.
+    expect(new Set(others())).toEqual(new Set([0]));
+    await thread.stop();
+    await expect(thread.result).rejects.toThrow(/stopped/);
   });
 
   it('fails its run when stopped (the server closing), and the worker ends', async () => {

@@ -1,21 +1,35 @@
 // The main thread's side of an import check on a worker thread (check-worker.ts, docs/decisions/022):
-// it starts the worker, answers its queries on the server's database, stages the batches it sends,
-// and settles with the check's result — or with a failure, whatever way the worker ends (an error, an
-// exit, the server closing), never a hang.
+// it starts the worker and settles with the check's result — or with a failure, whatever way the worker
+// ends (an error, an exit, a lost connection, the server closing), never a hang. On PostgreSQL the worker
+// has its own connection and this side only hears progress and the result; embedded, this side answers
+// the worker's queries on the server's pool and stages the batches it sends.
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import type { ImportKind } from '../../../shared/transfer';
-import type { Db } from '../../db/client';
+import type { Db, WorkerConnection } from '../../db/client';
 import { HttpError } from '../../errors';
 import { freeNow } from '../../lib/free-now';
 import type { CheckResult } from './import-check';
-import type { StageBatch } from './staging';
+import { STAGE_ROWS_SQL, type StageBatch } from './staging';
+
+/** The check's thread's nice value on Linux (the server's threads keep theirs): see check-worker.ts. */
+export const CHECK_NICE = 10;
+
+/** The worker's connection as PostgreSQL lists it (pg_stat_activity.application_name). */
+export const CHECK_APPLICATION_NAME = 'super-mall import check';
 
 export interface CheckRequest {
   runId: string;
   kind: ImportKind;
   /** A confirmed run: stage the rows to create or update (a preview stages nothing). */
   stage: boolean;
+  /** The worker's own connection (PostgreSQL); without it, its queries go through the main thread. */
+  connection?: WorkerConnection;
+  /**
+   * The upload's bytes, for the worker to store in the run's row before it checks them (with
+   * `connection` only). Moved to the worker when they are a buffer of their own; unusable here after.
+   */
+  file?: Uint8Array;
 }
 
 /** Worker → main. */
@@ -49,7 +63,7 @@ const WORKER_HEAP_MB = 256;
 const WORKER_YOUNG_MB = 8;
 
 // drizzle's node-postgres driver reads dates, timestamps and intervals as the database's text; the
-// proxy driver in the worker maps the same text, so the answers are read the same way.
+// proxy driver in the worker (embedded) maps the same text, so the answers are read the same way.
 const RAW_TYPES = new Set([1082, 1083, 1114, 1184, 1186, 1115, 1182, 1185, 1187, 1231]);
 const types = {
   getTypeParser: (id: number, format?: string) =>
@@ -59,19 +73,10 @@ const types = {
         (pg.types.getTypeParser as any)(id, format),
 };
 
-/**
- * Writes a batch of staged rows: one statement whose one parameter is the batch's JSON, sent as the
- * worker's bytes (a Buffer parameter goes in binary format: for text, the UTF-8 bytes themselves).
- */
+/** Writes a batch of staged rows the worker handed over (embedded): the worker's bytes as the parameter. */
 async function stageRows(db: Db, runId: string, batch: StageBatch): Promise<void> {
   const json = Buffer.from(batch.json.buffer, batch.json.byteOffset, batch.json.byteLength);
-  await db.$client.query(
-    `insert into import_staged_rows (run_id, seq, action, entity_id, shop_id, entity_name, values, changes)
-     select $1::uuid, r.seq, r.action, r.entity_id, r.shop_id, r.entity_name, r."values", r.changes
-       from jsonb_to_recordset($2::text::jsonb) as r(seq int, action text, entity_id uuid, shop_id uuid,
-         entity_name text, "values" jsonb, changes jsonb)`,
-    [runId, json],
-  );
+  await db.$client.query(STAGE_ROWS_SQL, [runId, json]);
   // Received from the worker and written: freed now, not when external memory forces a mark-compact.
   freeNow([batch.json]);
 }
@@ -82,11 +87,19 @@ export interface CheckThread {
   stop(): Promise<void>;
 }
 
-/** Checks (and, for a confirmed run, stages) the run's stored file on a worker thread. */
+/**
+ * Checks (and, for a confirmed run, stages) the run's stored file on a worker thread: over its own
+ * connection when `request.connection` is given, else through `db`.
+ */
 export function checkOnThread(db: Db, request: CheckRequest, progress?: (rows: number) => void): CheckThread {
   const entry = runningFromSource ? './check-worker-source.mjs' : './import-check-worker.js';
+  if (request.file && !request.connection)
+    throw new Error('Only a worker with its own connection stores the file');
+  // An upload's buffer is its own (read whole, or concatenated); a small one may share Node's pool.
+  const moved = request.file && request.file.buffer.byteLength > Buffer.poolSize ? [request.file.buffer] : [];
   const worker = new Worker(new URL(entry, import.meta.url), {
     workerData: request,
+    transferList: moved as ArrayBuffer[],
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
   });
   let settled = false;

@@ -10,7 +10,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { eq, sql } from 'drizzle-orm';
 import type { ImportCounts, ImportKind } from '../../../shared/transfer';
-import type { Db } from '../../db/client';
+import type { Db, WorkerConnection } from '../../db/client';
 import { importRuns } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { type Actor, performWrite, type WriteScope } from '../../write-path';
@@ -93,6 +93,14 @@ async function publish(
       from import_staged_rows s where s.run_id = ${runId}::uuid order by s.seq`);
 }
 
+/** How a run's check reports and reaches the database. */
+export interface CheckOptions {
+  progress?: (rows: number) => void;
+  onThread?: (thread: CheckThread) => void;
+  /** The check's own connection (PostgreSQL: `Database.workerConnection`); else through `db`. */
+  connection?: WorkerConnection;
+}
+
 /** What the staging step found: the counts and the categories and floors to create. */
 export type Staged = Pick<CheckResult, 'counts' | 'newCategories' | 'newFloors'>;
 
@@ -100,15 +108,14 @@ export type Staged = Pick<CheckResult, 'counts' | 'newCategories' | 'newFloors'>
  * Step 1: checks the file against the mall as it now is and stages the rows to write, a batch per
  * statement; `progress` hears how many rows were checked. Refused rows stop it unless "valid rows only".
  */
-export async function stageImport(
-  db: Db,
-  run: ApplyRun,
-  progress?: (rows: number) => void,
-  onThread?: (thread: CheckThread) => void,
-): Promise<Staged> {
+export async function stageImport(db: Db, run: ApplyRun, options: CheckOptions = {}): Promise<Staged> {
   await clearStaged(db, run.id);
-  const thread = checkOnThread(db, { runId: run.id, kind: run.kind, stage: true }, progress);
-  onThread?.(thread);
+  const thread = checkOnThread(
+    db,
+    { runId: run.id, kind: run.kind, stage: true, connection: options.connection },
+    options.progress,
+  );
+  options.onThread?.(thread);
   const check = await thread.result;
   if (check.counts.refused > 0 && !run.validOnly) throw refusedRowsError(check.counts.refused);
   return check;
@@ -177,10 +184,10 @@ export async function applyImport(
   db: Db,
   actor: Actor,
   run: ApplyRun,
-  options: { now: () => Date; progress?: (rows: number) => void; onThread?: (thread: CheckThread) => void },
+  options: CheckOptions & { now: () => Date },
 ): Promise<ImportCounts> {
   try {
-    const staged = await stageImport(db, run, options.progress, options.onThread);
+    const staged = await stageImport(db, run, options);
     return await publishImport(db, actor, run, staged, options.now);
   } finally {
     await clearStaged(db, run.id).catch(() => undefined);

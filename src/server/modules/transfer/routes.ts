@@ -12,7 +12,7 @@ import {
   ImportStartQuery,
   TEMPLATE_EXAMPLE,
 } from '../../../shared/transfer';
-import type { Db } from '../../db/client';
+import type { Db, WorkerConnection } from '../../db/client';
 import { HttpError } from '../../errors';
 import type { QueueTicket } from '../../lib/bounded-queue';
 import { mallToday } from '../../lib/mall-time';
@@ -45,8 +45,10 @@ export const transferRoutes: FastifyPluginAsyncZod<{
   now: () => Date;
   timeZone: string;
   leaseSeconds?: number;
-}> = async (app, { db, now, timeZone, leaseSeconds }) => {
-  const runs = importRunStore(db, now, leaseSeconds);
+  /** The import checks' own connection (PostgreSQL). */
+  workerConnection?: WorkerConnection;
+}> = async (app, { db, now, timeZone, leaseSeconds, workerConnection }) => {
+  const runs = importRunStore(db, now, leaseSeconds, workerConnection);
   // The checks' worker threads end with the server (tests open and close many apps).
   app.addHook('onClose', () => runs.close());
   const today = () => mallToday(timeZone, now());

@@ -138,6 +138,15 @@ export const SPECS: {
  * thread by transfer, not copied, and sent to the database as they are (one text parameter read by
  * jsonb_to_recordset), so the main thread makes no string or object per row.
  */
+/**
+ * Writes a batch of staged rows: one statement whose parameter $2 is the batch's JSON, sent as bytes (a
+ * Buffer parameter goes in binary format: for text, the UTF-8 bytes themselves); $1 is the run.
+ */
+export const STAGE_ROWS_SQL = `insert into import_staged_rows (run_id, seq, action, entity_id, shop_id, entity_name, values, changes)
+  select $1::uuid, r.seq, r.action, r.entity_id, r.shop_id, r.entity_name, r."values", r.changes
+    from jsonb_to_recordset($2::text::jsonb) as r(seq int, action text, entity_id uuid, shop_id uuid,
+      entity_name text, "values" jsonb, changes jsonb)`;
+
 export interface StageBatch {
   rows: number;
   json: Uint8Array;

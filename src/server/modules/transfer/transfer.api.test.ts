@@ -3,8 +3,10 @@
 // audit entries of a run, an export read back as an import changing nothing, and bad files answered 4xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportRun } from '../../../shared/transfer';
+import type { Db } from '../../db/client';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { CHECK_APPLICATION_NAME, checkOnThread } from './check-thread';
 import { type ApplyRun, clearStaged, publishImport, stageImport } from './import-apply';
 
 let t: TestApp;
@@ -158,7 +160,7 @@ describe('the mall changing between the staging and the publish', () => {
 
     const stale = await previewOf('products', file);
     const run = await runOf(stale.id);
-    const staged = await stageImport(t.database.db, run);
+    const staged = await stageImport(t.database.db, run, { connection: t.database.workerConnection });
     expect(staged.counts).toMatchObject({ created: 1, updated: 2 });
     await t.database.pool.query('delete from products where id = $1', [gone.id]);
     await expect(publishImport(t.database.db, admin, run, staged, () => new Date())).rejects.toMatchObject({
@@ -179,7 +181,9 @@ describe('the mall changing between the staging and the publish', () => {
       `shop_code,code,name,price\n${code},K1,${kept.name},9\n${code},T1,Taken,8\n`,
     );
     const second = await runOf(taken.id);
-    const stagedAgain = await stageImport(t.database.db, second);
+    const stagedAgain = await stageImport(t.database.db, second, {
+      connection: t.database.workerConnection,
+    });
     await d.product({ shopId: shop.id, name: uniqueName('By hand'), price: 1, externalCode: 'T1' });
     await expect(
       publishImport(t.database.db, admin, second, stagedAgain, () => new Date()),
@@ -366,5 +370,103 @@ describe('many imports at once', () => {
     const fourth = await upload('products', file('D'), 'D.csv');
     expect(fourth.statusCode).toBe(202);
     await settled((fourth.json() as ImportRun).id);
+  });
+});
+
+describe('the check’s own connection (PostgreSQL)', () => {
+  /** A pool stand-in that fails every query: the worker must not need the main thread's database. */
+  const mainRefuses = {
+    $client: {
+      query: async () => {
+        throw new Error('the main thread was asked a query');
+      },
+    },
+  } as unknown as Db;
+  const checkConnections = () =>
+    count(
+      'select count(*) as n from pg_stat_activity where application_name = $1 and datname = current_database()',
+      [CHECK_APPLICATION_NAME],
+    );
+  /** Waits until PostgreSQL lists no connection of a check (a closed socket takes its backend a moment). */
+  async function noCheckConnectionLeft(): Promise<void> {
+    for (let i = 0; i < 100 && (await checkConnections()) > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await checkConnections()).toBe(0);
+  }
+  async function storedRun(rows: number): Promise<{ id: string; code: string }> {
+    const shop = await d.shop({ externalCode: uniqueName('S') });
+    const code = shop.externalCode as string;
+    const lines = Array.from({ length: rows }, (_, i) => `${code},W${i},Worker row ${i},${i + 1}`);
+    const run = await previewOf('products', `shop_code,code,name,price\n${lines.join('\n')}\n`);
+    expect(run.preview?.counts.created).toBe(rows);
+    return { id: run.id, code };
+  }
+
+  it('reads the file, matches and stages over the worker’s connection, and closes it', async () => {
+    if (t.database.kind !== 'postgres') {
+      // Embedded, the worker's queries go through the main thread (PGlite's socket server, decision 022).
+      expect(t.database.workerConnection).toBeUndefined();
+      return;
+    }
+    const connection = t.database.workerConnection;
+    expect(connection).toBeDefined();
+    const { id, code } = await storedRun(1200);
+    // The upload's bytes, stored by the preview's worker over its connection, exactly as sent.
+    const file = (await t.database.pool.query('select content from import_runs where id = $1', [id])).rows[0]
+      .content as string;
+    expect(file.startsWith(`shop_code,code,name,price\n${code},W0,Worker row 0,1\n`)).toBe(true);
+    expect(file.endsWith(`${code},W1199,Worker row 1199,1200\n`)).toBe(true);
+    const result = await checkOnThread(mainRefuses, { runId: id, kind: 'products', stage: true, connection })
+      .result;
+    expect(result.counts).toEqual({ created: 1200, updated: 0, unchanged: 0, refused: 0 });
+    expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [id])).toBe(1200);
+    expect(
+      await count(`select count(*) as n from import_staged_rows where run_id = $1 and seq = 1199`, [id]),
+    ).toBe(1);
+    await clearStaged(t.database.db, id);
+    await noCheckConnectionLeft();
+  });
+
+  it('fails the check, never hangs, when its connection is lost or the server stops it; none stays open', async () => {
+    if (t.database.kind !== 'postgres') {
+      expect(t.database.workerConnection).toBeUndefined();
+      return;
+    }
+    const connection = t.database.workerConnection;
+    const { id } = await storedRun(6000);
+
+    // The connection ended by the database while the check runs.
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const lost = checkOnThread(mainRefuses, { runId: id, kind: 'products', stage: true, connection }, () =>
+      started(),
+    );
+    await running;
+    const ended = await count(
+      'select count(pg_terminate_backend(pid)) as n from pg_stat_activity where application_name = $1 and datname = current_database()',
+      [CHECK_APPLICATION_NAME],
+    );
+    expect(ended).toBe(1);
+    await expect(lost.result).rejects.toThrow(/The check (failed|stopped)/);
+    await noCheckConnectionLeft();
+
+    // The server closing during the check: the worker ends, and its connection with it.
+    let begun: () => void = () => undefined;
+    const checking = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    const stopped = checkOnThread(
+      mainRefuses,
+      { runId: id, kind: 'products', stage: false, connection },
+      () => begun(),
+    );
+    await checking;
+    expect(await checkConnections()).toBe(1);
+    await stopped.stop();
+    await expect(stopped.result).rejects.toThrow(/stopped/);
+    await noCheckConnectionLeft();
+    await clearStaged(t.database.db, id);
   });
 });
