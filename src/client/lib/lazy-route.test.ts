@@ -1,5 +1,4 @@
-import { createElement, Suspense } from 'react';
-import { renderToString } from 'react-dom/server';
+import { createElement, type ReactElement } from 'react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '../../shared/auth';
@@ -51,23 +50,31 @@ describe('preloadMatches: the guards decide before any read', () => {
   });
 });
 
+const TheScreen = () => createElement('p', null, 'the screen');
+const Nothing = () => null;
+
+/** What a route's element renders: its LazyScreen called as React would call it. */
+function rendered(element: unknown): ReactElement {
+  const screen = element as ReactElement<object, (props: object) => ReactElement>;
+  return screen.type(screen.props);
+}
+
 describe('lazyRoute', () => {
-  it('renders a screen whose module has arrived at once, without suspending', async () => {
-    const route = lazyRoute(async () => ({ Page: () => createElement('p', null, 'the screen') }), 'Page');
-    const draw = () => renderToString(createElement(Suspense, { fallback: 'waiting' }, route.element));
-    // before its module arrives, the screen suspends (the spinner shows)
-    expect(draw()).toContain('waiting');
+  it('renders a screen whose module has arrived directly, not through React.lazy', async () => {
+    const route = lazyRoute(async () => ({ Page: TheScreen }), 'Page');
+    // before its module arrives: React.lazy, which suspends (the spinner shows)
+    expect(rendered(route.element).type).not.toBe(TheScreen);
+    expect((rendered(route.element).type as { $$typeof?: symbol }).$$typeof).toBe(Symbol.for('react.lazy'));
     await (route.handle as { preload(): Promise<unknown> }).preload();
-    // after: drawn in the same render (React.lazy alone would suspend once more, and React holds a
-    // revealed screen back 300 ms after its spinner)
-    expect(draw()).toContain('the screen');
-    expect(draw()).not.toContain('waiting');
+    // after: the screen itself, drawn in the same render (React.lazy would suspend once more, and React
+    // holds a revealed screen back 300 ms after its spinner)
+    expect(rendered(route.element).type).toBe(TheScreen);
   });
 
   it("hands a screen's prefetch the path's parameters", async () => {
     const prefetch = vi.fn();
     const routes: RouteObject[] = [
-      lazyRoute(async () => ({ Page: () => null, prefetch }), 'Page', { path: 'user/shops/:id' }),
+      lazyRoute(async () => ({ Page: Nothing, prefetch }), 'Page', { path: 'user/shops/:id' }),
     ];
     await preloadMatches(
       routes,
