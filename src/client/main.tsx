@@ -1,4 +1,5 @@
 import './styles.css';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoot } from './app-root';
@@ -24,5 +25,7 @@ else {
   void readSessionAtStart()
     .then(({ user }) => preloadMatches(routes, window.location, { ready: true, user }))
     .then(() => chunks)
-    .then(() => createRoot(root).render(app));
+    // a transition: React renders the page in slices, yielding to the browser between them, rather than
+    // in one long task (the screen is the pre-rendered frame until the whole page is ready to show).
+    .then(() => startTransition(() => createRoot(root).render(app)));
 }
