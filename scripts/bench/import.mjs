@@ -89,6 +89,9 @@ async function run(kind) {
     // The bench watches the loop itself; the overload guard would answer 503s instead.
     MALL_MAX_EVENT_LOOP_DELAY_MS: '0',
     LOG_LEVEL: 'warn',
+    // as `npm start` runs the server (README, "Running at scale"): glibc's default arenas would count
+    // in its memory what the shipped server does not hold.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || '2',
   };
   delete env.DATABASE_URL;
   let cluster;

@@ -1215,6 +1215,9 @@ async function runDatabase(kind, words) {
     MALL_READ_CACHE: readCache,
     MALL_TIMEZONE: process.env.MALL_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
     LOG_LEVEL: 'warn',
+    // as `npm start` runs the server (README, "Running at scale"): glibc's default arenas would count
+    // in its memory what the shipped server does not hold.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || '2',
   };
   delete env.DATABASE_URL;
   let server;
