@@ -78,7 +78,7 @@ export function AuthProvider({ children, onSignedOut }: AuthProviderProps) {
   useEffect(() => {
     if (sessionAtStart !== undefined) return;
     let cancelled = false;
-    api<{ user: SessionUser | null }>('/api/auth/me')
+    readSessionAtStart()
       .then(
         (body) => {
           // a sign-in that finished first is newer than this answer.

@@ -7,11 +7,6 @@ import { mallHoursQuery } from './api';
 /** How often a shown status is recomputed: "Closes in 20 min" moves on by itself. */
 const TICK_MS = 30_000;
 
-/**
- * The mall's clock in the browser: the server's time (GET /api/settings) kept as an offset from the
- * device's clock, so a wrong device clock does not open or close shops, plus the mall's time zone.
- * Re-renders every 30 s and when the tab comes back into view; null until the settings are known.
- */
 const clockQuery = { ...settingsQuery, staleTime: 10 * 60_000 };
 
 /**
@@ -23,6 +18,11 @@ export function prefetchMallClock(): void {
   void queryClient.prefetchQuery(mallHoursQuery);
 }
 
+/**
+ * The mall's clock in the browser: the server's time (GET /api/settings) kept as an offset from the
+ * device's clock, so a wrong device clock does not open or close shops, plus the mall's time zone.
+ * Re-renders every 30 s and when the tab comes back into view; null until the settings are known.
+ */
 export function useMallClock(): { now: number; timeZone: string } | null {
   const settings = useQuery(clockQuery);
   const [tick, setTick] = useState(0);
