@@ -5,6 +5,7 @@ import { Product, ProductPatch } from '../shared/product';
 import { requireUser } from './auth/guards';
 import type { Db } from './db/client';
 import { HttpError } from './errors';
+import { watchLoopStalls } from './lib/loop-stalls';
 import { mallToday } from './lib/mall-time';
 import { productNotFound, productRepository, productWriteError } from './modules/products/repository';
 import type { WriteTx } from './write-path';
@@ -16,7 +17,8 @@ const IdParams = z.strictObject({ id: z.uuid('Product not found') });
  * Only with MALL_BENCH_ROUTES=on (npm run bench). `/constant` is the framework ceiling: the same
  * plugins and the same signed-in check as a directory read, then a constant answer. `/queries` counts
  * what the app has asked the database since it started. `/event-loop`
- * reports the event loop's delay since the previous call (and starts a new measurement).
+ * reports the event loop's delay since the previous call (and starts a new measurement), and its longest
+ * blocked time: a stall less the thread's wait for a core (lib/loop-stalls.ts), with the longest stalls.
  * `PATCH /products/:id` is the product update without its audit entry: see there.
  */
 export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
@@ -27,7 +29,12 @@ export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   // not the lateness): a stall of S ms shows as S to S + 1 ms. (At 5 ms it read up to 5 ms high.)
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
-  app.addHook('onClose', async () => histogram.disable());
+  // The same stalls split into the wait for a core and the loop's own blocked time (lib/loop-stalls.ts).
+  const stalls = watchLoopStalls();
+  app.addHook('onClose', async () => {
+    histogram.disable();
+    stalls.stop();
+  });
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
 
   app.get('/constant', { onRequest: requireUser }, async () => ({ ok: true, mall: 'Super Mall' }));
@@ -61,11 +68,14 @@ export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   app.get('/queries', async () => ({ queries }));
 
   app.get('/event-loop', async () => {
+    const split = stalls.take();
     const figures = {
       maxMs: ms(histogram.max),
       p99Ms: ms(histogram.percentile(99)),
       meanMs: ms(histogram.mean),
       samples: histogram.count,
+      blockedMaxMs: split.maxBlockedMs,
+      stalls: split.stalls,
     };
     histogram.reset();
     return figures;
