@@ -9,7 +9,7 @@ await build({
   entryPoints: {
     main: 'src/server/main.ts',
     'pglite-worker': 'src/server/db/pglite-worker.ts',
-    'import-check-worker': 'src/server/modules/transfer/check-worker.ts',
+    'import-check': 'src/server/modules/transfer/check-child.ts',
     'image-worker': 'src/server/modules/images/image-worker.ts',
   },
   outdir,

@@ -8,7 +8,8 @@
 // cluster) holding the large mall (`npm run seed:large`'s script: 2,000 shops, 200,000 products, loaded
 // before the server starts; `--mall demo`: the demo mall instead, faster), imports --shops new shops, then --rows products spread over them (preview, then
 // the confirmed all-or-nothing run), while 4 shoppers read the shop list and a product page the whole
-// time. Prints per database: preview and write times, the server's RSS growth (VmRSS before vs peak),
+// time. Prints per database: preview and write times, the server's RSS growth (VmRSS before vs peak, the
+// import check's child process counted with the server),
 // the shoppers' p50/p99 and errors during the import, and the event loop's max delay (the bench route).
 // Targets (issue 17): 200,000 products under 60 s on PostgreSQL, 3 min embedded; RSS growth < 200 MB;
 // shoppers' p99 < 100 ms; event loop never blocked > 20 ms.
@@ -39,14 +40,30 @@ if (options.postgres || !options.embedded) databases.push('postgres');
 const INVITE = 'bench-import-invite-code';
 const ADMIN = { email: 'bench.import@example.com', password: 'bench-password' };
 
-const rssMb = (pid) => {
+/** A process's own VmRSS in MB (0 once it is gone). */
+const ownRssMb = (pid) => {
   try {
     const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
-    return line ? Number(line[1]) / 1024 : Number.NaN;
+    return line ? Number(line[1]) / 1024 : 0;
   } catch {
-    return Number.NaN;
+    return 0;
   }
 };
+/** The processes a process started (its threads' children), and theirs. */
+const descendants = (pid) => {
+  let children = [];
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const listed = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      if (listed) children = children.concat(listed.split(' ').map(Number));
+    }
+  } catch {
+    // Gone meanwhile.
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
+};
+/** The server's memory: its own RSS and its children's (the import check runs in one, decision 022). */
+const rssMb = (pid) => [pid, ...descendants(pid)].reduce((sum, each) => sum + ownRssMb(each), 0);
 const pct = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
@@ -198,6 +215,8 @@ async function run(kind) {
       progressPollTimeouts: pollTimeouts,
       shopperErrors: errors,
       loopMaxMs: loop?.maxMs,
+      loopBlockedMaxMs: loop?.blockedMaxMs,
+      loopStalls: loop?.stalls?.slice(0, 8),
       previewCounts: previewed.preview?.counts,
     };
     console.log(JSON.stringify(figures));

@@ -17,7 +17,7 @@ import { type Actor, performWrite, type WriteScope } from '../../write-path';
 import { CATEGORY, FLOOR, placeRepository } from '../places/repository';
 import { productWriteError } from '../products/repository';
 import { shopWriteError } from '../shops/repository';
-import { type CheckThread, checkOnThread } from './check-thread';
+import { type CheckChild, checkInChild } from './check-process';
 import type { AnyValues, CheckResult } from './import-check';
 import { type KindSpec, SPECS } from './staging';
 
@@ -96,7 +96,7 @@ async function publish(
 /** How a run's check reports and reaches the database. */
 export interface CheckOptions {
   progress?: (rows: number) => void;
-  onThread?: (thread: CheckThread) => void;
+  onCheck?: (check: CheckChild) => void;
   /** The check's own connection (PostgreSQL: `Database.workerConnection`); else through `db`. */
   connection?: WorkerConnection;
 }
@@ -110,13 +110,13 @@ export type Staged = Pick<CheckResult, 'counts' | 'newCategories' | 'newFloors'>
  */
 export async function stageImport(db: Db, run: ApplyRun, options: CheckOptions = {}): Promise<Staged> {
   await clearStaged(db, run.id);
-  const thread = checkOnThread(
+  const child = checkInChild(
     db,
     { runId: run.id, kind: run.kind, stage: true, connection: options.connection },
     options.progress,
   );
-  options.onThread?.(thread);
-  const check = await thread.result;
+  options.onCheck?.(child);
+  const check = await child.result;
   if (check.counts.refused > 0 && !run.validOnly) throw refusedRowsError(check.counts.refused);
   return check;
 }

@@ -49,7 +49,7 @@ export const transferRoutes: FastifyPluginAsyncZod<{
   workerConnection?: WorkerConnection;
 }> = async (app, { db, now, timeZone, leaseSeconds, workerConnection }) => {
   const runs = importRunStore(db, now, leaseSeconds, workerConnection);
-  // The checks' worker threads end with the server (tests open and close many apps).
+  // The checks' child processes end with the server (tests open and close many apps).
   app.addHook('onClose', () => runs.close());
   const today = () => mallToday(timeZone, now());
 

@@ -19,7 +19,7 @@ import { importRuns } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { BoundedQueue, type QueueTicket } from '../../lib/bounded-queue';
 import type { Actor } from '../../write-path';
-import { type CheckThread, checkOnThread } from './check-thread';
+import { type CheckChild, checkInChild, warmCheckProcess } from './check-process';
 import { applyImport, clearStaged, refusedRowsError } from './import-apply';
 
 type RunRow = typeof importRuns.$inferSelect;
@@ -90,8 +90,8 @@ export const DEFAULT_IMPORT_LEASE_S = 60;
 export const IMPORTS_AT_ONCE = 2;
 
 /**
- * `connection`: the checks' workers' own connection (PostgreSQL, `Database.workerConnection`); without
- * it they query through `db` on this thread (embedded).
+ * `connection`: the checks' own connection (PostgreSQL, `Database.workerConnection`); without it they
+ * query through `db` in this process (embedded).
  */
 export function importRunStore(
   db: Db,
@@ -106,13 +106,16 @@ export function importRunStore(
    * and turned in when its check or run ends, whatever way it ends; no one waits for a turn (503).
    */
   const places = new BoundedQueue(IMPORTS_AT_ONCE, 0);
-  /** The worker threads checking runs now: ended when the server closes. */
-  const threads = new Set<CheckThread>();
-  const watch = (thread: CheckThread) => {
-    threads.add(thread);
-    thread.result.then(
-      () => threads.delete(thread),
-      () => threads.delete(thread),
+  // A check process waits for the first import, so that no import forks the server (check-process.ts).
+  // It ends with the server's process (its channel closes).
+  warmCheckProcess();
+  /** The child processes checking runs now: ended when the server closes. */
+  const checks = new Set<CheckChild>();
+  const watch = (check: CheckChild) => {
+    checks.add(check);
+    check.result.then(
+      () => checks.delete(check),
+      () => checks.delete(check),
     );
   };
   /** The lease renewed for every active run (database clock, as the sweep compares). */
@@ -182,11 +185,11 @@ export function importRunStore(
   async function preview(id: string, kind: ImportKind, ticket: QueueTicket, file?: Buffer): Promise<void> {
     const run = active.get(id);
     try {
-      const thread = checkOnThread(db, { runId: id, kind, stage: false, connection, file }, (rows) => {
+      const child = checkInChild(db, { runId: id, kind, stage: false, connection, file }, (rows) => {
         if (run) run.rowsChecked = rows;
       });
-      watch(thread);
-      const check = await thread.result;
+      watch(child);
+      const check = await child.result;
       const stored: StoredPreview = {
         counts: check.counts,
         refused: check.refused,
@@ -255,7 +258,7 @@ export function importRunStore(
             progress: (rows) => {
               run.rowsChecked = rows;
             },
-            onThread: watch,
+            onCheck: watch,
             connection,
           },
         );
@@ -273,7 +276,7 @@ export function importRunStore(
     /**
      * A place among the imports this server checks or writes at once, taken now — or null when they are
      * all taken. Hand it to `start` or `confirm`, which turn it in when the run's check or run ends (or
-     * fails to start). Each holds rows and a worker thread: 8 files of 10 MB checked at once took a
+     * fails to start). Each holds rows and a child process: 8 files of 10 MB checked at once took a
      * server from 0.8 to 1.9 GB.
      */
     reserve(): QueueTicket | null {
@@ -281,7 +284,7 @@ export function importRunStore(
     },
 
     /**
-     * Stores the file and starts its check on a worker thread; answers the run as it starts
+     * Stores the file and starts its check in a child process; answers the run as it starts
      * ("checking"). `ticket` (from `reserve`) is turned in when the check ends.
      */
     async start(
@@ -292,9 +295,9 @@ export function importRunStore(
       content: string | Buffer,
       ticket: QueueTicket,
     ): Promise<ImportRun> {
-      // On PostgreSQL the check's worker stores the upload's bytes over its own connection (they are
-      // moved to it, not copied): pg's copies of a 14 MB file into its Bind message, and the collections
-      // they start, stay off this thread. The run's row is written first, without the file.
+      // On PostgreSQL the check's child process stores the upload's bytes over its own connection (they
+      // reach it through its standard input): pg's copies of a 14 MB file into its Bind message, and the
+      // collections they start, stay out of the server. The run's row is written first, without the file.
       const handOver = connection !== undefined && Buffer.isBuffer(content);
       let row: Omit<RunRow, 'content'> | undefined;
       try {
@@ -359,9 +362,9 @@ export function importRunStore(
       }
     },
 
-    /** Ends the checks' worker threads (the server is closing): their runs fail, their tickets return. */
+    /** Ends the checks' child processes (the server is closing): their runs fail, their tickets return. */
     async close(): Promise<void> {
-      await Promise.all([...threads].map((thread) => thread.stop()));
+      await Promise.all([...checks].map((check) => check.stop()));
     },
   };
 }

@@ -1,6 +1,6 @@
 // What a confirmed import stages (docs/decisions/022): per kind, the table's columns as the staged
-// `values` carry them and the audit entry's changes. Made on the check's worker thread
-// (check-worker.ts), so the main thread only sends each batch to the database.
+// `values` carry them and the audit entry's changes. Made in the check's child process
+// (check-child.ts), so the server at most sends each batch to the database.
 import { randomUUID } from 'node:crypto';
 import { toPriceString } from '../../../shared/money';
 import { placeNameKeys } from '../../db/place-name-keys';
@@ -134,9 +134,9 @@ export const SPECS: {
 };
 
 /**
- * One batch of staged rows as the UTF-8 bytes of one JSON array (a record per row): handed to the main
- * thread by transfer, not copied, and sent to the database as they are (one text parameter read by
- * jsonb_to_recordset), so the main thread makes no string or object per row.
+ * One batch of staged rows as the UTF-8 bytes of one JSON array (a record per row): written by the
+ * check's own connection, or (embedded) handed to the server as one buffer and sent to the database as
+ * it is (one text parameter read by jsonb_to_recordset), so the server makes no string or object per row.
  */
 /**
  * Writes a batch of staged rows: one statement whose parameter $2 is the batch's JSON, sent as bytes (a

@@ -6,7 +6,7 @@ import type { ImportRun } from '../../../shared/transfer';
 import type { Db } from '../../db/client';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { CHECK_APPLICATION_NAME, checkOnThread } from './check-thread';
+import { CHECK_APPLICATION_NAME, checkInChild } from './check-process';
 import { type ApplyRun, clearStaged, publishImport, stageImport } from './import-apply';
 
 let t: TestApp;
@@ -416,7 +416,7 @@ describe('the check’s own connection (PostgreSQL)', () => {
       .content as string;
     expect(file.startsWith(`shop_code,code,name,price\n${code},W0,Worker row 0,1\n`)).toBe(true);
     expect(file.endsWith(`${code},W1199,Worker row 1199,1200\n`)).toBe(true);
-    const result = await checkOnThread(mainRefuses, { runId: id, kind: 'products', stage: true, connection })
+    const result = await checkInChild(mainRefuses, { runId: id, kind: 'products', stage: true, connection })
       .result;
     expect(result.counts).toEqual({ created: 1200, updated: 0, unchanged: 0, refused: 0 });
     expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [id])).toBe(1200);
@@ -440,7 +440,7 @@ describe('the check’s own connection (PostgreSQL)', () => {
     const running = new Promise<void>((resolve) => {
       started = resolve;
     });
-    const lost = checkOnThread(mainRefuses, { runId: id, kind: 'products', stage: true, connection }, () =>
+    const lost = checkInChild(mainRefuses, { runId: id, kind: 'products', stage: true, connection }, () =>
       started(),
     );
     await running;
@@ -457,10 +457,8 @@ describe('the check’s own connection (PostgreSQL)', () => {
     const checking = new Promise<void>((resolve) => {
       begun = resolve;
     });
-    const stopped = checkOnThread(
-      mainRefuses,
-      { runId: id, kind: 'products', stage: false, connection },
-      () => begun(),
+    const stopped = checkInChild(mainRefuses, { runId: id, kind: 'products', stage: false, connection }, () =>
+      begun(),
     );
     await checking;
     expect(await checkConnections()).toBe(1);
