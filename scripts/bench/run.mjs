@@ -1956,6 +1956,19 @@ function importReport(results) {
       `| ${r.database} | ${r.previewS} | ${r.writeS} | ${r.totalS} | ${r.rssGrowthMb} | ${r.shopperP50Ms} / ${r.shopperP99Ms} (${r.shopperReads}, ${r.shopperErrors}) | ${r.loopMaxMs} | ${r.loopBlockedMaxMs ?? '—'} | ${r.status}, ${r.created} created |`,
     );
   }
+  lines.push(
+    '\nThe longest stalls (at s into the import: delay = waiting for a core + blocked, ms; running is the part of blocked spent on a core):\n',
+  );
+  for (const r of results) {
+    if (r.failed || !r.loopStalls) continue;
+    const stalls = r.loopStalls
+      .slice(0, 5)
+      .map(
+        (stall) =>
+          `at ${(stall.atMs / 1000).toFixed(1)} s ${stall.wallMs} = ${stall.waitMs} + ${stall.blockedMs} (running ${stall.runMs})`,
+      );
+    lines.push(`- ${r.database}: ${stalls.join('; ')}`);
+  }
   lines.push('\n### Import targets\n');
   const mark = (ok) => (ok ? 'PASS' : 'FAIL');
   for (const r of results) {
