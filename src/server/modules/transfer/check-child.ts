@@ -31,7 +31,7 @@ import { STAGE_ROWS_SQL, type StageBatch, stageBatch } from './staging';
 
 /** Characters of the file read per query. */
 const CHUNK_CHARS = 512 * 1024;
-/** How long closing the connection may take before the process ends anyway (its socket closes then). */
+/** How long closing the connection may take; after that the process ends (its socket closes then). */
 const CLOSE_WAIT_MS = 2000;
 
 if (!process.send) throw new Error('check-child.ts runs as a forked process');
@@ -106,7 +106,8 @@ interface Link {
   stage(batch: StageBatch): Promise<void>;
   /** Stores the upload's bytes as the run's file (own connection only). */
   storeFile(bytes: Uint8Array): Promise<void>;
-  close(): Promise<void>;
+  /** Closes its connection; false when that did not finish in time. */
+  close(): Promise<boolean>;
 }
 
 /** PostgreSQL: a `pg` client of this process's own, with the pool's settings. */
@@ -138,13 +139,17 @@ async function ownConnection(request: SentRequest, connection: WorkerConnection)
     },
     async close() {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        client.end().catch(() => undefined),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      const closed = await Promise.race([
+        client.end().then(
+          () => true,
+          () => true,
+        ),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS);
         }),
       ]);
       clearTimeout(timer);
+      return closed;
     },
   };
 }
@@ -183,6 +188,7 @@ function throughServer(): Link {
     },
     close: async () => {
       offMessage(answered);
+      return true;
     },
   };
 }
@@ -276,9 +282,10 @@ async function check(request: SentRequest): Promise<CheckChildMessage> {
           : { message: error instanceof Error ? error.message : String(error) },
     };
   }
-  // The connection is closed before the result is sent: the server may end this process on it.
-  await link?.close();
-  return outcome;
+  // The connection is closed before the result is sent: the server may end this process on it. One that
+  // would not close in time stays with this process, which then ends rather than check another file.
+  const closed = (await link?.close()) ?? true;
+  return closed ? outcome : { ...outcome, last: true };
 }
 
 // One file after the other: the server keeps this process for its next check (forking one during an
@@ -287,5 +294,6 @@ async function check(request: SentRequest): Promise<CheckChildMessage> {
 for (;;) {
   const outcome = await check(await nextRequest());
   await send(outcome);
+  if ('last' in outcome && outcome.last) process.exit(0);
   (globalThis as { gc?: () => void }).gc?.();
 }

@@ -46,8 +46,8 @@ export type CheckChildMessage =
         | { type: 'query'; text: string; params: unknown[]; arrays: boolean }
         | { type: 'stage'; batch: StageBatch };
     }
-  | { type: 'done'; result: CheckResult }
-  | { type: 'failed'; error: { statusCode?: number; code?: string; message: string } };
+  | { type: 'done'; result: CheckResult; last?: boolean }
+  | { type: 'failed'; error: { statusCode?: number; code?: string; message: string }; last?: boolean };
 
 /** Server → check: the request (first), then the answers to its `ask`s. */
 export type ParentMessage = { type: 'request'; request: SentRequest } | AnswerMessage;
@@ -85,8 +85,8 @@ const types = {
 async function stageRows(db: Db, runId: string, batch: StageBatch): Promise<void> {
   const json = Buffer.from(batch.json.buffer, batch.json.byteOffset, batch.json.byteLength);
   await db.$client.query(STAGE_ROWS_SQL, [runId, json]);
-  // Written: freed now, not when external memory forces a mark-compact.
-  freeNow([batch.json]);
+  // Not freed here: the batch arrives as a view into its IPC message's buffer (serialization
+  // 'advanced'), which freeNow cannot detach; the collector frees it (decision 022, fifth amendment).
 }
 
 /** The check's other end: a check process, for the time of one check. */
@@ -158,7 +158,13 @@ function forkCheckProcess(): CheckProcess {
   const started: CheckProcess = {
     child,
     alive: true,
-    exited: new Promise<void>((resolve) => child.once('exit', () => resolve())),
+    // A process that could not be started (no pid) emits 'error' and never 'exit'.
+    exited: new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.once('error', () => {
+        if (child.pid === undefined) resolve();
+      });
+    }),
   };
   const gone = () => {
     started.alive = false;
@@ -166,7 +172,8 @@ function forkCheckProcess(): CheckProcess {
     if (at >= 0) waiting.splice(at, 1);
   };
   child.once('exit', gone);
-  child.once('error', gone);
+  // Every 'error' is heard (a second one without a listener would throw in the server).
+  child.on('error', gone);
   return started;
 }
 
@@ -260,13 +267,14 @@ export function checkInChild(db: Db, request: CheckRequest, progress?: (rows: nu
     };
     peer.onMessage((message) => {
       if (message.type === 'progress') progress?.(message.rows);
-      else if (message.type === 'done') finish(null, message.result, true);
+      // `last`: the process could not close its connection and is ending; it is not kept.
+      else if (message.type === 'done') finish(null, message.result, !message.last);
       else if (message.type === 'failed') {
         const { statusCode, code, message: text } = message.error;
         finish(
           statusCode && code ? new HttpError(statusCode, code, text) : new Error(`The check failed: ${text}`),
           undefined,
-          true,
+          !message.last,
         );
       } else {
         const answer = (value: unknown) => {
@@ -303,6 +311,8 @@ export function checkInChild(db: Db, request: CheckRequest, progress?: (rows: nu
     result,
     pid: peer.pid,
     async stop() {
+      // A check that has ended has handed its process back: that process is another check's now.
+      if (settled) return;
       finish(new Error('The server stopped during the check'));
       await peer.end();
     },

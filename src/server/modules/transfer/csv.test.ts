@@ -61,3 +61,17 @@ describe('an upload kept as bytes', () => {
     expect(text).toBe('Café Zoë “x”');
   });
 });
+
+describe('a file read in chunks', () => {
+  it('fails the rows when a chunk cannot be read (the check’s query for it failed), never leaving it unheard', async () => {
+    async function* chunks() {
+      yield 'shop,name,price\nA,B,1\n';
+      throw new Error('the read of the next part failed');
+    }
+    const rows: unknown[] = [];
+    const read = async () => {
+      for await (const row of readRows('products', chunks())) rows.push(row);
+    };
+    await expect(read()).rejects.toThrow('the read of the next part failed');
+  });
+});

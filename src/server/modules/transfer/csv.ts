@@ -170,11 +170,13 @@ export async function* readRows(kind: ImportKind, source: CsvSource): AsyncGener
       yield chunk;
     }
   }
-  // One chunk read ahead, not Readable.from's 16: the upload's route reads the header and first row
-  // from the file's first chunks on the event loop, and 16 × 8 KB parsed ahead held it ~10 ms.
-  const parser = Readable.from(chunks(), { highWaterMark: 1 }).pipe(
-    parse({ relax_column_count: false, skip_empty_lines: true, info: true }),
-  );
+  const text = Readable.from(chunks());
+  const parser = text.pipe(parse({ relax_column_count: false, skip_empty_lines: true, info: true }));
+  // A chunk that cannot be read (the check's query for it failed) fails the rows: pipe() does not pass
+  // the source's errors on. Once the rows have ended (a parse error, the reader done), a read still in
+  // flight that fails afterwards (its connection closed) is nobody's: without this listener it crashed
+  // the check's process.
+  text.on('error', (error) => parser.destroy(error));
   let columns: string[] | null = null;
   let sinceTurn = 0;
   try {
@@ -200,6 +202,7 @@ export async function* readRows(kind: ImportKind, source: CsvSource): AsyncGener
     throw error;
   } finally {
     parser.destroy();
+    text.destroy();
   }
   if (columns === null) throw badFile('The file is empty');
 }

@@ -6,7 +6,7 @@ import type { ImportRun } from '../../../shared/transfer';
 import type { Db } from '../../db/client';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { CHECK_APPLICATION_NAME, checkInChild } from './check-process';
+import { CHECK_APPLICATION_NAME, checkInChild, endWaitingCheckProcesses } from './check-process';
 import { type ApplyRun, clearStaged, publishImport, stageImport } from './import-apply';
 
 let t: TestApp;
@@ -424,6 +424,76 @@ describe('the check’s own connection (PostgreSQL)', () => {
       await count(`select count(*) as n from import_staged_rows where run_id = $1 and seq = 1199`, [id]),
     ).toBe(1);
     await clearStaged(t.database.db, id);
+    await noCheckConnectionLeft();
+  });
+
+  it('keeps one process for the next check: a file whose check failed before storing it is never read as the next one’s', async () => {
+    if (t.database.kind !== 'postgres') {
+      // Embedded, the server stores the file itself: no file goes to the check's process.
+      expect(t.database.workerConnection).toBeUndefined();
+      return;
+    }
+    const connection = t.database.workerConnection;
+    const { id, code } = await storedRun(3);
+    await endWaitingCheckProcesses();
+    // More than a pipe holds at once (64 KB), so most of it waits in the pipe when the first check fails.
+    const leftBehind = `shop_code,code,name,price\n${`${code},LEFT,Left behind,1\n`.repeat(20_000)}`;
+    const refused = { connectionString: 'postgres://nobody@127.0.0.1:1/none' };
+    const first = checkInChild(mainRefuses, {
+      runId: id,
+      kind: 'products',
+      stage: false,
+      connection: refused,
+      file: new TextEncoder().encode(leftBehind),
+    });
+    await expect(first.result).rejects.toThrow(/ECONNREFUSED/);
+    const next = `shop_code,code,name,price\n${Array.from({ length: 5 }, (_, i) => `${code},N${i},Next ${i},${i + 1}`).join('\n')}\n`;
+    const second = checkInChild(mainRefuses, {
+      runId: id,
+      kind: 'products',
+      stage: false,
+      connection,
+      file: new TextEncoder().encode(next),
+    });
+    const result = await second.result;
+    expect(second.pid).toBe(first.pid);
+    expect(result.counts).toEqual({ created: 5, updated: 0, unchanged: 0, refused: 0 });
+    const stored = (await t.database.pool.query('select content from import_runs where id = $1', [id]))
+      .rows[0].content as string;
+    expect(stored).toBe(next);
+    await noCheckConnectionLeft();
+  });
+
+  it('a file refused mid-way fails with the parser’s 400 and leaves its process for the next check', async () => {
+    if (t.database.kind !== 'postgres') {
+      expect(t.database.workerConnection).toBeUndefined();
+      return;
+    }
+    const connection = t.database.workerConnection;
+    const { id, code } = await storedRun(3);
+    await endWaitingCheckProcesses();
+    // Two parts of the file (512 K characters each): the parser refuses line 101, in the first.
+    const good = Array.from({ length: 100 }, (_, i) => `${code},G${i},Good ${i},1`);
+    const tail = `${code},T,${'x'.repeat(200)},1\n`.repeat(4_000);
+    const broken = `shop_code,code,name,price\n${good.join('\n')}\n${code},Q,"never closed,1\n${tail}`;
+    const first = checkInChild(mainRefuses, {
+      runId: id,
+      kind: 'products',
+      stage: false,
+      connection,
+      file: new TextEncoder().encode(broken),
+    });
+    await expect(first.result).rejects.toMatchObject({ statusCode: 400 });
+    const next = `shop_code,code,name,price\n${code},N0,Next 0,1\n`;
+    const second = checkInChild(mainRefuses, {
+      runId: id,
+      kind: 'products',
+      stage: false,
+      connection,
+      file: new TextEncoder().encode(next),
+    });
+    expect((await second.result).counts.created).toBe(1);
+    expect(second.pid).toBe(first.pid);
     await noCheckConnectionLeft();
   });
 
