@@ -109,6 +109,18 @@ describe('the import check off the server’s thread', () => {
   const SCHED_OTHER = 0;
   const SCHED_IDLE = 5;
   const chrt = spawnSync('chrt', ['--version']).status === 0;
+  /** Every thread of the check's process lowered (SCHED_IDLE with chrt), and the server's own not. */
+  const expectOnlyTheCheckLowered = (pid: number) => {
+    const threads = [...threadsOf(pid).values()];
+    expect(new Set(threads.map((thread) => thread.nice))).toEqual(new Set([CHECK_NICE]));
+    // With util-linux's chrt (Debian and most distributions), every thread runs only on idle cores.
+    if (chrt) expect(new Set(threads.map((thread) => thread.policy))).toEqual(new Set([SCHED_IDLE]));
+    // The server's own threads (this one included) keep their priority and policy.
+    const own = [...threadsOf('self').values()];
+    expect(new Set(own.map((thread) => thread.nice))).toEqual(new Set([0]));
+    expect(new Set(own.map((thread) => thread.policy))).toEqual(new Set([SCHED_OTHER]));
+    return threads;
+  };
 
   it('with a connection of its own, runs in a child process whose every thread is lowered, the server’s at theirs (Linux)', async () => {
     if (process.platform !== 'linux') return;
@@ -136,16 +148,8 @@ describe('the import check off the server’s thread', () => {
       const pid = child.pid as number;
       expect(pid).toBeGreaterThan(0);
       expect(pid).not.toBe(process.pid);
-      const threads = [...threadsOf(pid).values()];
       // V8's collector threads and libuv's: a process of several threads, each lowered.
-      expect(threads.length).toBeGreaterThan(4);
-      expect(new Set(threads.map((thread) => thread.nice))).toEqual(new Set([CHECK_NICE]));
-      // With util-linux's chrt (Debian and most distributions), every thread runs only on idle cores.
-      if (chrt) expect(new Set(threads.map((thread) => thread.policy))).toEqual(new Set([SCHED_IDLE]));
-      // The server's own threads (this one included) keep their priority and policy.
-      const own = [...threadsOf('self').values()];
-      expect(new Set(own.map((thread) => thread.nice))).toEqual(new Set([0]));
-      expect(new Set(own.map((thread) => thread.policy))).toEqual(new Set([SCHED_OTHER]));
+      expect(expectOnlyTheCheckLowered(pid).length).toBeGreaterThan(4);
       await child.stop();
       await expect(child.result).rejects.toThrow(/stopped/);
       expect(existsSync(`/proc/${pid}`)).toBe(false);
@@ -173,12 +177,7 @@ describe('the import check off the server’s thread', () => {
     await askedFirst;
     const pid = check.pid as number;
     expect(pid).not.toBe(process.pid);
-    const threads = [...threadsOf(pid).values()];
-    expect(new Set(threads.map((thread) => thread.nice))).toEqual(new Set([CHECK_NICE]));
-    if (chrt) expect(new Set(threads.map((thread) => thread.policy))).toEqual(new Set([SCHED_IDLE]));
-    const own = [...threadsOf('self').values()];
-    expect(new Set(own.map((thread) => thread.nice))).toEqual(new Set([0]));
-    expect(new Set(own.map((thread) => thread.policy))).toEqual(new Set([SCHED_OTHER]));
+    expectOnlyTheCheckLowered(pid);
     await check.stop();
     await expect(check.result).rejects.toThrow(/stopped/);
     expect(existsSync(`/proc/${pid}`)).toBe(false);

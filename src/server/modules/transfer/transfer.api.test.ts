@@ -3,7 +3,7 @@
 // audit entries of a run, an export read back as an import changing nothing, and bad files answered 4xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportRun } from '../../../shared/transfer';
-import type { Db } from '../../db/client';
+import type { Db, WorkerConnection } from '../../db/client';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { CHECK_APPLICATION_NAME, checkInChild, endWaitingCheckProcesses } from './check-process';
@@ -401,6 +401,15 @@ describe('the check’s own connection (PostgreSQL)', () => {
     expect(run.preview?.counts.created).toBe(rows);
     return { id: run.id, code };
   }
+  /** A preview's check of `file`, handed to a check process as an upload is (the process stores it). */
+  const checkUpload = (runId: string, connection: WorkerConnection | undefined, file: string) =>
+    checkInChild(mainRefuses, {
+      runId,
+      kind: 'products',
+      stage: false,
+      connection,
+      file: new TextEncoder().encode(file),
+    });
 
   it('reads the file, matches and stages over the worker’s connection, and closes it', async () => {
     if (t.database.kind !== 'postgres') {
@@ -439,22 +448,10 @@ describe('the check’s own connection (PostgreSQL)', () => {
     // More than a pipe holds at once (64 KB), so most of it waits in the pipe when the first check fails.
     const leftBehind = `shop_code,code,name,price\n${`${code},LEFT,Left behind,1\n`.repeat(20_000)}`;
     const refused = { connectionString: 'postgres://nobody@127.0.0.1:1/none' };
-    const first = checkInChild(mainRefuses, {
-      runId: id,
-      kind: 'products',
-      stage: false,
-      connection: refused,
-      file: new TextEncoder().encode(leftBehind),
-    });
+    const first = checkUpload(id, refused, leftBehind);
     await expect(first.result).rejects.toThrow(/ECONNREFUSED/);
     const next = `shop_code,code,name,price\n${Array.from({ length: 5 }, (_, i) => `${code},N${i},Next ${i},${i + 1}`).join('\n')}\n`;
-    const second = checkInChild(mainRefuses, {
-      runId: id,
-      kind: 'products',
-      stage: false,
-      connection,
-      file: new TextEncoder().encode(next),
-    });
+    const second = checkUpload(id, connection, next);
     const result = await second.result;
     expect(second.pid).toBe(first.pid);
     expect(result.counts).toEqual({ created: 5, updated: 0, unchanged: 0, refused: 0 });
@@ -476,22 +473,10 @@ describe('the check’s own connection (PostgreSQL)', () => {
     const good = Array.from({ length: 100 }, (_, i) => `${code},G${i},Good ${i},1`);
     const tail = `${code},T,${'x'.repeat(200)},1\n`.repeat(4_000);
     const broken = `shop_code,code,name,price\n${good.join('\n')}\n${code},Q,"never closed,1\n${tail}`;
-    const first = checkInChild(mainRefuses, {
-      runId: id,
-      kind: 'products',
-      stage: false,
-      connection,
-      file: new TextEncoder().encode(broken),
-    });
+    const first = checkUpload(id, connection, broken);
     await expect(first.result).rejects.toMatchObject({ statusCode: 400 });
     const next = `shop_code,code,name,price\n${code},N0,Next 0,1\n`;
-    const second = checkInChild(mainRefuses, {
-      runId: id,
-      kind: 'products',
-      stage: false,
-      connection,
-      file: new TextEncoder().encode(next),
-    });
+    const second = checkUpload(id, connection, next);
     expect((await second.result).counts.created).toBe(1);
     expect(second.pid).toBe(first.pid);
     await noCheckConnectionLeft();
