@@ -161,8 +161,10 @@ export function auditInsertSql(entries: readonly Entry[]): string {
     JSON.stringify(entry.changes),
     entry.detail === null ? '' : JSON.stringify(entry.detail),
   ]);
+  // No value may hold `$tag` anywhere, not only `$tag$`: one ending in "$a" met the closing tag's "$" and
+  // ended its quote early ("x $a" → `$a$x $a$a$`, a 500 found by the property test, and SQL text after it).
   let tag = 'a';
-  while (texts.some((text) => text.includes(`$${tag}$`))) tag = `a${randomBytes(4).toString('hex')}`;
+  while (texts.some((text) => text.includes(`$${tag}`))) tag = `a${randomBytes(4).toString('hex')}`;
   const text = (value: string) => `$${tag}$${value}$${tag}$`;
   const uuid = (value: string | null) => (value === null ? 'null' : `${text(value)}::uuid`);
   const rows = entries.map(
