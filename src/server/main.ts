@@ -53,12 +53,14 @@ async function main() {
     { announceSetupCode, openConfiguredDatabase },
     { pino },
     { imageStoreFor },
+    { warmCheckProcess },
   ] = await Promise.all([
     import('./env'),
     import('./app'),
     import('./start'),
     import('pino'),
     import('./modules/images/store'),
+    import('./modules/transfer/check-process'),
   ]);
   isExpected = (error) => error instanceof DataDirInUseError || error instanceof EnvError;
   const env = parseEnv();
@@ -92,6 +94,10 @@ async function main() {
     .then((removed) => removed > 0 && app?.log.info({ removed }, 'removed left-over image files'))
     .catch((error) => app?.log.warn({ err: error }, 'image sweep failed'));
   app.log.info({ maxConnections: app.server.maxConnections }, 'connections capped');
+  // A check process waits for the first import, so that no import forks the server (check-process.ts);
+  // it ends with the server's process (its channel closes). Here, not in the app: tests and the CLI
+  // fork one only when they import.
+  warmCheckProcess();
 
   const shownHost = ['0.0.0.0', '127.0.0.1', '::'].includes(env.HOST) ? 'localhost' : env.HOST;
   const url = `http://${shownHost}:${env.PORT}`;

@@ -19,7 +19,7 @@ import { importRuns } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { BoundedQueue, type QueueTicket } from '../../lib/bounded-queue';
 import type { Actor } from '../../write-path';
-import { type CheckChild, checkInChild, warmCheckProcess } from './check-process';
+import { type CheckChild, checkInChild } from './check-process';
 import { applyImport, clearStaged, refusedRowsError } from './import-apply';
 
 type RunRow = typeof importRuns.$inferSelect;
@@ -106,9 +106,6 @@ export function importRunStore(
    * and turned in when its check or run ends, whatever way it ends; no one waits for a turn (503).
    */
   const places = new BoundedQueue(IMPORTS_AT_ONCE, 0);
-  // A check process waits for the first import, so that no import forks the server (check-process.ts).
-  // It ends with the server's process (its channel closes).
-  warmCheckProcess();
   /** The child processes checking runs now: ended when the server closes. */
   const checks = new Set<CheckChild>();
   const watch = (check: CheckChild) => {
