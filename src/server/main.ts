@@ -54,6 +54,7 @@ async function main() {
     { pino },
     { imageStoreFor },
     { warmCheckProcess },
+    { warmUploadCheck },
   ] = await Promise.all([
     import('./env'),
     import('./app'),
@@ -61,6 +62,7 @@ async function main() {
     import('pino'),
     import('./modules/images/store'),
     import('./modules/transfer/check-process'),
+    import('./modules/transfer/routes'),
   ]);
   isExpected = (error) => error instanceof DataDirInUseError || error instanceof EnvError;
   const env = parseEnv();
@@ -87,6 +89,9 @@ async function main() {
     clientDir: clientDir && fs.existsSync(`${clientDir}/index.html`) ? clientDir : undefined,
     logger,
   });
+  // Before the first request: an import's first header read would otherwise compile its parser then.
+  await warmUploadCheck();
+  if (stopping) return;
   await app.listen({ port: env.PORT, host: env.HOST });
   // Image files whose rows are gone (a crash between a commit and the files' removal, a restore).
   void app.imageStore
