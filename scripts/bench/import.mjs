@@ -217,6 +217,8 @@ async function run(kind) {
       loopMaxMs: loop?.maxMs,
       loopBlockedMaxMs: loop?.blockedMaxMs,
       loopStalls: loop?.stalls?.slice(0, 8),
+      // The stalls' atMs count from here, on the server's clock (performance.now(), near --trace-gc's).
+      loopBeganAtMs: loop?.beganAtMs,
       previewCounts: previewed.preview?.counts,
     };
     console.log(JSON.stringify(figures));

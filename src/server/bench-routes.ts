@@ -76,6 +76,7 @@ export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
       samples: histogram.count,
       blockedMaxMs: split.maxBlockedMs,
       stalls: split.stalls,
+      beganAtMs: split.beganAtMs,
     };
     histogram.reset();
     return figures;

@@ -20,6 +20,7 @@ describe('the event loop stall watcher', () => {
       counters = { runNs: 23_500_000, waitNs: 25_000_000 };
       watcher.tick();
       const figures = watcher.take();
+      expect(figures.beganAtMs).toBe(0);
       expect(figures.ticks).toBe(3);
       expect(figures.maxWallMs).toBe(30);
       expect(figures.maxBlockedMs).toBe(18);
@@ -27,8 +28,14 @@ describe('the event loop stall watcher', () => {
         { atMs: 31, wallMs: 30, waitMs: 25, runMs: 5, blockedMs: 5 },
         { atMs: 49, wallMs: 18, waitMs: 0, runMs: 18, blockedMs: 18 },
       ]);
-      // A new measurement starts.
-      expect(watcher.take()).toMatchObject({ maxWallMs: 0, maxBlockedMs: 0, stalls: [], ticks: 0 });
+      // A new measurement starts, from the clock's time at the last take.
+      expect(watcher.take()).toMatchObject({
+        maxWallMs: 0,
+        maxBlockedMs: 0,
+        stalls: [],
+        ticks: 0,
+        beganAtMs: 49,
+      });
     } finally {
       watcher.stop();
     }

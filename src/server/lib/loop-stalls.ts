@@ -35,6 +35,8 @@ export interface StallFigures {
   /** The stalls over the threshold, longest wall first (at most `keep`). */
   stalls: Stall[];
   ticks: number;
+  /** When the measurement began, on this process's clock (performance.now(): --trace-gc's times are close). */
+  beganAtMs: number;
 }
 
 /** Reads this thread's counters from /proc (Linux); null where there is no such file. */
@@ -74,9 +76,9 @@ export function watchLoopStalls(
   let last: { at: number; counters: SchedCounters };
   let began = 0;
   const reset = () => {
-    figures = { maxWallMs: 0, maxBlockedMs: 0, stalls: [], ticks: 0 };
     last = { at: clock(), counters: counters() };
     began = last.at;
+    figures = { maxWallMs: 0, maxBlockedMs: 0, stalls: [], ticks: 0, beganAtMs: round(began) };
   };
   reset();
   const tick = () => {
