@@ -3,12 +3,15 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { type EarlyEmbedded, startEmbeddedEarly } from './db/early-embedded';
+import { collectStartUpGarbage, serialScavenges } from './lib/gc-tuning';
 import type { OpenedDatabase } from './start';
 
 // First thing, before the rest of the server loads: lock the embedded data directory and start PGlite
 // (about half of start-up). The modules below load meanwhile (dynamic imports: the build splits them
 // into their own chunk, so their packages are not loaded before this line runs).
 let early: EarlyEmbedded | null = startEmbeddedEarly();
+// The collector set for a steady event loop (lib/gc-tuning.ts), for every isolate of the process.
+serialScavenges();
 
 // Beside the server bundle: dist/server/main.js → dist/client. From the sources (npm run dev), Vite
 // serves the client instead.
@@ -92,6 +95,7 @@ async function main() {
   // Before the first request: an import's first header read would otherwise compile its parser then.
   await warmUploadCheck();
   if (stopping) return;
+  collectStartUpGarbage();
   await app.listen({ port: env.PORT, host: env.HOST });
   // Image files whose rows are gone (a crash between a commit and the files' removal, a restore).
   void app.imageStore
