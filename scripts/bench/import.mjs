@@ -219,6 +219,7 @@ async function run(kind) {
       loopStalls: loop?.stalls?.slice(0, 8),
       // The stalls' atMs count from here, on the server's clock (performance.now(), near --trace-gc's).
       loopBeganAtMs: loop?.beganAtMs,
+      loopClockOriginMs: loop?.clockOriginMs,
       previewCounts: previewed.preview?.counts,
     };
     console.log(JSON.stringify(figures));

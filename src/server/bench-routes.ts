@@ -77,6 +77,8 @@ export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
       blockedMaxMs: split.maxBlockedMs,
       stalls: split.stalls,
       beganAtMs: split.beganAtMs,
+      // performance.now()'s zero on the monotonic clock (ms), which --cpu-prof's timestamps (µs) count on.
+      clockOriginMs: Number(process.hrtime.bigint()) / 1e6 - performance.now(),
     };
     histogram.reset();
     return figures;
