@@ -59,6 +59,26 @@ export type PlannedSink<V> = (batch: PlannedRow<V>[]) => Promise<void>;
 const SINK_BATCH = 500;
 /** Existing products read per query while the index is built (a short statement each, likewise). */
 const INDEX_PAGE = 2000;
+/** Below every id: where reading a table by pages of ids starts. */
+const BEFORE_EVERY_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Every row a query reads, in pages of `INDEX_PAGE` by id (`page(after, limit)` reads the rows whose id
+ * follows `after`, by id). Embedded, each answer crosses the server's event loop whole (pg parses it,
+ * then it is serialised into an IPC message): the large mall's offers in one answer held the loop ~50 ms.
+ */
+async function inPages<T extends { id: string }>(
+  page: (after: string, limit: number) => Promise<T[]>,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let after = BEFORE_EVERY_ID; ; ) {
+    const rows = await page(after, INDEX_PAGE);
+    for (const row of rows) all.push(row);
+    const last = rows.at(-1);
+    if (rows.length < INDEX_PAGE || !last) return all;
+    after = last.id;
+  }
+}
 
 interface Existing<V> {
   id: string;
@@ -161,7 +181,14 @@ function shopResolver(all: ShopRef[]) {
 }
 
 async function loadShops(tx: Executor): Promise<ShopRef[]> {
-  return tx.select({ id: shops.id, name: shops.name, code: shops.externalCode }).from(shops);
+  return inPages((after, limit) =>
+    tx
+      .select({ id: shops.id, name: shops.name, code: shops.externalCode })
+      .from(shops)
+      .where(gt(shops.id, after))
+      .orderBy(asc(shops.id))
+      .limit(limit),
+  );
 }
 
 type RowOutcome<V> = { refused: Refusal[] } | { planned: PlannedRow<V>; key: string };
@@ -256,20 +283,24 @@ export async function checkShops(
   // One after another: inside the confirm's transaction they share one connection.
   const cats = await tx.select({ id: categories.id, name: categories.name }).from(categories);
   const fls = await tx.select({ id: floors.id, name: floors.name }).from(floors);
-  const all = await tx
-    .select({
-      id: shops.id,
-      code: shops.externalCode,
-      name: shops.name,
-      description: shops.description,
-      categoryId: shops.categoryId,
-      floorId: shops.floorId,
-      location: shops.location,
-      contact: shops.contact,
-      openingHours: shops.openingHours,
-    })
-    .from(shops)
-    .orderBy(asc(shops.id));
+  const all = await inPages((after, limit) =>
+    tx
+      .select({
+        id: shops.id,
+        code: shops.externalCode,
+        name: shops.name,
+        description: shops.description,
+        categoryId: shops.categoryId,
+        floorId: shops.floorId,
+        location: shops.location,
+        contact: shops.contact,
+        openingHours: shops.openingHours,
+      })
+      .from(shops)
+      .where(gt(shops.id, after))
+      .orderBy(asc(shops.id))
+      .limit(limit),
+  );
   // Places by how their names look (docs/decisions/011): "books" finds "Books".
   const catByKey = new Map(cats.map((c) => [placeNameKeys(c.name).nameKey, c]));
   const floorByKey = new Map(fls.map((f) => [placeNameKeys(f.name).nameKey, f]));
@@ -377,9 +408,14 @@ export async function checkProducts(
   sink?: PlannedSink<ProductValues>,
 ): Promise<CheckResult> {
   const shopList = await loadShops(tx);
-  const offerList = await tx
-    .select({ id: offers.id, shopId: offers.shopId, title: offers.title })
-    .from(offers);
+  const offerList = await inPages((after, limit) =>
+    tx
+      .select({ id: offers.id, shopId: offers.shopId, title: offers.title })
+      .from(offers)
+      .where(gt(offers.id, after))
+      .orderBy(asc(offers.id))
+      .limit(limit),
+  );
   const resolveShop = shopResolver(shopList);
   const shopName = new Map(shopList.map((s) => [s.id, s.name]));
   const offersByTitle = new Map<string, { id: string; shopId: string }[]>();
@@ -397,7 +433,7 @@ export async function checkProducts(
   const indexShop = async (shopId: string) => {
     if (indexed.has(shopId)) return;
     indexed.add(shopId);
-    let after = '00000000-0000-0000-0000-000000000000';
+    let after = BEFORE_EVERY_ID;
     for (;;) {
       const page = await tx
         .select({
@@ -514,17 +550,22 @@ export async function checkOffers(
   sink?: PlannedSink<OfferValues>,
 ): Promise<CheckResult> {
   const shopList = await loadShops(tx);
-  const offerList = await tx
-    .select({
-      id: offers.id,
-      shopId: offers.shopId,
-      title: offers.title,
-      description: offers.description,
-      discount: offers.discount,
-      startDate: offers.startDate,
-      endDate: offers.endDate,
-    })
-    .from(offers);
+  const offerList = await inPages((after, limit) =>
+    tx
+      .select({
+        id: offers.id,
+        shopId: offers.shopId,
+        title: offers.title,
+        description: offers.description,
+        discount: offers.discount,
+        startDate: offers.startDate,
+        endDate: offers.endDate,
+      })
+      .from(offers)
+      .where(gt(offers.id, after))
+      .orderBy(asc(offers.id))
+      .limit(limit),
+  );
   const resolveShop = shopResolver(shopList);
   const shopName = new Map(shopList.map((s) => [s.id, s.name]));
   const index = new Index<OfferValues>();

@@ -523,3 +523,32 @@ describe('the check’s own connection (PostgreSQL)', () => {
     await clearStaged(t.database.db, id);
   });
 });
+
+describe('a mall with more shops and offers than one page of the check’s reads', () => {
+  it('matches rows against every shop and offer, not only the first 2,000 by id', async () => {
+    const tag = uniqueName('PAGE').replace(/\W/g, '');
+    await d.shop();
+    // 2,100 shops and, on one of them, 2,100 offers: the check reads both in pages of 2,000 by id.
+    await t.database.pool.query(
+      `insert into shops (name, external_code, category_id, floor_id)
+       select $1 || ' shop ' || n, $1 || '-' || n, s.category_id, s.floor_id
+       from generate_series(1, 2100) n, (select category_id, floor_id from shops limit 1) s`,
+      [tag],
+    );
+    const holder = `${tag}-1`;
+    await t.database.pool.query(
+      `insert into offers (shop_id, title, discount, start_date, end_date)
+       select (select id from shops where external_code = $2), $1 || ' offer ' || n, 10, '2026-01-01', '2026-12-31'
+       from generate_series(1, 2100) n`,
+      [tag, holder],
+    );
+    const lines = ['shop_code,name,price,offer'];
+    for (let n = 1; n <= 2100; n++) lines.push(`${tag}-${n},${tag} product ${n},1.50,`);
+    for (let n = 1; n <= 2100; n++) lines.push(`${holder},${tag} offered ${n},2.00,${tag} offer ${n}`);
+    const run = await previewOf('products', `${lines.join('\n')}\n`);
+    expect(run.status).toBe('previewed');
+    // With the first page only, about 100 shop codes and 100 offers would be unknown.
+    expect(run.preview?.refused.slice(0, 3)).toEqual([]);
+    expect(run.preview?.counts).toMatchObject({ created: 4200, refused: 0 });
+  });
+});
