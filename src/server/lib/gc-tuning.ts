@@ -24,5 +24,7 @@ export function serialScavenges(): void {
 export function collectStartUpGarbage(): void {
   v8.setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (() => void) | undefined;
+  // Off again: contexts and worker threads made later (the image workers) get no `gc` either.
+  v8.setFlagsFromString('--no-expose-gc');
   gc?.();
 }
