@@ -3,6 +3,8 @@
 // created / updated / unchanged / refused. The preview and the confirmed run use the same check; the run
 // makes it again inside its transaction, against the mall as it then is.
 import { and, asc, eq, gt } from 'drizzle-orm';
+import type { AnyPgColumn, SelectedFields } from 'drizzle-orm/pg-core';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { z } from 'zod';
 import { toPriceString } from '../../../shared/money';
 import { END_BEFORE_START, OfferInput } from '../../../shared/offer';
@@ -63,18 +65,26 @@ const INDEX_PAGE = 2000;
 const BEFORE_EVERY_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
- * Every row a query reads, in pages of `INDEX_PAGE` by id (`page(after, limit)` reads the rows whose id
- * follows `after`, by id). Embedded, each answer crosses the server's event loop whole (pg parses it,
- * then it is serialised into an IPC message): the large mall's offers in one answer held the loop ~50 ms.
+ * Every row of `table` with the given `columns` (which include its id), read in pages of `INDEX_PAGE` by
+ * id. Embedded, each answer crosses the server's event loop whole (pg parses it, then it is serialised
+ * into an IPC message): the large mall's offers in one answer held the loop ~50 ms.
  */
-async function inPages<T extends { id: string }>(
-  page: (after: string, limit: number) => Promise<T[]>,
-): Promise<T[]> {
-  const all: T[] = [];
+async function inPages<TColumns extends SelectedFields & { id: AnyPgColumn }>(
+  tx: Executor,
+  table: typeof shops | typeof offers,
+  columns: TColumns,
+): Promise<SelectResultFields<TColumns>[]> {
+  const all: SelectResultFields<TColumns>[] = [];
+  // drizzle cannot type a query over generic columns; the rows are those columns' values.
   for (let after = BEFORE_EVERY_ID; ; ) {
-    const rows = await page(after, INDEX_PAGE);
+    const rows = (await tx
+      .select(columns as SelectedFields)
+      .from(table)
+      .where(gt(table.id, after))
+      .orderBy(asc(table.id))
+      .limit(INDEX_PAGE)) as SelectResultFields<TColumns>[];
     for (const row of rows) all.push(row);
-    const last = rows.at(-1);
+    const last = rows.at(-1) as { id: string } | undefined; // the id column's value
     if (rows.length < INDEX_PAGE || !last) return all;
     after = last.id;
   }
@@ -181,14 +191,7 @@ function shopResolver(all: ShopRef[]) {
 }
 
 async function loadShops(tx: Executor): Promise<ShopRef[]> {
-  return inPages((after, limit) =>
-    tx
-      .select({ id: shops.id, name: shops.name, code: shops.externalCode })
-      .from(shops)
-      .where(gt(shops.id, after))
-      .orderBy(asc(shops.id))
-      .limit(limit),
-  );
+  return inPages(tx, shops, { id: shops.id, name: shops.name, code: shops.externalCode });
 }
 
 type RowOutcome<V> = { refused: Refusal[] } | { planned: PlannedRow<V>; key: string };
@@ -283,24 +286,17 @@ export async function checkShops(
   // One after another: inside the confirm's transaction they share one connection.
   const cats = await tx.select({ id: categories.id, name: categories.name }).from(categories);
   const fls = await tx.select({ id: floors.id, name: floors.name }).from(floors);
-  const all = await inPages((after, limit) =>
-    tx
-      .select({
-        id: shops.id,
-        code: shops.externalCode,
-        name: shops.name,
-        description: shops.description,
-        categoryId: shops.categoryId,
-        floorId: shops.floorId,
-        location: shops.location,
-        contact: shops.contact,
-        openingHours: shops.openingHours,
-      })
-      .from(shops)
-      .where(gt(shops.id, after))
-      .orderBy(asc(shops.id))
-      .limit(limit),
-  );
+  const all = await inPages(tx, shops, {
+    id: shops.id,
+    code: shops.externalCode,
+    name: shops.name,
+    description: shops.description,
+    categoryId: shops.categoryId,
+    floorId: shops.floorId,
+    location: shops.location,
+    contact: shops.contact,
+    openingHours: shops.openingHours,
+  });
   // Places by how their names look (docs/decisions/011): "books" finds "Books".
   const catByKey = new Map(cats.map((c) => [placeNameKeys(c.name).nameKey, c]));
   const floorByKey = new Map(fls.map((f) => [placeNameKeys(f.name).nameKey, f]));
@@ -408,14 +404,7 @@ export async function checkProducts(
   sink?: PlannedSink<ProductValues>,
 ): Promise<CheckResult> {
   const shopList = await loadShops(tx);
-  const offerList = await inPages((after, limit) =>
-    tx
-      .select({ id: offers.id, shopId: offers.shopId, title: offers.title })
-      .from(offers)
-      .where(gt(offers.id, after))
-      .orderBy(asc(offers.id))
-      .limit(limit),
-  );
+  const offerList = await inPages(tx, offers, { id: offers.id, shopId: offers.shopId, title: offers.title });
   const resolveShop = shopResolver(shopList);
   const shopName = new Map(shopList.map((s) => [s.id, s.name]));
   const offersByTitle = new Map<string, { id: string; shopId: string }[]>();
@@ -550,22 +539,15 @@ export async function checkOffers(
   sink?: PlannedSink<OfferValues>,
 ): Promise<CheckResult> {
   const shopList = await loadShops(tx);
-  const offerList = await inPages((after, limit) =>
-    tx
-      .select({
-        id: offers.id,
-        shopId: offers.shopId,
-        title: offers.title,
-        description: offers.description,
-        discount: offers.discount,
-        startDate: offers.startDate,
-        endDate: offers.endDate,
-      })
-      .from(offers)
-      .where(gt(offers.id, after))
-      .orderBy(asc(offers.id))
-      .limit(limit),
-  );
+  const offerList = await inPages(tx, offers, {
+    id: offers.id,
+    shopId: offers.shopId,
+    title: offers.title,
+    description: offers.description,
+    discount: offers.discount,
+    startDate: offers.startDate,
+    endDate: offers.endDate,
+  });
   const resolveShop = shopResolver(shopList);
   const shopName = new Map(shopList.map((s) => [s.id, s.name]));
   const index = new Index<OfferValues>();
