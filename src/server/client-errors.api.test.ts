@@ -2,9 +2,11 @@
 // never finishes arriving, bytes that are not HTTP — comes back over the real socket as a whole HTTP
 // response in our one error body, and the connection is closed: no client holds a connection for ever.
 import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SERVER_TIMEOUTS } from './server-limits';
-import { createTestApp, type TestApp } from './test/harness';
+import { createTestApp, registerAs, type TestApp } from './test/harness';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -150,5 +152,35 @@ describe('client errors over a real socket', () => {
     const { socket, answer } = connect(await listen(t.app));
     socket.write('HELLO THERE\r\n\r\n');
     expectErrorAnswer(await answer, 400, 'BAD_REQUEST');
+  });
+
+  it('a client that goes away half-way through its body is no failure of the server: nothing stored, nothing logged as an error', async () => {
+    const logged: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+    t = await createTestApp({ logger });
+    const admin = await registerAs(t.app, 'admin');
+    const port = await listen(t.app);
+    const csv = `shop,name,price\n${'Shop,Product,1.00\n'.repeat(20_000)}`;
+    const cutOff = [
+      // A public JSON route, and the admin's import upload (a body read as bytes).
+      `POST /api/auth/login HTTP/1.1\r\nHost: mall\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":`,
+      `POST /api/imports?kind=products&fileName=cut.csv HTTP/1.1\r\nHost: mall\r\nCookie: ${admin.headers.cookie}\r\nContent-Type: text/csv\r\nContent-Length: ${csv.length}\r\n\r\n${csv.slice(0, csv.length / 2)}`,
+    ];
+    // The server's line about the request: the client went away, or (the failure) an error.
+    const settled = () =>
+      logged.filter((entry) => entry.msg.includes('went away') || entry.level >= 50).length;
+    for (const request of cutOff) {
+      const before = settled();
+      const { socket, answer } = connect(port);
+      socket.write(request, () => socket.end());
+      await answer;
+      // The server meets the close on its next read: wait for its line, 5 s at most.
+      for (let waited = 0; settled() === before && waited < 5_000; waited += 20) await sleep(20);
+    }
+    expect(logged.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(logged.filter((entry) => entry.msg.includes('went away'))).toHaveLength(2);
+    const runs = await t.app.inject({ method: 'GET', url: '/api/imports', headers: admin.headers });
+    expect(runs.json()).toEqual({ items: [] });
+    expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
   });
 });

@@ -42,6 +42,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
         return reply.status(404).send(errorBody('NOT_FOUND', first));
       return reply.status(400).send(errorBody('VALIDATION', first, fields));
     }
+    // The client went away before its body had arrived (Node destroys the request with 'aborted'): no
+    // one is left to answer, and nothing failed on the server, so it is not logged as its failure.
+    if (request.raw.errored === error) {
+      request.log.info({ reqId: request.id }, 'the client went away before its request had arrived');
+      return reply.status(400).send(errorBody('CLIENT_GONE', 'The request was cut off before it arrived.'));
+    }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');

@@ -69,6 +69,7 @@ export async function createTestApp(
     | 'serverTimeouts'
     | 'benchRoutes'
     | 'sessionCache'
+    | 'logger'
   > = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
@@ -89,6 +90,7 @@ export async function createTestApp(
     serverTimeouts: options.serverTimeouts,
     benchRoutes: options.benchRoutes,
     sessionCache: options.sessionCache,
+    logger: options.logger,
   });
   await app.ready();
   return {
