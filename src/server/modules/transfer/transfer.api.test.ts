@@ -139,6 +139,7 @@ describe('products: preview, refused rows, all or nothing, corrected re-import',
     ]);
     const done = await confirm(run.id, true);
     expect(done.run?.status).toBe('done');
+    expect(done.run?.rowsChecked).toBe(2);
     expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
   });
 });
