@@ -15,6 +15,12 @@ export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
  */
 export interface WorkerConnection {
   connectionString: string;
+  /**
+   * Embedded: the connection reaches PGlite's one session, which the pool's connection shares. Each
+   * query on it must be run in a turn the server gives (the pool's client held meanwhile, so nothing of
+   * the pool's can land between its messages): see check-process.ts.
+   */
+  sharedSession?: true;
 }
 
 export interface Database {
@@ -30,9 +36,10 @@ export interface Database {
    */
   notifications?: EventEmitter;
   /**
-   * PostgreSQL only: the pool's own settings, for a worker's connection. Embedded has none on purpose:
-   * PGlite's socket server queues each protocol message on its own, so a second connection's messages
-   * can land between the pool's Parse and Bind and take its unnamed statement (decision 022).
+   * The pool's own settings, for another process's connection (the import check's). Embedded, it is
+   * marked `sharedSession`: PGlite's socket server queues each protocol message on its own, so that
+   * connection's messages could land between the pool's Parse and Bind and take its unnamed statement;
+   * it queries only while the server holds the pool's client for it (decision 022, seventh amendment).
    */
   workerConnection?: WorkerConnection;
   close(): Promise<void>;
@@ -107,6 +114,10 @@ export async function openEmbedded(
     pool,
     db: drizzle(pool, { schema }),
     notifications,
+    workerConnection: {
+      connectionString: `postgresql://postgres@/postgres?host=${encodeURIComponent(socketDir)}&port=${port}`,
+      sharedSession: true,
+    },
     dump: async () => (await request({ type: 'dump' }, 'dump')).data,
     async close() {
       if (closed) return;

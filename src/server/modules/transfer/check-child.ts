@@ -1,12 +1,14 @@
 // The check of an import file, in a process of its own (docs/decisions/022, fifth amendment): reading
 // the CSV, validating each row with the form's schema, matching it, and making the staged rows' JSON all
 // happen here, at a lower priority than the server's, so the server's event loop never waits on them.
-// On PostgreSQL this process has a connection of its own (drizzle's node-postgres driver on one `pg`
-// client): the file's chunks, the match queries and the staged batches never reach the server, which
-// hears only progress and the result. Embedded, the server runs its queries (drizzle's proxy driver)
-// and writes each batch it sends, one at a time: PGlite's socket server cannot take a second busy
-// connection (decision 022). The file is read from the run's row in chunks either way. The process
-// checks one file after the other: the server keeps it between checks (check-process.ts).
+// This process has a connection of its own (drizzle's node-postgres driver on one `pg` client): the
+// file's chunks, the match queries and the staged batches never reach the server, which hears only
+// progress and the result. Embedded, that connection reaches PGlite's one session over its socket, and
+// each use of it waits for a turn the server gives (`turnTaker`): PGlite's socket server cannot take a
+// second busy connection (decision 022). Without a connection (tests), the server runs its queries
+// (drizzle's proxy driver) and writes each batch it sends. The file is read from the run's row in chunks
+// either way. The process checks one file after the other: the server keeps it between checks
+// (check-process.ts).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -110,15 +112,73 @@ interface Link {
   close(): Promise<boolean>;
 }
 
-/** PostgreSQL: a `pg` client of this process's own, with the pool's settings. */
+type Ask = (body: Extract<CheckChildMessage, { type: 'ask' }>['body']) => Promise<unknown>;
+
+/** Asks the server and waits for its answer; `close` stops listening for answers. */
+function askServer(): { ask: Ask; close(): void } {
+  const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  let nextId = 0;
+  const answered = (message: ParentMessage) => {
+    if (message.type !== 'answer') return;
+    const entry = waiting.get((message as AnswerMessage).id);
+    if (!entry) return;
+    waiting.delete(message.id);
+    if (message.error !== undefined) entry.reject(new Error(message.error));
+    else entry.resolve(message.result);
+  };
+  onMessage(answered);
+  return {
+    ask(body) {
+      const id = nextId++;
+      const answer = new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+      void send({ type: 'ask', id, body });
+      return answer;
+    },
+    close: () => offMessage(answered),
+  };
+}
+
+/**
+ * Work on a connection that shares PGlite's one session with the server's pool (embedded), each piece in
+ * a turn: the server holds its pool's client until the piece is done (`endTurn`), so none of the pool's
+ * messages lands between this connection's (decision 022, seventh amendment). One turn at a time.
+ */
+function turnTaker(ask: Ask): <T>(work: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const turn = last.then(async () => {
+      await ask({ type: 'turn' });
+      try {
+        return await work();
+      } finally {
+        void send({ type: 'endTurn' });
+      }
+    });
+    last = turn.catch(() => undefined);
+    return turn;
+  };
+}
+
+/**
+ * A `pg` client of this process's own, with the pool's settings: PostgreSQL's own session, or
+ * (embedded, `sharedSession`) PGlite's one session, reached over its socket with every use in a turn.
+ */
 async function ownConnection(request: SentRequest, connection: WorkerConnection): Promise<Link> {
+  const shared = connection.sharedSession === true;
   const client = new pg.Client({
     connectionString: connection.connectionString,
-    application_name: CHECK_APPLICATION_NAME,
+    // PGlite's one session is the server's too: its name stays the server's.
+    ...(shared ? {} : { application_name: CHECK_APPLICATION_NAME }),
   });
+  const asks = shared ? askServer() : null;
+  const inTurn = asks ? turnTaker(asks.ask) : <T>(work: () => Promise<T>) => work();
+  if (shared) {
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as unknown as { query: typeof query }).query = (...args) => inTurn(() => query(...args));
+  }
   // A connection lost while idle: the next query fails with pg's own error, which fails the run.
   client.on('error', () => undefined);
-  await client.connect();
+  await inTurn(() => client.connect());
   return {
     db: drizzleNodePg(client, { schema }) as unknown as Executor,
     rows: async (text, params) => (await client.query(text, params)).rows,
@@ -140,7 +200,7 @@ async function ownConnection(request: SentRequest, connection: WorkerConnection)
     async close() {
       let timer: NodeJS.Timeout | undefined;
       const closed = await Promise.race([
-        client.end().then(
+        inTurn(() => client.end()).then(
           () => true,
           () => true,
         ),
@@ -149,30 +209,15 @@ async function ownConnection(request: SentRequest, connection: WorkerConnection)
         }),
       ]);
       clearTimeout(timer);
+      asks?.close();
       return closed;
     },
   };
 }
 
-/** Embedded: every query and batch asked of the server, which answers on the app's pool. */
+/** No connection of its own (tests): every query and batch asked of the server, which answers on its pool. */
 function throughServer(): Link {
-  const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  let nextId = 0;
-  const ask = (body: Extract<CheckChildMessage, { id: number }>['body']): Promise<unknown> => {
-    const id = nextId++;
-    const answered = new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-    void send({ type: 'ask', id, body });
-    return answered;
-  };
-  const answered = (message: ParentMessage) => {
-    if (message.type !== 'answer') return;
-    const entry = waiting.get((message as AnswerMessage).id);
-    if (!entry) return;
-    waiting.delete(message.id);
-    if (message.error !== undefined) entry.reject(new Error(message.error));
-    else entry.resolve(message.result);
-  };
-  onMessage(answered);
+  const { ask, close } = askServer();
   return {
     db: drizzleProxy(async (text, params, method) => {
       const rows = (await ask({ type: 'query', text, params, arrays: method === 'all' })) as unknown[];
@@ -187,7 +232,7 @@ function throughServer(): Link {
       throw new Error('The file is stored by the server when the check has no connection');
     },
     close: async () => {
-      offMessage(answered);
+      close();
       return true;
     },
   };

@@ -1,8 +1,9 @@
 // The server's side of an import check (check-child.ts, docs/decisions/022, fifth amendment): it hands
 // the check to a child process (kept between checks) and settles with its result, or with a failure
 // whatever way the check ends (an error, an exit, a lost connection, the server closing), never a hang.
-// On PostgreSQL the check has its own connection and this side only hears progress and the result;
-// embedded, this side answers the check's queries on the server's pool and stages the batches it sends.
+// The check has its own connection and this side only hears progress and the result; embedded, that
+// connection shares PGlite's one session with the pool, and this side gives it each turn to query.
+// Without a connection (tests), this side answers the check's queries and stages its batches.
 import { type ChildProcess, fork } from 'node:child_process';
 import pg from 'pg';
 import type { ImportKind } from '../../../shared/transfer';
@@ -44,8 +45,12 @@ export type CheckChildMessage =
       id: number;
       body:
         | { type: 'query'; text: string; params: unknown[]; arrays: boolean }
-        | { type: 'stage'; batch: StageBatch };
+        | { type: 'stage'; batch: StageBatch }
+        // A shared session's turn (embedded): answered once the server holds the pool's client.
+        | { type: 'turn' };
     }
+  /** The turn's query has its answer: the pool's client is let go. */
+  | { type: 'endTurn' }
   | { type: 'done'; result: CheckResult; last?: boolean }
   | { type: 'failed'; error: { statusCode?: number; code?: string; message: string }; last?: boolean };
 
@@ -254,12 +259,20 @@ export function checkInChild(db: Db, request: CheckRequest, progress?: (rows: nu
     throw new Error('Only a check with its own connection stores the file');
   const peer = takeProcess();
   let settled = false;
+  /** The pool's client, held for the check's query (a shared session's turn). */
+  let held: pg.PoolClient | undefined;
+  const endTurn = () => {
+    held?.release();
+    held = undefined;
+  };
   let finish: (error: Error | null, value?: CheckResult, clean?: boolean) => void = () => undefined;
   const result = new Promise<CheckResult>((resolve, reject) => {
     // `clean`: the check sent its outcome and waits for the next (its process goes back to the pool).
     finish = (error, value, clean = false) => {
       if (settled) return;
       settled = true;
+      // A check that ended during its turn (a crash, a stop) gives the pool's client back.
+      endTurn();
       if (clean) peer.release();
       else void peer.end();
       if (error) reject(error);
@@ -267,6 +280,7 @@ export function checkInChild(db: Db, request: CheckRequest, progress?: (rows: nu
     };
     peer.onMessage((message) => {
       if (message.type === 'progress') progress?.(message.rows);
+      else if (message.type === 'endTurn') endTurn();
       // `last`: the process could not close its connection and is ending; it is not kept.
       else if (message.type === 'done') finish(null, message.result, !message.last);
       else if (message.type === 'failed') {
@@ -294,6 +308,19 @@ export function checkInChild(db: Db, request: CheckRequest, progress?: (rows: nu
             ? { text: body.text, values: body.params, rowMode: 'array', types }
             : { text: body.text, values: body.params, types };
           db.$client.query(query as pg.QueryConfig).then((answered) => answer(answered.rows), refuse);
+        } else if (body.type === 'turn') {
+          // The pool has one client embedded: holding it keeps every other query of the server off
+          // PGlite's session until the check's query has its answer (decision 022, seventh amendment).
+          db.$client.connect().then((client) => {
+            if (settled) client.release();
+            else if (held) {
+              client.release();
+              refuse(new Error('The check asked for a turn during its turn'));
+            } else {
+              held = client;
+              answer(null);
+            }
+          }, refuse);
         } else {
           stageRows(db, request.runId, body.batch).then(() => answer(null), refuse);
         }

@@ -97,7 +97,7 @@ async function publish(
 export interface CheckOptions {
   progress?: (rows: number) => void;
   onCheck?: (check: CheckChild) => void;
-  /** The check's own connection (PostgreSQL: `Database.workerConnection`); else through `db`. */
+  /** The check's own connection (`Database.workerConnection`); else (tests) through `db`. */
   connection?: WorkerConnection;
 }
 

@@ -90,8 +90,8 @@ export const DEFAULT_IMPORT_LEASE_S = 60;
 export const IMPORTS_AT_ONCE = 2;
 
 /**
- * `connection`: the checks' own connection (PostgreSQL, `Database.workerConnection`); without it they
- * query through `db` in this process (embedded).
+ * `connection`: the checks' own connection (`Database.workerConnection`: PostgreSQL's, or PGlite's one
+ * session taken in turns); without it (tests) they query through `db` in this process.
  */
 export function importRunStore(
   db: Db,
@@ -292,8 +292,8 @@ export function importRunStore(
       content: string | Buffer,
       ticket: QueueTicket,
     ): Promise<ImportRun> {
-      // On PostgreSQL the check's child process stores the upload's bytes over its own connection (they
-      // reach it through its standard input): pg's copies of a 14 MB file into its Bind message, and the
+      // The check's child process stores the upload's bytes over its own connection (they reach it
+      // through its standard input): pg's copies of a 14 MB file into its Bind message, and the
       // collections they start, stay out of the server. The run's row is written first, without the file.
       const handOver = connection !== undefined && Buffer.isBuffer(content);
       let row: Omit<RunRow, 'content'> | undefined;

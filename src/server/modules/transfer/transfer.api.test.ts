@@ -374,22 +374,41 @@ describe('many imports at once', () => {
   });
 });
 
-describe('the check’s own connection (PostgreSQL)', () => {
-  /** A pool stand-in that fails every query: the worker must not need the main thread's database. */
-  const mainRefuses = {
-    $client: {
-      query: async () => {
-        throw new Error('the main thread was asked a query');
+describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s one session in turns)', () => {
+  /**
+   * The server's pool as the check sees it: every query refused (the check must not need the server's
+   * queries), but its client can be held, which is how the server gives an embedded check its turns.
+   */
+  let mainRefuses: Db;
+  beforeAll(() => {
+    mainRefuses = {
+      $client: {
+        query: async () => {
+          throw new Error('the main thread was asked a query');
+        },
+        connect: () => t.database.pool.connect(),
       },
-    },
-  } as unknown as Db;
+    } as unknown as Db;
+  });
   const checkConnections = () =>
     count(
       'select count(*) as n from pg_stat_activity where application_name = $1 and datname = current_database()',
       [CHECK_APPLICATION_NAME],
     );
-  /** Waits until PostgreSQL lists no connection of a check (a closed socket takes its backend a moment). */
+  /**
+   * PostgreSQL: waits until it lists no connection of a check (a closed socket takes its backend a
+   * moment). Embedded: the server's pool is not left held by a turn (it answers at once).
+   */
   async function noCheckConnectionLeft(): Promise<void> {
+    if (t.database.kind === 'embedded') {
+      const answered = await Promise.race([
+        t.database.pool.query('select 1 as one').then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000)),
+      ]);
+      expect(answered).toBe(true);
+      expect(t.database.pool.waitingCount).toBe(0);
+      return;
+    }
     for (let i = 0; i < 100 && (await checkConnections()) > 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await checkConnections()).toBe(0);
@@ -413,13 +432,8 @@ describe('the check’s own connection (PostgreSQL)', () => {
     });
 
   it('reads the file, matches and stages over the worker’s connection, and closes it', async () => {
-    if (t.database.kind !== 'postgres') {
-      // Embedded, the worker's queries go through the main thread (PGlite's socket server, decision 022).
-      expect(t.database.workerConnection).toBeUndefined();
-      return;
-    }
     const connection = t.database.workerConnection;
-    expect(connection).toBeDefined();
+    expect(connection?.sharedSession).toBe(t.database.kind === 'embedded' ? true : undefined);
     const { id, code } = await storedRun(1200);
     // The upload's bytes, stored by the preview's worker over its connection, exactly as sent.
     const file = (await t.database.pool.query('select content from import_runs where id = $1', [id])).rows[0]
@@ -438,11 +452,6 @@ describe('the check’s own connection (PostgreSQL)', () => {
   });
 
   it('keeps one process for the next check: a file whose check failed before storing it is never read as the next one’s', async () => {
-    if (t.database.kind !== 'postgres') {
-      // Embedded, the server stores the file itself: no file goes to the check's process.
-      expect(t.database.workerConnection).toBeUndefined();
-      return;
-    }
     const connection = t.database.workerConnection;
     const { id, code } = await storedRun(3);
     await endWaitingCheckProcesses();
@@ -463,10 +472,6 @@ describe('the check’s own connection (PostgreSQL)', () => {
   });
 
   it('a file refused mid-way fails with the parser’s 400 and leaves its process for the next check', async () => {
-    if (t.database.kind !== 'postgres') {
-      expect(t.database.workerConnection).toBeUndefined();
-      return;
-    }
     const connection = t.database.workerConnection;
     const { id, code } = await storedRun(3);
     await endWaitingCheckProcesses();
@@ -484,29 +489,28 @@ describe('the check’s own connection (PostgreSQL)', () => {
   });
 
   it('fails the check, never hangs, when its connection is lost or the server stops it; none stays open', async () => {
-    if (t.database.kind !== 'postgres') {
-      expect(t.database.workerConnection).toBeUndefined();
-      return;
-    }
     const connection = t.database.workerConnection;
     const { id } = await storedRun(6000);
+    async function connectionLost() {
+      let started: () => void = () => undefined;
+      const running = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const lost = checkInChild(mainRefuses, { runId: id, kind: 'products', stage: true, connection }, () =>
+        started(),
+      );
+      await running;
+      const ended = await count(
+        'select count(pg_terminate_backend(pid)) as n from pg_stat_activity where application_name = $1 and datname = current_database()',
+        [CHECK_APPLICATION_NAME],
+      );
+      expect(ended).toBe(1);
+      await expect(lost.result).rejects.toThrow(/The check (failed|stopped)/);
+      await noCheckConnectionLeft();
+    }
 
-    // The connection ended by the database while the check runs.
-    let started: () => void = () => undefined;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const lost = checkInChild(mainRefuses, { runId: id, kind: 'products', stage: true, connection }, () =>
-      started(),
-    );
-    await running;
-    const ended = await count(
-      'select count(pg_terminate_backend(pid)) as n from pg_stat_activity where application_name = $1 and datname = current_database()',
-      [CHECK_APPLICATION_NAME],
-    );
-    expect(ended).toBe(1);
-    await expect(lost.result).rejects.toThrow(/The check (failed|stopped)/);
-    await noCheckConnectionLeft();
+    // The connection ended by the database while the check runs (PostgreSQL: PGlite has one session).
+    if (t.database.kind === 'postgres') await connectionLost();
 
     // The server closing during the check: the worker ends, and its connection with it.
     let begun: () => void = () => undefined;
@@ -517,11 +521,44 @@ describe('the check’s own connection (PostgreSQL)', () => {
       begun(),
     );
     await checking;
-    expect(await checkConnections()).toBe(1);
+    if (t.database.kind === 'postgres') expect(await checkConnections()).toBe(1);
     await stopped.stop();
     await expect(stopped.result).rejects.toThrow(/stopped/);
     await noCheckConnectionLeft();
     await clearStaged(t.database.db, id);
+  });
+
+  it('the server’s own queries meanwhile never land inside the check’s (embedded: PGlite’s one session, in turns)', async () => {
+    const connection = t.database.workerConnection;
+    const { id } = await storedRun(3000);
+    const staging = checkInChild(mainRefuses, {
+      runId: id,
+      kind: 'products',
+      stage: true,
+      connection,
+    }).result;
+    let done = false;
+    void staging.finally(() => {
+      done = true;
+    });
+    // Parameterised queries of the server's pool all the while, one with a parameter too large for one
+    // read of the socket: interleaved with the check's messages, they would bind its statements.
+    const wide = 'w'.repeat(400_000);
+    let asked = 0;
+    while (!done) {
+      const [small, large] = await Promise.all([
+        t.database.pool.query('select $1::int as n', [asked]),
+        t.database.pool.query('select length($1::text) as n', [wide]),
+      ]);
+      expect(small.rows[0].n).toBe(asked);
+      expect(large.rows[0].n).toBe(400_000);
+      asked++;
+    }
+    expect((await staging).counts).toEqual({ created: 3000, updated: 0, unchanged: 0, refused: 0 });
+    expect(asked).toBeGreaterThan(3);
+    expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [id])).toBe(3000);
+    await clearStaged(t.database.db, id);
+    await noCheckConnectionLeft();
   });
 });
 
