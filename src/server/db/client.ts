@@ -148,3 +148,23 @@ export async function openPostgres(url: string, maxConnections = 10): Promise<Da
     },
   };
 }
+
+/**
+ * Sends a Sync on an idle client and waits for the session's ReadyForQuery (5 s at most). Embedded, a
+ * connection that shared PGlite's one session and died during a failed extended query left the session
+ * skipping every message until a Sync: the next query on any connection would get no rows and no error
+ * (db/pglite-socket.test.ts). The Sync ends that; on a healthy session it only costs a round trip.
+ */
+export async function resync(client: pg.PoolClient): Promise<void> {
+  const connection = (client as unknown as { connection: EventEmitter & { sync(): void } }).connection;
+  let done: () => void = () => undefined;
+  const ready = () => done();
+  const timer = setTimeout(ready, 5_000);
+  await new Promise<void>((resolve) => {
+    done = resolve;
+    connection.once('readyForQuery', ready);
+    connection.sync();
+  });
+  clearTimeout(timer);
+  connection.off('readyForQuery', ready);
+}

@@ -7,7 +7,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import pg from 'pg';
 import type { ImportKind } from '../../../shared/transfer';
-import type { Db, WorkerConnection } from '../../db/client';
+import { type Db, resync, type WorkerConnection } from '../../db/client';
 import { HttpError } from '../../errors';
 import { freeNow } from '../../lib/free-now';
 import type { CheckResult } from './import-check';
@@ -271,10 +271,15 @@ export function checkInChild(db: Db, request: CheckRequest, progress?: (rows: nu
     finish = (error, value, clean = false) => {
       if (settled) return;
       settled = true;
-      // A check that ended during its turn (a crash, a stop) gives the pool's client back.
-      endTurn();
       if (clean) peer.release();
-      else void peer.end();
+      else {
+        const ended = peer.end();
+        // A check that ended during its turn (a crash, a stop): once its process is gone, a Sync ends
+        // whatever it left half-done in PGlite's session, and the pool's client is given back.
+        const client = held;
+        held = undefined;
+        if (client) void ended.then(() => resync(client)).finally(() => client.release());
+      }
       if (error) reject(error);
       else resolve(value as CheckResult);
     };
