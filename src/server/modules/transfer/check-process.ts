@@ -86,6 +86,12 @@ const types = {
         (pg.types.getTypeParser as any)(id, format),
 };
 
+/**
+ * The longest turn a check may hold the server's database for (embedded). Its longest query, storing a
+ * 40 MB upload, takes a few seconds; a process stuck in its turn would stop every other query.
+ */
+const TURN_LIMIT_MS = 30_000;
+
 /** Writes a batch of staged rows the check sent (embedded): its bytes as the parameter. */
 async function stageRows(db: Db, runId: string, batch: StageBatch): Promise<void> {
   const json = Buffer.from(batch.json.buffer, batch.json.byteOffset, batch.json.byteLength);
@@ -212,7 +218,9 @@ function takeProcess(): Peer {
     child.on(event, listener);
   };
   const end = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill();
+    // SIGKILL: a process ended mid-check is never reused, and one that is stuck (or stopped) would not
+    // heed SIGTERM, leaving whatever waits for its end (the server's held client) waiting too.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   };
   return {
@@ -254,14 +262,23 @@ export interface CheckChild {
  * Checks (and, for a confirmed run, stages) the run's stored file in a check process: over its own
  * connection when `request.connection` is given (PostgreSQL), else through `db` (embedded).
  */
-export function checkInChild(db: Db, request: CheckRequest, progress?: (rows: number) => void): CheckChild {
+export function checkInChild(
+  db: Db,
+  request: CheckRequest,
+  progress?: (rows: number) => void,
+  /** The longest turn (tests shorten it). */
+  turnLimitMs = TURN_LIMIT_MS,
+): CheckChild {
   if (request.file && !request.connection)
     throw new Error('Only a check with its own connection stores the file');
   const peer = takeProcess();
   let settled = false;
   /** The pool's client, held for the check's query (a shared session's turn). */
   let held: pg.PoolClient | undefined;
+  /** Ends a turn that has lasted too long (a stuck process holding the server's database). */
+  let turnTimer: NodeJS.Timeout | undefined;
   const endTurn = () => {
+    clearTimeout(turnTimer);
     held?.release();
     held = undefined;
   };
@@ -271,8 +288,12 @@ export function checkInChild(db: Db, request: CheckRequest, progress?: (rows: nu
     finish = (error, value, clean = false) => {
       if (settled) return;
       settled = true;
-      if (clean) peer.release();
-      else {
+      clearTimeout(turnTimer);
+      if (clean) {
+        // Its last turn ended before its outcome was sent (one channel, in order): none is held.
+        endTurn();
+        peer.release();
+      } else {
         const ended = peer.end();
         // A check that ended during its turn (a crash, a stop): once its process is gone, a Sync ends
         // whatever it left half-done in PGlite's session, and the pool's client is given back.
@@ -323,6 +344,10 @@ export function checkInChild(db: Db, request: CheckRequest, progress?: (rows: nu
               refuse(new Error('The check asked for a turn during its turn'));
             } else {
               held = client;
+              turnTimer = setTimeout(
+                () => finish(new Error('The check held the database too long; it was stopped')),
+                turnLimitMs,
+              );
               answer(null);
             }
           }, refuse);

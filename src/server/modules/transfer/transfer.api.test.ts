@@ -528,6 +528,40 @@ describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s
     await clearStaged(t.database.db, id);
   });
 
+  it('embedded, a check stuck in its turn is stopped after the turn’s limit and the server’s database is free again', async () => {
+    const connection = t.database.workerConnection;
+    if (!connection?.sharedSession) {
+      // PostgreSQL: the check's connection is a session of its own, with no turns to hold.
+      expect(t.database.kind).toBe('postgres');
+      return;
+    }
+    const { id } = await storedRun(3000);
+    let pid: number | undefined;
+    // The server's pool as the check sees it, stopping the check's process as soon as it has its turn.
+    const stopsInTurn = {
+      $client: {
+        query: async () => {
+          throw new Error('the main thread was asked a query');
+        },
+        connect: async () => {
+          const client = await t.database.pool.connect();
+          if (pid) process.kill(pid, 'SIGSTOP');
+          return client;
+        },
+      },
+    } as unknown as Db;
+    const stuck = checkInChild(
+      stopsInTurn,
+      { runId: id, kind: 'products', stage: true, connection },
+      undefined,
+      500,
+    );
+    pid = stuck.pid;
+    await expect(stuck.result).rejects.toThrow(/held the database too long/);
+    await noCheckConnectionLeft();
+    await clearStaged(t.database.db, id);
+  });
+
   it('the server’s own queries meanwhile never land inside the check’s (embedded: PGlite’s one session, in turns)', async () => {
     const connection = t.database.workerConnection;
     const { id } = await storedRun(3000);
