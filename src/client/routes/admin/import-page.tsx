@@ -199,10 +199,11 @@ function ImportRunView({ id }: { id: string }) {
         >
           <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           <span>
-            Imported: {counts?.created ?? 0} created, {counts?.updated ?? 0} updated, {counts?.unchanged ?? 0}{' '}
+            Imported: {(counts?.created ?? 0).toLocaleString()} created,{' '}
+            {(counts?.updated ?? 0).toLocaleString()} updated, {(counts?.unchanged ?? 0).toLocaleString()}{' '}
             unchanged
             {counts?.refused
-              ? `, ${counts.refused} refused ${counts.refused === 1 ? 'row' : 'rows'} left out`
+              ? `, ${counts.refused.toLocaleString()} refused ${counts.refused === 1 ? 'row' : 'rows'} left out`
               : ''}
             .{' '}
             <Link to="/admin/activity?entityType=import" className="font-medium underline">
