@@ -236,7 +236,10 @@ function ImportRunView({ id }: { id: string }) {
             <p className="text-sm text-slate-700">
               Matched by name (no code): line{preview.matchedByName.length > 1 ? 's' : ''}{' '}
               {preview.matchedByName.slice(0, 30).join(', ')}
-              {preview.matchedByName.length > 30 ? '…' : ''}.
+              {preview.matchedByName.length > 30
+                ? ` and ${(preview.matchedByName.length - 30).toLocaleString()} more`
+                : ''}
+              .
             </p>
           ) : null}
           {preview.refused.length > 0 ? (
