@@ -127,8 +127,10 @@ export const ImportPreview = z.object({
   counts: ImportCounts,
   /** The first refused rows (all of them are in the error file). */
   refused: z.array(RefusedRow),
-  /** Lines of rows that update a record found by its exact name (no code). */
+  /** Lines of the first rows that update a record found by its exact name (no code). */
   matchedByName: z.array(z.number().int()),
+  /** How many rows were matched by name in all. */
+  matchedByNameTotal: z.number().int(),
   /** Categories and floors the file names that the mall does not have: created on confirm. */
   newCategories: z.array(z.string()),
   newFloors: z.array(z.string()),

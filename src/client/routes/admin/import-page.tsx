@@ -234,10 +234,10 @@ function ImportRunView({ id }: { id: string }) {
           ) : null}
           {preview.matchedByName.length > 0 ? (
             <p className="text-sm text-slate-700">
-              Matched by name (no code): line{preview.matchedByName.length > 1 ? 's' : ''}{' '}
+              Matched by name (no code): line{preview.matchedByNameTotal > 1 ? 's' : ''}{' '}
               {preview.matchedByName.slice(0, 30).join(', ')}
-              {preview.matchedByName.length > 30
-                ? ` and ${(preview.matchedByName.length - 30).toLocaleString()} more`
+              {preview.matchedByNameTotal > 30
+                ? ` and ${(preview.matchedByNameTotal - 30).toLocaleString()} more`
                 : ''}
               .
             </p>

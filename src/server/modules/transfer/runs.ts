@@ -28,7 +28,8 @@ type RunRow = typeof importRuns.$inferSelect;
 const { content: _content, ...withoutFile } = getTableColumns(importRuns);
 
 /** The stored preview: every refused row (the error file's), the answer shows the first ones. */
-type StoredPreview = ImportPreview;
+/** The preview as stored: every line matched by name (the API gives the first ones and their number). */
+type StoredPreview = Omit<ImportPreview, 'matchedByNameTotal'>;
 
 const toRun = (row: RunRow): ImportRun => {
   const preview = row.preview as StoredPreview | null;
@@ -45,6 +46,7 @@ const toRun = (row: RunRow): ImportRun => {
           ...preview,
           refused: preview.refused.slice(0, PREVIEW_REFUSED_MAX),
           matchedByName: preview.matchedByName.slice(0, PREVIEW_REFUSED_MAX),
+          matchedByNameTotal: preview.matchedByName.length,
         }
       : null,
     result: (row.result as ImportRun['result']) ?? null,

@@ -83,6 +83,7 @@ describe('products: preview, refused rows, all or nothing, corrected re-import',
       { line: 7, errors: [{ column: 'offer', message: "This offer is not one of the product's shop" }] },
     ]);
     expect(run.preview?.matchedByName).toEqual([8]);
+    expect(run.preview?.matchedByNameTotal).toBe(1);
     expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
 
     const errors = await t.app.inject({ url: `/api/imports/${run.id}/errors`, headers: d.admin.headers });
@@ -141,6 +142,22 @@ describe('products: preview, refused rows, all or nothing, corrected re-import',
     expect(done.run?.status).toBe('done');
     expect(done.run?.rowsChecked).toBe(2);
     expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(1);
+  });
+});
+
+describe('rows matched by name', () => {
+  it('lists the first 200 lines and says how many there are in all', async () => {
+    const shop = await d.shop();
+    const text = [
+      'shop,name,price',
+      ...Array.from({ length: 250 }, (_, i) => `${shop.name},Named ${i},1`),
+    ].join('\n');
+    const first = await previewOf('products', text);
+    expect((await confirm(first.id)).run?.status).toBe('done');
+    const again = await previewOf('products', text);
+    expect(again.preview?.counts.unchanged).toBe(250);
+    expect(again.preview?.matchedByNameTotal).toBe(250);
+    expect(again.preview?.matchedByName).toEqual(Array.from({ length: 200 }, (_, i) => i + 2));
   });
 });
 
