@@ -394,18 +394,21 @@ describe('many imports at once', () => {
 describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s one session in turns)', () => {
   /**
    * The server's pool as the check sees it: every query refused (the check must not need the server's
-   * queries), but its client can be held, which is how the server gives an embedded check its turns.
+   * queries), but its client can be held (`connect`), which is how the server gives an embedded check
+   * its turns.
    */
-  let mainRefuses: Db;
-  beforeAll(() => {
-    mainRefuses = {
+  const refusingQueries = (connect: () => Promise<unknown>) =>
+    ({
       $client: {
         query: async () => {
           throw new Error('the main thread was asked a query');
         },
-        connect: () => t.database.pool.connect(),
+        connect,
       },
-    } as unknown as Db;
+    }) as unknown as Db;
+  let mainRefuses: Db;
+  beforeAll(() => {
+    mainRefuses = refusingQueries(() => t.database.pool.connect());
   });
   const checkConnections = () =>
     count(
@@ -555,18 +558,11 @@ describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s
     const { id } = await storedRun(3000);
     let pid: number | undefined;
     // The server's pool as the check sees it, stopping the check's process as soon as it has its turn.
-    const stopsInTurn = {
-      $client: {
-        query: async () => {
-          throw new Error('the main thread was asked a query');
-        },
-        connect: async () => {
-          const client = await t.database.pool.connect();
-          if (pid) process.kill(pid, 'SIGSTOP');
-          return client;
-        },
-      },
-    } as unknown as Db;
+    const stopsInTurn = refusingQueries(async () => {
+      const client = await t.database.pool.connect();
+      if (pid) process.kill(pid, 'SIGSTOP');
+      return client;
+    });
     const stuck = checkInChild(
       stopsInTurn,
       { runId: id, kind: 'products', stage: true, connection },
