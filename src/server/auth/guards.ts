@@ -37,7 +37,9 @@ export const sessionPlugin = fp<{ database: Database; now: () => Date; sessionCa
   async (app, { database, now, sessionCache = true }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('catalogVersion', null);
-    const cache = sessionCache ? new SessionCache() : undefined;
+    // Embedded, the bound is counted on the time PGlite's one session was free (decision 027, first
+    // amendment): a long write transaction, during which nothing else can commit, does not use it up.
+    const cache = sessionCache ? new SessionCache({ clock: database.freeTime }) : undefined;
     const listener = !cache
       ? null
       : database.kind === 'embedded'

@@ -1,9 +1,10 @@
 // The session cache (docs/decisions/027): a signed-in request answered from the caches asks the database
 // nothing, and every revocation the database notifies holds on the very next request.
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { lendSession } from '../db/client';
 import { type Directory, openDirectory } from '../test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, type TestApp } from '../test/harness';
-import { LISTENER_APPLICATION_NAME } from './session-cache';
+import { LISTENER_APPLICATION_NAME, SESSION_CACHE_TTL_MS } from './session-cache';
 
 let t: TestApp;
 let d: Directory;
@@ -36,6 +37,8 @@ async function countQueries<T>(run: () => Promise<T>): Promise<{ result: T; quer
     connect.mockRestore();
   }
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
   const start = Date.now();
@@ -157,5 +160,65 @@ describe('the session cache', () => {
     // …and revoked again by the notifications.
     await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: again.headers });
     expect(await me(again)).toBeNull();
+  });
+
+  it('a write transaction longer than its bound does not make cached signed-in reads wait, and its commit revokes at once', async () => {
+    const shopper = await registerAs(t.app, 'user');
+    const leaving = await registerAs(t.app, 'user');
+    await d.shop();
+    for (const as of [shopper, shopper, leaving])
+      expect((await get(as, '/api/shops?pageSize=5')).statusCode).toBe(200);
+    // A long write (an import's publish holds the embedded session 20–30 s): it signs someone out too.
+    const writer = await t.database.pool.connect();
+    let read: ReturnType<typeof get> | undefined;
+    try {
+      await writer.query('begin');
+      await writer.query('delete from sessions where user_id = $1', [leaving.user.id]);
+      await sleep(SESSION_CACHE_TTL_MS + 500);
+      const { result, queries } = await countQueries(async () => {
+        read = get(shopper, '/api/shops?pageSize=5');
+        return Promise.race([read, sleep(2_000).then(() => 'still waiting' as const)]);
+      });
+      if (t.database.kind === 'embedded') {
+        // Nothing else could commit meanwhile: what the cache knew is still what the database says.
+        expect(result === 'still waiting' ? result : result.statusCode).toBe(200);
+        expect(queries).toBe(0);
+        expect((await me(leaving))?.id).toBe(leaving.user.id);
+      } else {
+        // Other connections could commit: past the bound, the read asks the database, on one of them.
+        expect(result === 'still waiting' ? result : result.statusCode).toBe(200);
+        expect(queries).toBeGreaterThan(0);
+      }
+      await writer.query('commit');
+    } finally {
+      writer.release();
+    }
+    expect((await read)?.statusCode).toBe(200);
+    await t.settle();
+    expect(await me(leaving)).toBeNull();
+    expect((await get(leaving, '/api/shops?pageSize=5')).statusCode).toBe(401);
+    expect((await me(shopper))?.id).toBe(shopper.user.id);
+  });
+
+  it('embedded: the bound is counted while the session is free or lent to the import check, not while held', async () => {
+    const clock = t.database.freeTime;
+    if (t.database.kind === 'postgres') {
+      expect(clock).toBeUndefined();
+      return;
+    }
+    if (!clock) throw new Error('the embedded database has a free-time clock');
+    const pool = t.database.pool;
+    const client = await pool.connect();
+    const held = clock();
+    await sleep(300);
+    expect(clock() - held).toBe(0);
+    // A check's turn: its connection could commit on the session unseen, so the clock runs.
+    lendSession(pool);
+    await sleep(300);
+    expect(clock() - held).toBeGreaterThanOrEqual(290);
+    client.release();
+    const free = clock();
+    await sleep(100);
+    expect(clock() - free).toBeGreaterThanOrEqual(95);
   });
 });

@@ -93,3 +93,31 @@ describe('SessionCache', () => {
     expect(cache.catalogVersion()).toBeNull();
   });
 });
+
+describe('SessionCache on a clock that stands still (the embedded session held)', () => {
+  it('counts its bound on that clock, for sessions and the catalogue version alike', () => {
+    let clock = 0;
+    const cache = new SessionCache({ ttlMs: 5_000, clock: () => clock });
+    cache.setListening(true);
+    cache.remember('a1', session('a'), cache.generation);
+    cache.rememberVersion('4', cache.generation);
+    // A minute of wall time passes while the clock stands still: still trusted.
+    clock = 4_999;
+    expect(cache.session('a1', Date.now() + 60_000, IDLE)?.user.id).toBe('a');
+    expect(cache.catalogVersion()).toBe('4');
+    clock = 5_001;
+    expect(cache.session('a1', Date.now(), IDLE)).toBeUndefined();
+    expect(cache.catalogVersion()).toBeNull();
+    // What the cache forgot stays forgotten until the database confirms it again.
+    clock = 0;
+    expect(cache.session('a1', Date.now(), IDLE)).toBeUndefined();
+  });
+
+  it('still forgets at once what a notification revokes, however still the clock', () => {
+    const cache = new SessionCache({ clock: () => 0 });
+    cache.setListening(true);
+    cache.remember('a1', session('a'), cache.generation);
+    cache.handle('u:a');
+    expect(cache.session('a1', Date.now(), IDLE)).toBeUndefined();
+  });
+});

@@ -20,6 +20,12 @@ export interface SessionCacheOptions {
   ttlMs?: number;
   /** Sessions kept at most (least recently used dropped first). */
   max?: number;
+  /**
+   * The clock the bound is counted on (ms): `performance.now` unless the database gives one. Embedded, it
+   * stands still while the server holds PGlite's one session, when nothing can be changed unnoticed
+   * (Database.freeTime).
+   */
+  clock?: () => number;
 }
 
 export const SESSION_CACHE_TTL_MS = 5_000;
@@ -35,8 +41,10 @@ export const SESSION_CACHE_TTL_MS = 5_000;
  * only ever rises, so the higher of what a lookup read and what a notification said wins.
  */
 export class SessionCache {
-  private readonly sessions: LRUCache<string, CachedSession>;
+  /** Each session with the time (on `clock`) the database last confirmed it. */
+  private readonly sessions: LRUCache<string, { session: CachedSession; at: number }>;
   private readonly ttlMs: number;
+  private readonly clock: () => number;
   private version: { value: bigint; at: number } | null = null;
   private listening = false;
   /** Raised by every notification about people and every clear. */
@@ -46,7 +54,9 @@ export class SessionCache {
 
   constructor(options: SessionCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? SESSION_CACHE_TTL_MS;
-    this.sessions = new LRUCache({ max: options.max ?? 10_000, ttl: this.ttlMs });
+    this.clock = options.clock ?? (() => performance.now());
+    // The bound is checked here, on `clock`, not by the LRU's own TTL (which counts wall time).
+    this.sessions = new LRUCache({ max: options.max ?? 10_000 });
   }
 
   get active(): boolean {
@@ -56,15 +66,21 @@ export class SessionCache {
   /** The session for this token hash, if cached and still valid at `now` by its own expiry rules. */
   session(tokenHash: string, now: number, idleMs: number): CachedSession | undefined {
     if (!this.listening) return undefined;
-    const entry = this.sessions.get(tokenHash);
-    if (!entry || entry.expiresAt <= now || entry.lastSeenAt <= now - idleMs) return undefined;
+    const kept = this.sessions.get(tokenHash);
+    if (!kept) return undefined;
+    if (this.clock() - kept.at > this.ttlMs) {
+      this.sessions.delete(tokenHash);
+      return undefined;
+    }
+    const entry = kept.session;
+    if (entry.expiresAt <= now || entry.lastSeenAt <= now - idleMs) return undefined;
     return entry;
   }
 
   /** The catalogue version, if known from a lookup or notification within the bound. */
   catalogVersion(): string | null {
     if (!this.listening || !this.version) return null;
-    if (performance.now() - this.version.at > this.ttlMs) return null;
+    if (this.clock() - this.version.at > this.ttlMs) return null;
     return this.version.value.toString();
   }
 
@@ -73,7 +89,7 @@ export class SessionCache {
     if (!this.listening || generation !== this.generation) return;
     Object.freeze(entry.user.managedShopIds);
     Object.freeze(entry.user);
-    this.sessions.set(tokenHash, entry);
+    this.sessions.set(tokenHash, { session: entry, at: this.clock() });
   }
 
   /** A version a lookup sent at `generation` read. */
@@ -84,7 +100,7 @@ export class SessionCache {
 
   /** The server wrote a new last-seen time for this session. */
   touched(tokenHash: string, at: number): void {
-    const entry = this.sessions.get(tokenHash, { updateAgeOnGet: false });
+    const entry = this.sessions.get(tokenHash)?.session;
     if (entry) entry.lastSeenAt = Math.max(entry.lastSeenAt, at);
   }
 
@@ -99,7 +115,7 @@ export class SessionCache {
       const ids = new Set(payload.slice(2).split(','));
       this.generation++;
       const gone: string[] = [];
-      for (const [key, entry] of this.sessions.entries()) if (ids.has(entry.user.id)) gone.push(key);
+      for (const [key, { session }] of this.sessions.entries()) if (ids.has(session.user.id)) gone.push(key);
       for (const key of gone) this.sessions.delete(key);
       return;
     }
@@ -123,10 +139,10 @@ export class SessionCache {
 
   private raiseVersion(value: bigint): void {
     if (this.version && this.version.value > value) {
-      this.version.at = performance.now();
+      this.version.at = this.clock();
       return;
     }
-    this.version = { value, at: performance.now() };
+    this.version = { value, at: this.clock() };
   }
 }
 

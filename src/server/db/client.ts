@@ -42,7 +42,46 @@ export interface Database {
    * it queries only while the server holds the pool's client for it (decision 022, seventh amendment).
    */
   workerConnection?: WorkerConnection;
+  /**
+   * Embedded only: a clock (ms) that stands still while the server's own code holds the pool's one client,
+   * i.e. while nothing but that client can commit on PGlite's session, whose commits' notifications come
+   * back on it. The session cache counts its bound on this clock (decision 027, first amendment): a long
+   * write transaction does not use up what the cache may trust.
+   */
+  freeTime?: () => number;
   close(): Promise<void>;
+}
+
+/**
+ * The time PGlite's one session was not held by the server's own code: stopped while the pool's client is
+ * checked out (a query, a transaction), running while it is idle or lent to another connection (the import
+ * check's turns, whose commits come back on that connection, not on the pool's).
+ */
+class FreeTimeClock {
+  private stoppedAt: number | null = null;
+  private stoppedFor = 0;
+
+  now = (): number => (this.stoppedAt ?? performance.now()) - this.stoppedFor;
+
+  stop(): void {
+    if (this.stoppedAt === null) this.stoppedAt = performance.now();
+  }
+
+  run(): void {
+    if (this.stoppedAt === null) return;
+    this.stoppedFor += performance.now() - this.stoppedAt;
+    this.stoppedAt = null;
+  }
+}
+
+const freeTimeClocks = new WeakMap<pg.Pool, FreeTimeClock>();
+
+/**
+ * The pool's client, just taken, is lent to another connection of the embedded session (an import
+ * check's turn): its commits' notifications would not reach the server, so the free-time clock runs.
+ */
+export function lendSession(pool: pg.Pool): void {
+  freeTimeClocks.get(pool)?.run();
 }
 
 /**
@@ -74,6 +113,10 @@ export async function openEmbedded(
   pool.on('error', () => {
     // A dropped idle connection is replaced on the next query; nothing to do here.
   });
+  const clock = new FreeTimeClock();
+  freeTimeClocks.set(pool, clock);
+  pool.on('acquire', () => clock.stop());
+  pool.on('release', () => clock.run());
   // PGlite's one session answers a NOTIFY on the connection whose commit sent it (decision 027): every
   // connection is watched. The session LISTENs once, below: it keeps that across connections (the socket
   // server only rolls back an open transaction when a connection closes).
@@ -118,6 +161,7 @@ export async function openEmbedded(
       connectionString: `postgresql://postgres@/postgres?host=${encodeURIComponent(socketDir)}&port=${port}`,
       sharedSession: true,
     },
+    freeTime: clock.now,
     dump: async () => (await request({ type: 'dump' }, 'dump')).data,
     async close() {
       if (closed) return;

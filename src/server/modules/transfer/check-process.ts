@@ -7,7 +7,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import pg from 'pg';
 import type { ImportKind } from '../../../shared/transfer';
-import { type Db, resync, type WorkerConnection } from '../../db/client';
+import { type Db, lendSession, resync, type WorkerConnection } from '../../db/client';
 import { HttpError } from '../../errors';
 import { freeNow } from '../../lib/free-now';
 import type { CheckResult } from './import-check';
@@ -344,6 +344,8 @@ export function checkInChild(
               refuse(new Error('The check asked for a turn during its turn'));
             } else {
               held = client;
+              // Lent: the check's connection could commit on the session unseen by the session cache.
+              lendSession(db.$client);
               turnTimer = setTimeout(
                 () => finish(new Error('The check held the database too long; it was stopped')),
                 turnLimitMs,
