@@ -433,6 +433,16 @@ describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await checkConnections()).toBe(0);
   }
+  /** Starts a check with `request`; resolves once it has reported progress, i.e. is running. */
+  async function runningCheck(request: Parameters<typeof checkInChild>[1]) {
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const check = checkInChild(mainRefuses, request, () => started());
+    await running;
+    return check;
+  }
   async function storedRun(rows: number): Promise<{ id: string; code: string }> {
     const shop = await d.shop({ externalCode: uniqueName('S') });
     const code = shop.externalCode as string;
@@ -512,14 +522,7 @@ describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s
     const connection = t.database.workerConnection;
     const { id } = await storedRun(6000);
     async function connectionLost() {
-      let started: () => void = () => undefined;
-      const running = new Promise<void>((resolve) => {
-        started = resolve;
-      });
-      const lost = checkInChild(mainRefuses, { runId: id, kind: 'products', stage: true, connection }, () =>
-        started(),
-      );
-      await running;
+      const lost = await runningCheck({ runId: id, kind: 'products', stage: true, connection });
       const ended = await count(
         'select count(pg_terminate_backend(pid)) as n from pg_stat_activity where application_name = $1 and datname = current_database()',
         [CHECK_APPLICATION_NAME],
@@ -533,14 +536,7 @@ describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s
     if (t.database.kind === 'postgres') await connectionLost();
 
     // The server closing during the check: the worker ends, and its connection with it.
-    let begun: () => void = () => undefined;
-    const checking = new Promise<void>((resolve) => {
-      begun = resolve;
-    });
-    const stopped = checkInChild(mainRefuses, { runId: id, kind: 'products', stage: false, connection }, () =>
-      begun(),
-    );
-    await checking;
+    const stopped = await runningCheck({ runId: id, kind: 'products', stage: false, connection });
     if (t.database.kind === 'postgres') expect(await checkConnections()).toBe(1);
     await stopped.stop();
     await expect(stopped.result).rejects.toThrow(/stopped/);
