@@ -63,6 +63,18 @@ const descendants = (pid) => {
   return children.flatMap((child) => [child, ...descendants(child)]);
 };
 /** The server's memory: its own RSS and its children's (the import check runs in one, decision 022). */
+/**
+ * CPU time the machine's hypervisor gave to others while our virtual CPUs wanted it (/proc/stat's steal,
+ * in USER_HZ = 1/100 s): a stall that is neither running nor waiting for a core can be the host's.
+ */
+const stealS = () => {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    return Number(fields[8] ?? 0) / 100;
+  } catch {
+    return Number.NaN;
+  }
+};
 const rssMb = (pid) => [pid, ...descendants(pid)].reduce((sum, each) => sum + ownRssMb(each), 0);
 const pct = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -185,6 +197,7 @@ async function run(kind) {
       const now = rssMb(server.pid);
       if (now > peak) peak = now;
     }, 100);
+    const stealBefore = stealS();
     const readers = Array.from({ length: 4 }, reader);
     const t0 = performance.now();
     const id = await upload(api, 'products', 'bench-products.csv', text);
@@ -208,6 +221,7 @@ async function run(kind) {
       writeS: ((t2 - t1) / 1000).toFixed(1),
       totalS: ((t2 - t0) / 1000).toFixed(1),
       rssGrowthMb: Math.round(peak - rssBefore),
+      stolenS: (stealS() - stealBefore).toFixed(1),
       shopperReads: latencies.length,
       shopperP50Ms: pct(sorted, 50).toFixed(1),
       shopperP99Ms: pct(sorted, 99).toFixed(1),

@@ -1944,7 +1944,7 @@ function importReport(results) {
       "(the kernel's run-queue wait, /proc/thread-self/schedstat: src/server/lib/loop-stalls.ts), i.e. the server's own " +
       'code running or asleep in a call. The target (never blocked more than 20 ms) is judged on it; the delay, which ' +
       'adds the wait for a core that PostgreSQL, the bench and the check take on 2 cores, is shown beside it.\n',
-    '| database | preview s | write s | total s | RSS growth MB | shoppers p50 / p99 ms (reads, errors) | event loop delay max ms | blocked max ms | status |',
+    '| database | preview s | write s | total s | RSS growth MB | shoppers p50 / p99 / max ms (reads, errors) | event loop delay max ms | blocked max ms | status |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of results) {
@@ -1953,7 +1953,7 @@ function importReport(results) {
       continue;
     }
     lines.push(
-      `| ${r.database} | ${r.previewS} | ${r.writeS} | ${r.totalS} | ${r.rssGrowthMb} | ${r.shopperP50Ms} / ${r.shopperP99Ms} (${r.shopperReads}, ${r.shopperErrors}) | ${r.loopMaxMs} | ${r.loopBlockedMaxMs ?? '—'} | ${r.status}, ${r.created} created |`,
+      `| ${r.database} | ${r.previewS} | ${r.writeS} | ${r.totalS} | ${r.rssGrowthMb} | ${r.shopperP50Ms} / ${r.shopperP99Ms} / ${r.shopperMaxMs} (${r.shopperReads}, ${r.shopperErrors}) | ${r.loopMaxMs} | ${r.loopBlockedMaxMs ?? '—'} | ${r.status}, ${r.created} created |`,
     );
   }
   lines.push(
@@ -1967,7 +1967,11 @@ function importReport(results) {
         (stall) =>
           `at ${(stall.atMs / 1000).toFixed(1)} s ${stall.wallMs} = ${stall.waitMs} + ${stall.blockedMs} (running ${stall.runMs})`,
       );
-    lines.push(`- ${r.database}: ${stalls.join('; ')}`);
+    const stolen =
+      r.stolenS === undefined
+        ? ''
+        : ` (the host took ${r.stolenS} s of CPU from this machine during the run: /proc/stat steal)`;
+    lines.push(`- ${r.database}${stolen}: ${stalls.join('; ')}`);
   }
   lines.push('\n### Import targets\n');
   const mark = (ok) => (ok ? 'PASS' : 'FAIL');
