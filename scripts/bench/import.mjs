@@ -62,7 +62,6 @@ const descendants = (pid) => {
   }
   return children.flatMap((child) => [child, ...descendants(child)]);
 };
-/** The server's memory: its own RSS and its children's (the import check runs in one, decision 022). */
 /**
  * CPU time the machine's hypervisor gave to others while our virtual CPUs wanted it (/proc/stat's steal,
  * in USER_HZ = 1/100 s): a stall that is neither running nor waiting for a core can be the host's.
@@ -75,6 +74,7 @@ const stealS = () => {
     return Number.NaN;
   }
 };
+/** The server's memory: its own RSS and its children's (the import check runs in one, decision 022). */
 const rssMb = (pid) => [pid, ...descendants(pid)].reduce((sum, each) => sum + ownRssMb(each), 0);
 const pct = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
