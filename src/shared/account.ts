@@ -1,7 +1,7 @@
 import './zod-config';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, RegisterInput, SessionUser } from './auth';
-import { cleanText } from './text';
+import { cleanLine } from './text';
 
 /** The longest display name: the top bar's greeting truncates, but a name is a name, not an essay. */
 export const DISPLAY_NAME_MAX_LENGTH = 60;
@@ -9,6 +9,7 @@ export const DISPLAY_NAME_MAX_LENGTH = 60;
 /** Our own texts for the account page (the spec has none); the password rules are registration's. */
 export const ACCOUNT_MESSAGES = {
   displayNameTooLong: `Display name must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`,
+  displayNameOneLine: 'Display name must be one line',
   currentPasswordRequired: 'Current password is required',
 } as const;
 
@@ -19,7 +20,13 @@ export const ACCOUNT_MESSAGES = {
 export const DisplayNameInput = z.strictObject({
   displayName: z
     .string({ error: 'Give a display name, or leave it empty' })
-    .pipe(cleanText(DISPLAY_NAME_MAX_LENGTH, ACCOUNT_MESSAGES.displayNameTooLong))
+    .pipe(
+      cleanLine(
+        DISPLAY_NAME_MAX_LENGTH,
+        ACCOUNT_MESSAGES.displayNameTooLong,
+        ACCOUNT_MESSAGES.displayNameOneLine,
+      ),
+    )
     .transform((value) => (/^[\p{White_Space}\p{Cf}]*$/u.test(value) ? null : value)),
 });
 export type DisplayNameInput = z.input<typeof DisplayNameInput>;

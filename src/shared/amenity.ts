@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Pin } from './floor-plan';
 import { AMENITY_KINDS } from './floors';
 import { Floor } from './place';
-import { Id, optionalText } from './text';
+import { Id, optionalLine } from './text';
 
 export { AMENITY_KINDS, AMENITY_LABELS, type AmenityKind } from './floors';
 
@@ -12,7 +12,11 @@ export const AMENITY_LOCATION_MAX = 120;
 export const AmenityInput = z.strictObject({
   floorId: Id('Floor is required'),
   kind: z.enum(AMENITY_KINDS, { error: 'Choose a kind of amenity' }),
-  location: optionalText(AMENITY_LOCATION_MAX, `Location must be at most ${AMENITY_LOCATION_MAX} characters`),
+  location: optionalLine(
+    AMENITY_LOCATION_MAX,
+    `Location must be at most ${AMENITY_LOCATION_MAX} characters`,
+    'Location must be one line',
+  ),
 });
 export type AmenityInput = z.input<typeof AmenityInput>;
 export const AmenityPatch = AmenityInput.partial();

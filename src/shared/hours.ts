@@ -2,7 +2,7 @@ import './zod-config';
 import { z } from 'zod';
 import { intervalMinutes, WEEKDAY_NAMES, WEEKDAYS, type Weekday } from './hours-core';
 import { calendarDate } from './offer';
-import { optionalText } from './text';
+import { optionalLine } from './text';
 
 export * from './hours-core';
 
@@ -71,7 +71,11 @@ export const SpecialDay = z.strictObject({
   /** Empty: closed all day. */
   intervals: dayIntervals('Special day'),
   /** What the day is ("Diwali", "Late-night shopping"); shown to shoppers. */
-  note: optionalText(HOURS_LIMITS.note, `Note must be at most ${HOURS_LIMITS.note} characters`),
+  note: optionalLine(
+    HOURS_LIMITS.note,
+    `Note must be at most ${HOURS_LIMITS.note} characters`,
+    'Note must be one line',
+  ),
 });
 export type SpecialDay = z.infer<typeof SpecialDay>;
 

@@ -9,6 +9,20 @@ export function hasAtMostTwoDecimals(value: number): boolean {
   return Number.isFinite(value) && Math.round(value * 100) / 100 === value;
 }
 
+/** Decimal digits, optionally a point and more digits: how a price or a discount is written out. */
+const DECIMAL_TEXT = /^\d+(?:\.\d+)?$/;
+
+/**
+ * The number a price or discount written as text stands for (an import file's cell; the forms take
+ * numbers): plain decimal digits, optionally a point and more ("24.90", "7", "20"). Anything else is
+ * NaN, which the forms' schemas refuse with their own message: a sign, an exponent, a space, a point
+ * without digits on both sides, another base ("+5", "1e3", " 5", ".5", "5.", "0x10"), all of which
+ * Number() would read as a number. How large and how many decimals it may have is the schema's to say.
+ */
+export function numberFromText(text: string): number {
+  return DECIMAL_TEXT.test(text) ? Number(text) : Number.NaN;
+}
+
 /** The exact decimal string for the database: 12.5 → "12.50". */
 export function toPriceString(value: number): string {
   return value.toFixed(2);

@@ -1,7 +1,7 @@
 import './zod-config';
 import { z } from 'zod';
 import { FLOOR_LEVEL_MAX, FLOOR_LEVEL_MIN } from './floors';
-import { requiredText } from './text';
+import { requiredLine } from './text';
 
 export { FLOOR_LEVEL_MAX, FLOOR_LEVEL_MIN, levelLabel } from './floors';
 
@@ -9,7 +9,12 @@ export { FLOOR_LEVEL_MAX, FLOOR_LEVEL_MIN, levelLabel } from './floors';
 export const PLACE_NAME_MAX = 60;
 
 export const PlaceInput = z.strictObject({
-  name: requiredText(PLACE_NAME_MAX, 'Name is required', `Name must be at most ${PLACE_NAME_MAX} characters`),
+  name: requiredLine(
+    PLACE_NAME_MAX,
+    'Name is required',
+    `Name must be at most ${PLACE_NAME_MAX} characters`,
+    'Name must be one line',
+  ),
 });
 export type PlaceInput = z.input<typeof PlaceInput>;
 

@@ -1,16 +1,26 @@
 import './zod-config';
 import { z } from 'zod';
 import { hasAtMostTwoDecimals, PRICE_MAX } from './money';
-import { ExternalCode, Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
+import {
+  ExternalCode,
+  Id,
+  optionalLine,
+  optionalText,
+  PageQuery,
+  pageSchema,
+  requiredLine,
+  SearchText,
+} from './text';
 
 export const PRODUCT_LIMITS = { name: 120, description: 2000, category: 60 } as const;
 const PRICE_MESSAGE = 'Valid price is required';
 
 export const ProductInput = z.strictObject({
-  name: requiredText(
+  name: requiredLine(
     PRODUCT_LIMITS.name,
     'Name is required',
     `Name must be at most ${PRODUCT_LIMITS.name} characters`,
+    'Name must be one line',
   ),
   description: optionalText(
     PRODUCT_LIMITS.description,
@@ -24,9 +34,10 @@ export const ProductInput = z.strictObject({
     .refine(hasAtMostTwoDecimals, 'Price can have at most 2 decimal places')
     // the price input steps in cents, as the refine above allows (read by the client's form).
     .meta({ step: 0.01 }),
-  category: optionalText(
+  category: optionalLine(
     PRODUCT_LIMITS.category,
     `Category must be at most ${PRODUCT_LIMITS.category} characters`,
+    'Category must be one line',
   ),
   shopId: Id('Shop is required'),
   /** Missing or null: no offer. */

@@ -1,7 +1,16 @@
 import './zod-config';
 import { z } from 'zod';
 import { OpeningHours, StoredHours } from './hours';
-import { ExternalCode, Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
+import {
+  ExternalCode,
+  Id,
+  optionalLine,
+  optionalText,
+  PageQuery,
+  pageSchema,
+  requiredLine,
+  SearchText,
+} from './text';
 
 export const SHOP_LIMITS = {
   name: 120,
@@ -12,10 +21,11 @@ export const SHOP_LIMITS = {
 } as const;
 
 export const ShopInput = z.strictObject({
-  name: requiredText(
+  name: requiredLine(
     SHOP_LIMITS.name,
     'Name is required',
     `Name must be at most ${SHOP_LIMITS.name} characters`,
+    'Name must be one line',
   ),
   description: optionalText(
     SHOP_LIMITS.description,
@@ -23,11 +33,20 @@ export const ShopInput = z.strictObject({
   ),
   categoryId: Id('Category is required'),
   floorId: Id('Floor is required'),
-  location: optionalText(SHOP_LIMITS.location, `Location must be at most ${SHOP_LIMITS.location} characters`),
-  contact: optionalText(SHOP_LIMITS.contact, `Contact must be at most ${SHOP_LIMITS.contact} characters`),
-  openingHours: optionalText(
+  location: optionalLine(
+    SHOP_LIMITS.location,
+    `Location must be at most ${SHOP_LIMITS.location} characters`,
+    'Location must be one line',
+  ),
+  contact: optionalLine(
+    SHOP_LIMITS.contact,
+    `Contact must be at most ${SHOP_LIMITS.contact} characters`,
+    'Contact must be one line',
+  ),
+  openingHours: optionalLine(
     SHOP_LIMITS.openingHours,
     `Opening hours must be at most ${SHOP_LIMITS.openingHours} characters`,
+    'Opening hours must be one line',
   ),
   /** Structured hours beside the free text (docs/decisions/017); null or absent: none. */
   hours: OpeningHours.nullable().optional(),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { OfferListQuery } from './offer';
 import { ProductListQuery } from './product';
 import { ShopListQuery } from './shop';
+import { cleanLine } from './text';
 
 /**
  * Bulk import and export as CSV (docs/decisions/022): the columns of each kind, the template's example
@@ -95,10 +96,9 @@ export const ExportQuery = {
 
 export const ImportStartQuery = z.strictObject({
   kind: z.enum(IMPORT_KINDS, { error: 'Kind must be shops, products or offers' }),
-  fileName: z
-    .string()
-    .min(1, 'File name is required')
-    .max(200, 'File name must be at most 200 characters')
+  /** Shown as the run's title and in the audit log: one line of clean text (shared/text.ts). */
+  fileName: cleanLine(200, 'File name must be at most 200 characters', 'File name must be one line')
+    .pipe(z.string().min(1, 'File name is required'))
     .default('import.csv'),
 });
 

@@ -5,6 +5,7 @@
 // PostgreSQL and PGlite alike.
 import { sql } from 'drizzle-orm';
 import unhomoglyph from 'unhomoglyph';
+import { withoutBlanks } from '../../shared/text';
 import { pgError, UNIQUE_VIOLATION } from '../lib/db-errors';
 import type { Db } from './client';
 
@@ -19,7 +20,8 @@ export interface PlaceNameKeys {
   nameGlyphKey: string;
 }
 
-const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+/** A run of white space: a page shows "Food  Court" (or with a tab between) as "Food Court". */
+const SPACES = /\s+/gu;
 const NOT_ASCII = /\P{ASCII}/gu;
 const CAPITAL = /^\p{Lu}$/u;
 
@@ -33,12 +35,19 @@ const prototype = (character: string): string => {
 };
 
 /**
- * The confusables skeleton of UTS #39: NFD, default-ignorable characters removed, every character
- * replaced by its prototype in Unicode's confusables.txt (the `unhomoglyph` package's copy of it), NFD
- * again. Not for reading: "m" becomes "rn", "0" becomes "O".
+ * What shows: the characters that show nothing removed — default-ignorable ones as UTS #39 removes them,
+ * and every format character and blank glyph besides (shared/text.ts BLANK: "Food" with a trailing
+ * U+2800, U+0600 or U+13430 is "Food") — and each run of white space made one space.
+ */
+const shown = (text: string): string => withoutBlanks(text).replace(SPACES, ' ').trim();
+
+/**
+ * The confusables skeleton of UTS #39: NFD, what shows nothing removed, every character replaced by its
+ * prototype in Unicode's confusables.txt (the `unhomoglyph` package's copy of it), NFD again. Not for
+ * reading: "m" becomes "rn", "0" becomes "O".
  */
 function skeleton(text: string): string {
-  return unhomoglyph(text.normalize('NFD').replace(IGNORABLE, '')).normalize('NFD');
+  return unhomoglyph(shown(text.normalize('NFD'))).normalize('NFD');
 }
 
 /**
@@ -46,7 +55,7 @@ function skeleton(text: string): string {
  * ASCII left alone (the skeleton's I → l would part "ELECTRONICS" from "Electronics").
  */
 function latinLookAlikes(text: string): string {
-  return text.normalize('NFD').replace(IGNORABLE, '').replace(NOT_ASCII, prototype).normalize('NFD');
+  return shown(text.normalize('NFD')).replace(NOT_ASCII, prototype).normalize('NFD');
 }
 
 /** Case folding as far as JavaScript has it: upper then lower takes ß to ss and ς to σ as well. */
@@ -56,8 +65,9 @@ const caseFold = (text: string): string => text.toUpperCase().toLowerCase();
 const anyCase = (text: string): string => caseFold(skeleton(caseFold(text)));
 
 /**
- * The two keys of a name: NFKC (fullwidth, ligatures, font variants), case folding, default-ignorable
- * characters removed (soft hyphen, joiners, Hangul fillers, tags), and the confusables skeleton. Two
+ * The two keys of a name: NFKC (fullwidth, ligatures, font variants), case folding, what shows nothing
+ * removed (soft hyphen, joiners, Hangul fillers, tags, every format character, blank glyphs), white
+ * space runs made one space, and the confusables skeleton. Two
  * names collide when either key does. One key cannot do both jobs: "Εlectronics" (Greek capital)
  * must meet "Electronics" before case is folded (ε looks like no e), and "εlectronics" must meet
  * "Εlectronics" after.

@@ -3,6 +3,7 @@
 // message in `message` and under `fields[field]` where the form has one — and nothing is written.
 // Valid text in any script comes back as it was sent (NFC-normalised, zero-width spaces removed, line
 // separators made newlines); text-direction controls, C1 controls and stray tag characters are refused,
+// a field of one line (a name, a title, a location, a code, an email) refuses every line break inside it,
 // names and titles must show something, and a category or floor name that only looks like another is a
 // duplicate (docs/decisions/006 and 011).
 import { randomUUID } from 'node:crypto';
@@ -214,8 +215,34 @@ const notText = (message: string | null): Bad[] => [
   bad('null', null, message),
 ];
 
-/** Text the schemas refuse whether or not the field is required. */
-const badText = (tooLong: string): Bad[] => [
+/** Every mandatory line break of Unicode (UAX #14: BK, CR, LF, NL), and CR LF. */
+const LINE_BREAKS: Array<[label: string, text: string]> = [
+  ['CR LF', '\r\n'],
+  ['LF', '\n'],
+  ['CR', '\r'],
+  ['VT', '\v'],
+  ['FF', '\f'],
+  ['NEL (U+0085)', '\u0085'],
+  ['a line separator (U+2028)', '\u2028'],
+  ['a paragraph separator (U+2029)', '\u2029'],
+];
+
+/**
+ * A field of one line refuses each line break inside it with its own message ('Name must be one line'):
+ * the CSV-formula trick `a\r\n=1+1`, and a break between two words. One of several lines takes CR and LF
+ * and makes the separators newlines; VT, FF and NEL are control characters there.
+ */
+const lineBreaks = (oneLine: string): Bad[] =>
+  LINE_BREAKS.flatMap(([label, text]) => [
+    bad(`${label} before a formula`, `a${text}=1+1`, oneLine),
+    bad(`${label} between two words`, `Food${text}Court`, oneLine),
+  ]);
+
+/**
+ * Text the schemas refuse whether or not the field is required; `oneLine` (the field's message for a
+ * line break) when the field is one line.
+ */
+const badText = (tooLong: string, oneLine?: string): Bad[] => [
   bad('10,000 characters', TEN_THOUSAND, tooLong),
   bad('a NUL', '\u0000', CONTROL),
   bad('a BEL inside', 'a\u0007b', CONTROL),
@@ -225,8 +252,11 @@ const badText = (tooLong: string): Bad[] => [
   bad('a right-to-left override (bidi)', 'abc\u202Efdp.exe', DIRECTION),
   bad('an isolated RTL run (bidi)', '\u2067متجر\u2069 Shop', DIRECTION),
   bad('a left-to-right embedding (bidi)', '\u202Aabc\u202C', DIRECTION),
-  bad('a C1 next line (U+0085) alone', '\u0085', CONTROL),
-  bad('a C1 next line (U+0085) inside', 'a\u0085b', CONTROL),
+  bad('a C1 next line (U+0085) alone', '\u0085', oneLine ?? CONTROL),
+  bad('a C1 next line (U+0085) inside', 'a\u0085b', oneLine ?? CONTROL),
+  bad('a vertical tab inside', 'a\vb', oneLine ?? CONTROL),
+  bad('a form feed inside', 'a\fb', oneLine ?? CONTROL),
+  ...(oneLine ? lineBreaks(oneLine) : []),
   bad('the first C1 control (U+0080)', 'a\u0080b', CONTROL),
   bad('a C1 control sequence introducer (U+009B)', 'red \u009B31m', CONTROL),
   bad('the last C1 control (U+009F)', 'a\u009Fb', CONTROL),
@@ -241,7 +271,7 @@ const badText = (tooLong: string): Bad[] => [
   bad('a flag code too long to be a subdivision', `\u{1F3F4}${tagged('gbengland')}${CANCEL_TAG}`, TAGS),
 ];
 
-const requiredText = (required: string, tooLong: string): Bad[] => [
+const requiredText = (required: string, tooLong: string, oneLine?: string): Bad[] => [
   bad('empty', '', required),
   bad('only spaces', '   ', required),
   bad('only a tab and a newline', '\t\n', required),
@@ -261,15 +291,24 @@ const requiredText = (required: string, tooLong: string): Bad[] => [
   bad('only a paragraph separator (U+2029)', '\u2029', required),
   bad('only an ideographic space (U+3000)', '\u3000', required),
   bad('invisible characters and spaces, mixed', ' \u3164 \u00AD\u2800\u200C\u034F\u115F ', required),
-  ...badText(tooLong),
+  // Format characters and blank glyphs show nothing either (\p{Cf}, U+FFFC, U+1D159).
+  bad('only an Arabic number sign (U+0600, Cf)', '\u0600', required),
+  bad('only an Egyptian hieroglyph format control (U+13430)', '\u{13430}', required),
+  bad('only an object replacement character (U+FFFC)', '\uFFFC', required),
+  bad('only a musical null notehead (U+1D159)', '\u{1D159}', required),
+  bad('only line breaks', '\r\n\u2028\r\n', required),
+  ...badText(tooLong, oneLine),
   ...notText(required),
 ];
 
 /** Optional text may be empty; no form shows a wrong type, so the general message (zod-config.ts). */
-const optionalText = (tooLong: string): Bad[] => [...badText(tooLong), ...notText('Must be text')];
+const optionalText = (tooLong: string, oneLine?: string): Bad[] => [
+  ...badText(tooLong, oneLine),
+  ...notText('Must be text'),
+];
 /** An external code (docs/decisions/022): optional text; null and blank clear it, so they are not bad. */
 const externalCode: Bad[] = [
-  ...badText('Code must be at most 64 characters'),
+  ...badText('Code must be at most 64 characters', 'Code must be one line'),
   ...notText('Must be text').filter((one) => one.value !== null),
 ];
 
@@ -331,6 +370,15 @@ const email: Bad[] = [
   bad('10,000 characters', `${TEN_THOUSAND}@example.com`, AUTH_MESSAGES.invalidEmail),
   bad('a NUL', 'a\u0000b@example.com', AUTH_MESSAGES.invalidEmail),
   bad('a BEL', 'a\u0007b@example.com', AUTH_MESSAGES.invalidEmail),
+  // One line, as every email address: a break inside is an invalid address (the spec's message).
+  ...LINE_BREAKS.flatMap(([label, text]) => [
+    bad(`${label} inside`, `person${text}@example.com`, AUTH_MESSAGES.invalidEmail),
+    bad(
+      `${label} before a second address`,
+      `person@example.com${text}bcc@example.com`,
+      AUTH_MESSAGES.invalidEmail,
+    ),
+  ]),
   ...notText(EMAIL_REQUIRED),
 ];
 
@@ -464,9 +512,25 @@ const HOURS_CASES: Bad[] = [
   ),
   bad('an unknown key', { ...everyDay('10:00', '21:00'), holidays: [] }, null),
   bad('a number', 42, 'Give the weekly hours'),
+  // A special day's note is one line.
+  ...LINE_BREAKS.map(([label, text]) =>
+    bad(
+      `a special day's note with ${label}`,
+      {
+        ...everyDay('10:00', '21:00'),
+        special: [{ date: '2026-12-25', intervals: [], note: `Closed${text}=1+1` }],
+      },
+      'Note must be one line',
+      { under: 'hours.special.0.note' },
+    ),
+  ),
 ];
 
-const placeName = requiredText('Name is required', 'Name must be at most 60 characters');
+const placeName = requiredText(
+  'Name is required',
+  'Name must be at most 60 characters',
+  'Name must be one line',
+);
 
 const WRITABLE: Writable[] = [
   {
@@ -512,7 +576,7 @@ const WRITABLE: Writable[] = [
         bad('a number', 1, 'Choose a kind of amenity'),
         bad('an array', ['lift'], 'Choose a kind of amenity'),
       ],
-      location: optionalText('Location must be at most 120 characters'),
+      location: optionalText('Location must be at most 120 characters', 'Location must be one line'),
     },
   },
   {
@@ -530,13 +594,16 @@ const WRITABLE: Writable[] = [
     }),
     target: { table: 'shops', id: () => fx.targets.shop.id },
     fields: {
-      name: requiredText('Name is required', 'Name must be at most 120 characters'),
+      name: requiredText('Name is required', 'Name must be at most 120 characters', 'Name must be one line'),
       description: optionalText('Description must be at most 2000 characters'),
       categoryId: id('Category is required'),
       floorId: id('Floor is required'),
-      location: optionalText('Location must be at most 200 characters'),
-      contact: optionalText('Contact must be at most 200 characters'),
-      openingHours: optionalText('Opening hours must be at most 200 characters'),
+      location: optionalText('Location must be at most 200 characters', 'Location must be one line'),
+      contact: optionalText('Contact must be at most 200 characters', 'Contact must be one line'),
+      openingHours: optionalText(
+        'Opening hours must be at most 200 characters',
+        'Opening hours must be one line',
+      ),
       hours: HOURS_CASES,
       externalCode,
     },
@@ -555,10 +622,10 @@ const WRITABLE: Writable[] = [
     }),
     target: { table: 'products', id: () => fx.targets.product.id },
     fields: {
-      name: requiredText('Name is required', 'Name must be at most 120 characters'),
+      name: requiredText('Name is required', 'Name must be at most 120 characters', 'Name must be one line'),
       description: optionalText('Description must be at most 2000 characters'),
       price,
-      category: optionalText('Category must be at most 60 characters'),
+      category: optionalText('Category must be at most 60 characters', 'Category must be one line'),
       shopId: id('Shop is required'),
       offerId: [
         bad('not a uuid', 'not-a-uuid', 'Unknown offer'),
@@ -588,7 +655,11 @@ const WRITABLE: Writable[] = [
     }),
     target: { table: 'offers', id: () => fx.targets.offer.id },
     fields: {
-      title: requiredText('Title is required', 'Title must be at most 120 characters'),
+      title: requiredText(
+        'Title is required',
+        'Title must be at most 120 characters',
+        'Title must be one line',
+      ),
       description: optionalText('Description must be at most 2000 characters'),
       discount,
       startDate: [
@@ -626,7 +697,11 @@ const WRITABLE: Writable[] = [
     // An approved offer of the manager's shop: a refused change leaves no proposal behind either.
     target: { table: 'offers', id: () => fx.targets.offer.id },
     fields: {
-      title: requiredText('Title is required', 'Title must be at most 120 characters'),
+      title: requiredText(
+        'Title is required',
+        'Title must be at most 120 characters',
+        'Title must be one line',
+      ),
       description: optionalText('Description must be at most 2000 characters'),
       discount,
       startDate: [
@@ -670,9 +745,12 @@ const WRITABLE: Writable[] = [
     creates: false,
     fields: {
       description: optionalText('Description must be at most 2000 characters'),
-      location: optionalText('Location must be at most 200 characters'),
-      contact: optionalText('Contact must be at most 200 characters'),
-      openingHours: optionalText('Opening hours must be at most 200 characters'),
+      location: optionalText('Location must be at most 200 characters', 'Location must be one line'),
+      contact: optionalText('Contact must be at most 200 characters', 'Contact must be one line'),
+      openingHours: optionalText(
+        'Opening hours must be at most 200 characters',
+        'Opening hours must be one line',
+      ),
       name: [bad('a new name', 'Renamed by the tenant', DIRECTORY_FIELDS, NOT_YOURS)],
       categoryId: [
         bad(
@@ -698,7 +776,7 @@ const WRITABLE: Writable[] = [
       return `/api/offer-reviews/${fx.pendingOffer.id}/send-back`;
     },
     as: () => d.admin,
-    valid: () => ({ comment: 'Please start it on Monday' }),
+    valid: () => ({ comment: 'Please start it on Monday', version: fx.pendingOffer.review?.version }),
     fields: {
       comment: requiredText('Say what should change', 'Comment must be at most 1000 characters'),
     },
@@ -776,7 +854,7 @@ const WRITABLE: Writable[] = [
     fields: {
       displayName: [
         bad('61 characters', 'x'.repeat(DISPLAY_NAME_MAX_LENGTH + 1), ACCOUNT_MESSAGES.displayNameTooLong),
-        ...badText(ACCOUNT_MESSAGES.displayNameTooLong),
+        ...badText(ACCOUNT_MESSAGES.displayNameTooLong, ACCOUNT_MESSAGES.displayNameOneLine),
         ...notText('Give a display name, or leave it empty'),
       ],
     },
@@ -952,27 +1030,57 @@ describe('invisible characters', () => {
   });
 });
 
-describe('line and paragraph separators become newlines', () => {
-  it.each(TEXT_FIELDS.map(([entity, field]) => [`${entity}.${field}`, entity, field] as const))(
-    '%s',
-    async (_title, entity, field) => {
-      const w = WRITABLE.find((candidate) => candidate.entity === entity);
-      if (!w) throw new Error(`no writable entity ${entity}`);
-      const text = `Line ${randomUUID().slice(0, 8)}`;
-      const response = await send(
-        w.as(),
-        'POST',
-        w.url,
-        jsonBody(w.valid(), field, `${text}\u2028two\u2029three\u2028`),
-      );
-      expect(response.statusCode, response.body).toBe(201);
-      const created = response.json() as Record<string, unknown>;
-      expect(created[field]).toBe(`${text}\ntwo\nthree`);
-      expect(await d.row(w.target?.table ?? 'categories', String(created.id))).toMatchObject({
-        [field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]: `${text}\ntwo\nthree`,
-      });
-    },
+/** The fields of several lines: every other text field is one line, and refuses a line break. */
+const MULTI_LINE_FIELDS = new Set(['shop.description', 'product.description', 'offer.description']);
+
+describe('line and paragraph separators become newlines where a field has several lines', () => {
+  it.each(
+    TEXT_FIELDS.filter(([entity, field]) => MULTI_LINE_FIELDS.has(`${entity}.${field}`)).map(
+      ([entity, field]) => [`${entity}.${field}`, entity, field] as const,
+    ),
+  )('%s', async (_title, entity, field) => {
+    const w = WRITABLE.find((candidate) => candidate.entity === entity);
+    if (!w) throw new Error(`no writable entity ${entity}`);
+    const text = `Line ${randomUUID().slice(0, 8)}`;
+    const response = await send(
+      w.as(),
+      'POST',
+      w.url,
+      jsonBody(w.valid(), field, `${text}\u2028two\u2029three\u2028`),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json() as Record<string, unknown>;
+    expect(created[field]).toBe(`${text}\ntwo\nthree`);
+    expect(await d.row(w.target?.table ?? 'categories', String(created.id))).toMatchObject({
+      [field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]: `${text}\ntwo\nthree`,
+    });
+  });
+});
+
+describe('a field of one line refuses separators and CR LF, and stores nothing', () => {
+  const CASES = TEXT_FIELDS.filter(([entity, field]) => !MULTI_LINE_FIELDS.has(`${entity}.${field}`)).flatMap(
+    ([entity, field]) =>
+      [
+        ['separators', '\u2028two\u2029three'],
+        ['CR LF and a formula', '\r\n=1+1'],
+      ].map(([label, tail]) => [`${entity}.${field}: ${label}`, entity, field, tail as string] as const),
   );
+  it.each(CASES)('%s', async (_title, entity, field, tail) => {
+    const w = WRITABLE.find((candidate) => candidate.entity === entity);
+    if (!w) throw new Error(`no writable entity ${entity}`);
+    const before = await rowCounts();
+    const response = await send(
+      w.as(),
+      'POST',
+      w.url,
+      jsonBody(w.valid(), field, `Line ${randomUUID().slice(0, 8)}${tail}`),
+    );
+    expect(response.statusCode, response.body).toBe(400);
+    const { error } = response.json() as ApiErrorBody;
+    expect(error.message).toMatch(/ must be one line$/);
+    expect(error.fields?.[field]).toBe(error.message);
+    expect(await rowCounts()).toEqual(before);
+  });
 });
 
 describe('a category or floor name that only looks like another is a duplicate (docs/decisions/011)', () => {
@@ -986,6 +1094,21 @@ describe('a category or floor name that only looks like another is a duplicate (
     ['with a Cyrillic dze for the s', (word) => `${word.slice(0, -1)}\u0455`],
     ['with a Greek capital epsilon', (word) => `\u0395${word.slice(1)}`],
     ['in capitals with Cyrillic ones among them', (word) => word.toUpperCase().replace(/E/g, '\u0415')],
+    // Characters that show nothing, by class: format characters (\p{Cf}) and blank glyphs.
+    ['with a trailing blank braille pattern (U+2800)', (word) => `${word}\u2800`],
+    ['with an Egyptian hieroglyph format control (U+13430)', (word) => `${word}\u{13430}`],
+    ['with an Arabic number sign (U+0600)', (word) => `${word}\u0600`],
+    ['with an Arabic end of ayah (U+06DD)', (word) => `${word}\u06DD`],
+    ['with a Syriac abbreviation mark (U+070F)', (word) => `${word}\u070F`],
+    ['with an Arabic disputed end of ayah (U+08E2)', (word) => `${word}\u08E2`],
+    ['with a Kaithi number sign (U+110BD)', (word) => `${word}\u{110BD}`],
+    ['with an object replacement character (U+FFFC)', (word) => `${word}\uFFFC`],
+    ['with a musical null notehead (U+1D159)', (word) => `${word}\u{1D159}`],
+    [
+      'with an interlinear annotation anchor inside (U+FFF9)',
+      (word) => `${word.slice(0, 4)}\uFFF9${word.slice(4)}`,
+    ],
+    ['with two spaces before the suffix', (word) => `${word} `],
   ];
   const CASES = (['category', 'floor'] as const).flatMap((entity) =>
     LOOK_ALIKES.map(([label, spell]) => [`${entity}: ${label}`, entity, spell] as const),
@@ -1122,6 +1245,14 @@ describe('a bad import file is refused with its reason, never a 5xx, and stores 
       `kind=shops&fileName=${'f'.repeat(201)}`,
       'File name must be at most 200 characters',
     ],
+    ...LINE_BREAKS.map(
+      ([label, text]) =>
+        [
+          `a file name with ${label} inside`,
+          `kind=shops&fileName=${encodeURIComponent(`shops${text}=1+1.csv`)}`,
+          'File name must be one line',
+        ] as [string, string, string],
+    ),
   ])('%s in the query: 400', async (_label, query, message) => {
     const response = await t.app.inject({
       method: 'POST',

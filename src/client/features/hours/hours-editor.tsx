@@ -30,6 +30,23 @@ export function hoursErrors(hours: OpeningHours | null, schema: { safeParse(v: u
   return errors;
 }
 
+/** The path of a special day's note in `hoursErrors` ("special.0.note"), where its field shows the message. */
+export const specialNotePath = (index: number) => `special.${index}.note`;
+
+/**
+ * The first of `hoursErrors` as one line for the form's summary, naming the special day when the message
+ * does not ("Special day 2, note must be one line").
+ */
+export function hoursErrorSummary(errors: Record<string, string>): string | null {
+  const first = Object.entries(errors)[0];
+  if (!first) return null;
+  const [path, message] = first;
+  const note = /^special\.(\d+)\.note$/.exec(path);
+  return note
+    ? `Special day ${Number(note[1]) + 1}, ${message.charAt(0).toLowerCase()}${message.slice(1)}`
+    : message;
+}
+
 /** A time input shows "24:00" (midnight at the end of the day) as 00:00, which means the same as a close. */
 const shown = (time: string) => (time === '24:00' ? '00:00' : time);
 const closeValue = (time: string) => (time === '00:00' ? '24:00' : time);
@@ -247,10 +264,12 @@ function SpecialDayRow({
   const id = useId();
   const name = `special day ${index + 1}`;
   const dateError = errors[`special.${index}.date`];
+  const noteError = errors[specialNotePath(index)];
   return (
     <fieldset className="space-y-3 rounded-xl border border-slate-200 p-3" disabled={disabled}>
       <legend className="px-1 text-sm font-medium text-slate-700">Special day {index + 1}</legend>
-      <div className="flex flex-wrap items-end gap-3">
+      {/* Tops aligned (the button one label lower), so that the note's message below it moves nothing. */}
+      <div className="flex flex-wrap items-start gap-3">
         <div className="grid gap-1">
           <label htmlFor={`${id}-date`} className="text-xs font-medium text-slate-600">
             Date
@@ -262,6 +281,7 @@ function SpecialDayRow({
             className={inputClass}
             value={special.date}
             aria-invalid={Boolean(dateError) || undefined}
+            aria-describedby={dateError ? `${id}-date-error` : undefined}
             onChange={(event) => onChange({ ...special, date: event.target.value })}
           />
         </div>
@@ -275,16 +295,29 @@ function SpecialDayRow({
             maxLength={HOURS_LIMITS.note}
             placeholder="e.g. Diwali, Late-night shopping"
             value={special.note ?? ''}
+            aria-invalid={Boolean(noteError) || undefined}
+            aria-describedby={noteError ? `${id}-note-error` : undefined}
             onChange={(event) => onChange({ ...special, note: event.target.value })}
           />
+          {noteError ? (
+            <p id={`${id}-note-error`} className="text-sm text-red-600">
+              {noteError}
+            </p>
+          ) : null}
         </div>
-        <Button variant="secondary" size="sm" className="min-h-10" disabled={disabled} onClick={onRemove}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="min-h-10 sm:mt-5"
+          disabled={disabled}
+          onClick={onRemove}
+        >
           <Trash2 aria-hidden="true" className="size-4" />
           Remove special day
         </Button>
       </div>
       {dateError ? (
-        <p role="alert" className="text-sm text-red-600">
+        <p id={`${id}-date-error`} role="alert" className="text-sm text-red-600">
           {dateError}
         </p>
       ) : null}

@@ -1,5 +1,5 @@
 import { everyDay, OpeningHours } from '../../../shared/hours';
-import { HoursEditor, HoursTextOffer, hoursErrors } from './hours-editor';
+import { HoursEditor, HoursTextOffer, hoursErrorSummary, hoursErrors } from './hours-editor';
 
 interface StructuredHoursFieldProps {
   value: OpeningHours | null;
@@ -23,6 +23,7 @@ export function StructuredHoursField({
   showErrors,
 }: StructuredHoursFieldProps) {
   const errors = showErrors ? hoursErrors(value, OpeningHours) : {};
+  const summary = hoursErrorSummary(errors);
   return (
     <fieldset className="space-y-3 rounded-2xl border border-slate-200 p-4" disabled={disabled}>
       <legend className="px-1 text-sm font-semibold text-slate-800">Structured hours</legend>
@@ -44,6 +45,11 @@ export function StructuredHoursField({
       ) : (
         <HoursEditor value={value} onChange={onChange} errors={errors} disabled={disabled} />
       )}
+      {value !== null && summary ? (
+        <p role="alert" className="text-sm text-red-600">
+          Some hours need fixing: {summary}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { everyDay, type MallHours, OpeningHours } from '../../../shared/hours';
 import { AdminPageHeader, formCardClass } from '../../components/admin-page';
@@ -9,7 +9,7 @@ import { FormAlert } from '../../components/ui/form-alert';
 import { QueryView } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { MallHoursToday, mallHoursQuery, useSetMallHours } from '../../features/hours';
-import { HoursEditor, hoursErrors } from '../../features/hours/forms';
+import { HoursEditor, hoursErrorSummary, hoursErrors } from '../../features/hours/forms';
 import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 
@@ -36,13 +36,24 @@ function MallHoursForm({ saved }: { saved: MallHours }) {
   const [tried, setTried] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const save = useSetMallHours();
+  const formRef = useRef<HTMLFormElement>(null);
   const errors = tried ? hoursErrors(value, OpeningHours) : {};
+  const summary = hoursErrorSummary(errors);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setTried(true);
     setServerError(null);
-    if (value && !OpeningHours.safeParse(value).success) return;
+    // Not sent while the shared schema refuses it (a note with a line break, overlapping intervals): say
+    // why, and take the focus to the first field with a message (its message is under it).
+    const invalid = hoursErrorSummary(hoursErrors(value, OpeningHours));
+    if (invalid) {
+      toast.error(`Mall hours not saved: ${invalid}`);
+      requestAnimationFrame(() =>
+        formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
+      );
+      return;
+    }
     try {
       await save.mutateAsync({ hours: value });
       toast.success('Mall hours saved');
@@ -52,7 +63,7 @@ function MallHoursForm({ saved }: { saved: MallHours }) {
   }
 
   return (
-    <form noValidate onSubmit={onSubmit} className={formCardClass} aria-label="Mall hours">
+    <form ref={formRef} noValidate onSubmit={onSubmit} className={formCardClass} aria-label="Mall hours">
       <FormAlert message={serverError} />
       <label className="inline-flex items-center gap-2 text-sm text-slate-700">
         <input
@@ -67,9 +78,9 @@ function MallHoursForm({ saved }: { saved: MallHours }) {
       {value ? (
         <HoursEditor value={value} onChange={setValue} errors={errors} disabled={save.isPending} />
       ) : null}
-      {tried && Object.keys(errors).length > 0 ? (
+      {summary ? (
         <p role="alert" className="text-sm text-red-600">
-          Some hours need fixing: {Object.values(errors)[0]}
+          Some hours need fixing: {summary}
         </p>
       ) : null}
       <div className="flex justify-end border-t border-slate-100 pt-5">

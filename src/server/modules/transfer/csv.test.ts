@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFile, escapeCell, readRows, textChunks, unescapeCell, utf8Body } from './csv';
+import { csvText } from './export';
 
 describe('formula injection', () => {
   it.each(['=1+2', '+1', '-2', '@SUM(A1)', '\tx', '\rx', "'=x", "'already"])(
@@ -27,6 +28,13 @@ describe('reading a file', () => {
       { line: 2, cells: { shop: 'A', name: 'two\nlines', price: '1' } },
       { line: 5, cells: { shop: 'B', name: 'c', price: '2' } },
     ]);
+  });
+  it('numbers lines right after a quoted cell holding CR LF (a Windows spreadsheet line break)', async () => {
+    // csv-parse counts a CR LF inside quotes as two lines: the rows after it were reported one line late
+    for (const eol of ['\n', '\r\n']) {
+      const text = `shop,name,price${eol}A,"two\r\nlines",1${eol}B,c,2${eol}C,"x\r\ny\r\nz",3${eol}D,d,4${eol}`;
+      expect((await rows(text)).map((row) => row.line)).toEqual([2, 4, 5, 8]);
+    }
   });
   it('names what is wrong with a file', async () => {
     await expect(rows('shop,name,price,size\n')).rejects.toThrow('Unknown column: size');
@@ -59,6 +67,38 @@ describe('an upload kept as bytes', () => {
     let text = '';
     for await (const chunk of textChunks(bytes('Café Zoë “x”'), 4)) text += chunk;
     expect(text).toBe('Café Zoë “x”');
+  });
+});
+
+describe('a NUL byte', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const refusal = (line: number) =>
+    `Line ${line} holds a NUL character (a zero byte), which a CSV file cannot hold; remove it (or save the file as "CSV UTF-8") and upload it again`;
+  it.each([
+    ['a cell', 'shop,name,price\nA,b\u0000,1\n', 2],
+    ['a cell after a quoted line break', 'shop,name,price\nA,"b\nc",1\nA,\u0000,2\n', 4],
+    ['the header', '\uFEFFshop,\u0000name,price\n', 1],
+    ['a UTF-16 file without its BOM', 's\u0000h\u0000o\u0000p\u0000', 1],
+  ])('in %s: the file is refused, naming the line (the upload and npm run import)', (_label, text, line) => {
+    expect(() => utf8Body(bytes(text))).toThrow(refusal(line));
+    expect(() => decodeFile(bytes(text))).toThrow(refusal(line));
+  });
+  it('a file without one is taken as before', () => {
+    expect(utf8Body(bytes('shop,name,price\nA,b,1\n')).toString('utf8')).toBe('shop,name,price\nA,b,1\n');
+    expect(decodeFile(bytes('shop,name,price\nA,b,1\n'))).toBe('shop,name,price\nA,b,1\n');
+  });
+});
+
+describe('a CSV file written', () => {
+  it('quotes every cell of every row, an empty one too, keeping the formula escape (the header is bare)', async () => {
+    const text = csvText(
+      ['name', 'price', 'offer'],
+      [
+        ['a;=1+1', '12.50', ''],
+        ['a\tb', '=1', 'x"y'],
+      ],
+    );
+    expect(text).toBe('\uFEFFname,price,offer\r\n"a;=1+1","12.50",""\r\n"a\tb","\'=1","x""y"\r\n');
   });
 });
 

@@ -35,7 +35,8 @@ export const badFile = (message: string) => new HttpError(400, 'BAD_FILE', messa
 
 /**
  * The file's bytes as text: UTF-8, with or without a BOM. Anything else is named (UTF-16 by its BOM;
- * otherwise the first line that is not UTF-8, as a spreadsheet's "CSV" in a Windows code page is).
+ * otherwise the first line that is not UTF-8, as a spreadsheet's "CSV" in a Windows code page is), and
+ * so is a NUL byte (`refuseNul`).
  */
 export function decodeFile(bytes: Uint8Array): string {
   if (bytes.length === 0) throw badFile('The file is empty');
@@ -45,19 +46,37 @@ export function decodeFile(bytes: Uint8Array): string {
   }
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const body = bytes.subarray(start);
+  let text: string;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
-    const text = new TextDecoder('utf-8').decode(body);
-    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
+    const lossy = new TextDecoder('utf-8').decode(body);
+    const line = lossy.slice(0, lossy.indexOf('\uFFFD')).split('\n').length;
     throw badFile(
       `The file is not UTF-8 text (line ${line} is not); save it as "CSV UTF-8" and upload it again`,
     );
   }
+  refuseNul(body);
+  return text;
 }
 
 /**
- * The file's bytes without their BOM, checked to be UTF-8 as `decodeFile` checks them but without
+ * A NUL (a zero byte) is no character of any cell, and the database's text cannot hold one: a file with
+ * one is refused, naming its line (as a text editor counts them), before it is stored. UTF-16 saved
+ * without its BOM has one after every Latin letter.
+ */
+function refuseNul(body: Uint8Array): void {
+  const at = body.indexOf(0);
+  if (at === -1) return;
+  let line = 1;
+  for (let from = body.indexOf(0x0a); from !== -1 && from < at; from = body.indexOf(0x0a, from + 1)) line++;
+  throw badFile(
+    `Line ${line} holds a NUL character (a zero byte), which a CSV file cannot hold; remove it (or save the file as "CSV UTF-8") and upload it again`,
+  );
+}
+
+/**
+ * The file's bytes without their BOM, checked as `decodeFile` checks them (UTF-8, no NUL) but without
  * making them a string (an upload of 40 MB would hold the event loop while decoded): the server stores
  * the bytes as they are and the check's worker reads them as text.
  */
@@ -66,6 +85,7 @@ export function utf8Body(bytes: Uint8Array): Buffer {
   const body = Buffer.from(bytes.buffer, bytes.byteOffset + start, bytes.byteLength - start);
   // decodeFile says what is wrong, and where (UTF-16's bytes are never UTF-8 either).
   if (bytes.length === 0 || bytes.length > IMPORT_MAX_BYTES || !isUtf8(body)) decodeFile(bytes);
+  refuseNul(body);
   return body;
 }
 
@@ -179,19 +199,22 @@ export async function* readRows(kind: ImportKind, source: CsvSource): AsyncGener
   text.on('error', (error) => parser.destroy(error));
   let columns: string[] | null = null;
   let sinceTurn = 0;
+  let crlfInQuotes = 0;
   try {
     for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (columns === null) {
         columns = checkHeader(kind, item.record);
         continue;
       }
-      // Where the record starts: where it ends, less the line breaks inside its quoted cells.
+      // Where the record starts: where it ends, less the line breaks inside its quoted cells. csv-parse
+      // counts a CR LF inside quotes as two lines, so its count runs ahead by one for each so far.
       const breaks = item.record.reduce((n, cell) => n + (cell.match(/\r\n|\n|\r/g)?.length ?? 0), 0);
+      crlfInQuotes += item.record.reduce((n, cell) => n + (cell.match(/\r\n/g)?.length ?? 0), 0);
       const cells: Record<string, string> = {};
       columns.forEach((column, i) => {
         cells[column] = unescapeCell(item.record[i] ?? '');
       });
-      yield { line: item.info.lines - breaks, cells };
+      yield { line: item.info.lines - crlfInQuotes - breaks, cells };
       if (++sinceTurn >= SLICE_ROWS) {
         sinceTurn = 0;
         await nextTurn();

@@ -93,7 +93,7 @@ describe('npm run export', () => {
       else {
         expect(text).toContain("'+Extra shot");
         expect(text).toContain("'@home cookbook");
-        expect(text).toContain(",'-20% before noon");
+        expect(text).toContain(`,"'-20% before noon"`);
       }
 
       const preview = await cli('import.ts', file, '--kind', kind, '--preview');

@@ -1,6 +1,7 @@
 // CSV export (docs/decisions/022): every row of a kind, or the ones a list's filters keep, read in pages
 // by id and written as they are read — 200,000 products never sit in memory. Cells that a spreadsheet
-// would run as formulas are escaped; the file starts with a BOM so spreadsheets read it as UTF-8.
+// would run as formulas are escaped and every cell of a row quoted (`line`); the file starts with a BOM so
+// spreadsheets read it as UTF-8.
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
@@ -17,10 +18,24 @@ import { escapeCell, UTF8_BOM } from './csv';
 const PAGE = 2000;
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 
+/**
+ * One row of a file: every cell quoted, an empty one too. A spreadsheet whose list separator is `;` (or
+ * one told to split on tabs) splits a comma file on that instead: a cell `a;=1+1` left bare becomes `a`
+ * and a formula `=1+1`, which escapeCell's leading `'` cannot reach. Quoted, every `;` and tab of a cell
+ * lies between a cell's own pair of quotes, and every row starts with a quote: a reader that keeps
+ * quoted text together keeps it together whichever separator it splits on. (Quoting only the cells
+ * holding one would not do: the row's earlier cells, read as one bare field up to the `;`, start before
+ * the quote.) A spreadsheet reading commas takes the quotes off (numbers stay numbers); the import does.
+ */
 const line = (cells: readonly (string | number | null)[]) =>
   stringify([cells.map((value) => escapeCell(value === null ? '' : String(value)))], {
     record_delimiter: '\r\n',
+    quoted: true,
+    quoted_empty: true,
   });
+
+/** The header row: the columns' own names (no separator, no formula), bare as a spreadsheet writes them. */
+const headerLine = (columns: readonly string[]) => stringify([columns], { record_delimiter: '\r\n' });
 
 /** Keyset pages of a query: `read(after)` answers up to PAGE rows with ids above `after`. */
 async function* pages<T extends { id: string }>(read: (after: string) => Promise<T[]>) {
@@ -138,7 +153,7 @@ export function exportStream(
   context: { today: string; timeZone: string },
 ): Readable {
   async function* text() {
-    yield `${UTF8_BOM}${line(COLUMNS[kind])}`;
+    yield `${UTF8_BOM}${headerLine(COLUMNS[kind])}`;
     for await (const rows of rowsOf(db, kind, query, context)) {
       yield rows.map(line).join('');
     }
@@ -148,5 +163,5 @@ export function exportStream(
 
 /** A CSV file of the given rows (the template, the error file): small, made at once. */
 export function csvText(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return `${UTF8_BOM}${[header, ...rows].map(line).join('')}`;
+  return `${UTF8_BOM}${headerLine(header)}${rows.map(line).join('')}`;
 }

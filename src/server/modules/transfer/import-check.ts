@@ -6,8 +6,9 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import type { AnyPgColumn, SelectedFields } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { z } from 'zod';
-import { toPriceString } from '../../../shared/money';
+import { numberFromText, toPriceString } from '../../../shared/money';
 import { END_BEFORE_START, OfferInput } from '../../../shared/offer';
+import { PlaceInput } from '../../../shared/place';
 import { ProductInput } from '../../../shared/product';
 import { ShopInput } from '../../../shared/shop';
 import type { ImportCounts, ImportKind, RefusedRow } from '../../../shared/transfer';
@@ -324,16 +325,21 @@ export async function checkShops(
       },
     });
   }
+  // A place the file names that does not exist yet is created by the run: its name goes through the
+  // categories' and floors' own schema first, so a line break, a control or direction character, an
+  // invisible-only or an over-long name is refused with the form's message, never created.
   const place = (
     name: string,
     byKey: Map<string, { id: string; name: string }>,
     created: Map<string, string>,
-  ): { id: string; name: string } | null => {
+  ): { id: string; name: string } | { message: string } | null => {
     if (!name) return null;
     const key = placeNameKeys(name).nameKey;
     const found = byKey.get(key);
     if (found) return found;
-    if (!created.has(key)) created.set(key, name);
+    const parsed = PlaceInput.shape.name.safeParse(name);
+    if (!parsed.success) return { message: parsed.error.issues[0]?.message ?? 'Name is required' };
+    if (!created.has(key)) created.set(key, parsed.data);
     return { id: TO_CREATE, name: created.get(key) as string };
   };
   const compare = (a: ShopValues, b: ShopValues) =>
@@ -354,20 +360,29 @@ export async function checkShops(
     (row) => {
       pendingCats.clear();
       pendingFloors.clear();
-      const category = place(row.cells.category?.trim() ?? '', catByKey, pendingCats);
-      const floor = place(row.cells.floor?.trim() ?? '', floorByKey, pendingFloors);
+      const categoryPlace = place(row.cells.category?.trim() ?? '', catByKey, pendingCats);
+      const floorPlace = place(row.cells.floor?.trim() ?? '', floorByKey, pendingFloors);
+      const placeRefusals: Refusal[] = [];
+      if (categoryPlace && 'message' in categoryPlace)
+        placeRefusals.push({ column: 'category', message: categoryPlace.message });
+      if (floorPlace && 'message' in floorPlace)
+        placeRefusals.push({ column: 'floor', message: floorPlace.message });
+      const category = categoryPlace && 'id' in categoryPlace ? categoryPlace : null;
+      const floor = floorPlace && 'id' in floorPlace ? floorPlace : null;
       const input = {
         name: row.cells.name ?? '',
         description: cell(row, 'description'),
-        categoryId: category?.id ?? '',
-        floorId: floor?.id ?? '',
+        // A refused place name stands in as one to create, so its column carries the name's own message.
+        categoryId: category?.id ?? (categoryPlace ? TO_CREATE : ''),
+        floorId: floor?.id ?? (floorPlace ? TO_CREATE : ''),
         location: cell(row, 'location'),
         contact: cell(row, 'contact'),
         openingHours: cell(row, 'opening_hours'),
         externalCode: cell(row, 'code'),
       };
       const parsed = ShopInput.safeParse(input);
-      if (!parsed.success) return { refused: issuesOf(parsed.error) };
+      if (!parsed.success || placeRefusals.length > 0)
+        return { refused: [...placeRefusals, ...(parsed.success ? [] : issuesOf(parsed.error))] };
       const found = match(index, '', parsed.data.externalCode, parsed.data.name, 'shops');
       if ('message' in found) return { refused: [found] };
       const before = found.existing?.values;
@@ -488,11 +503,11 @@ export async function checkProducts(
           refusals.push({ column: 'offer', message: OFFER_OF_ANOTHER_SHOP });
         else if (!('message' in shop)) refusals.push({ column: 'offer', message: 'Unknown offer' });
       } else if (title === '') offerId = null;
-      const priceText = row.cells.price?.trim() ?? '';
       const parsed = ProductInput.safeParse({
         name: row.cells.name ?? '',
         description: cell(row, 'description'),
-        price: priceText === '' ? Number.NaN : Number(priceText),
+        // As written, never trimmed: " 5" is no more a price than "0x10" (numberFromText).
+        price: numberFromText(row.cells.price ?? ''),
         category: cell(row, 'category'),
         shopId,
         externalCode: cell(row, 'code'),
@@ -572,11 +587,10 @@ export async function checkOffers(
       const refusals: Refusal[] = [];
       const shop = resolveShop(row);
       if ('message' in shop) refusals.push(shop);
-      const discountText = row.cells.discount?.trim() ?? '';
       const parsed = OfferInput.safeParse({
         title: row.cells.title ?? '',
         description: cell(row, 'description'),
-        discount: discountText === '' ? Number.NaN : Number(discountText),
+        discount: numberFromText(row.cells.discount ?? ''),
         startDate: row.cells.start_date?.trim() ?? '',
         endDate: row.cells.end_date?.trim() ?? '',
         shopId: 'message' in shop ? TO_CREATE : shop.id,

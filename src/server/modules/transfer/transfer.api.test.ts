@@ -2,6 +2,9 @@
 // the forms' messages, nothing written before the confirm, all or nothing, the valid rows only, the
 // audit entries of a run, an export read back as an import changing nothing, and bad files answered 4xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OfferInput } from '../../../shared/offer';
+import { ProductInput } from '../../../shared/product';
+import { ShopInput } from '../../../shared/shop';
 import type { ImportRun } from '../../../shared/transfer';
 import type { Db, WorkerConnection } from '../../db/client';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
@@ -89,7 +92,7 @@ describe('products: preview, refused rows, all or nothing, corrected re-import',
     const errors = await t.app.inject({ url: `/api/imports/${run.id}/errors`, headers: d.admin.headers });
     expect(errors.statusCode).toBe(200);
     expect(errors.headers['content-type']).toContain('text/csv');
-    expect(errors.body).toContain('3,price,Valid price is required');
+    expect(errors.body).toContain('"3","price","Valid price is required"');
 
     const refused = await confirm(run.id);
     expect(refused.response.statusCode).toBe(409);
@@ -295,6 +298,32 @@ describe('shops: new categories and floors, and a round trip', () => {
     expect(offersBack.preview?.counts).toMatchObject({ created: 0, updated: 0, refused: 0 });
   });
 
+  it('refuses a new category or floor whose name breaks a line with the place form’s message, creating none', async () => {
+    const categoriesBefore = await count('select count(*) as n from categories', []);
+    const floorsBefore = await count('select count(*) as n from floors', []);
+    const okCat = uniqueName('Cat');
+    const okFloor = uniqueName('Floor');
+    const text = [
+      'code,name,category,floor',
+      `${uniqueName('T')},${uniqueName('Shop')},${okCat},Upper\u2028Deck`,
+      `${uniqueName('T')},${uniqueName('Shop')},"Food\r\nCourt",${okFloor}`,
+    ].join('\r\n');
+    const run = await previewOf('shops', text);
+    expect(run.status).toBe('previewed');
+    expect(run.preview?.counts).toMatchObject({ created: 0, refused: 2 });
+    expect(run.preview?.refused.map((row) => row.errors)).toEqual([
+      [{ column: 'floor', message: 'Name must be one line' }],
+      [{ column: 'category', message: 'Name must be one line' }],
+    ]);
+    expect(run.preview?.refused[0]?.line).toBe(2);
+    expect(run.preview?.newCategories).toEqual([]);
+    expect(run.preview?.newFloors).toEqual([]);
+    const done = await confirm(run.id, true);
+    expect(done.run?.status, JSON.stringify(done.run?.result)).toBe('done');
+    expect(await count('select count(*) as n from categories', [])).toBe(categoriesBefore);
+    expect(await count('select count(*) as n from floors', [])).toBe(floorsBefore);
+  });
+
   it('exports the current filter only, with the list’s own query', async () => {
     const shop = await d.shop();
     await d.product({ shopId: shop.id, name: 'Only one' });
@@ -319,6 +348,177 @@ describe('offers', () => {
     expect(run.preview?.refused).toEqual([
       { line: 2, errors: [{ column: 'end_date', message: 'End date must be after start date' }] },
     ]);
+  });
+});
+
+describe('numbers read as the forms read them (the import’s bad-input corpus)', () => {
+  // Text that Number() reads as a number (all but '1_000') and no price or discount field takes: another
+  // base, an exponent, a sign, a space, a point without digits on one side, a digit separator, a word.
+  // Each is refused with the form's own message, in every numeric column of every kind (shops have
+  // none), and nothing is imported.
+  const NOT_NUMBERS = [
+    '0x10',
+    '0b11',
+    '0o17',
+    '1e3',
+    ' 5',
+    '5 ',
+    '+5',
+    '-0',
+    '.5',
+    '5.',
+    '1_000',
+    'Infinity',
+  ];
+  const formMessage = (schema: {
+    safeParse(value: unknown): { error?: { issues: { message: string }[] } };
+  }) => schema.safeParse(Number.NaN).error?.issues[0]?.message as string;
+  const quoted = (cell: string) => `"${cell}"`;
+
+  it('covers every numeric column of every kind: the forms’ number fields are price and discount only', () => {
+    const numberFields = (schema: { shape: Record<string, unknown> }) =>
+      Object.entries(schema.shape)
+        .filter(([, field]) => {
+          let type = field as { def: { type: string; innerType?: unknown } };
+          while (type.def.innerType) type = type.def.innerType as typeof type;
+          return type.def.type === 'number';
+        })
+        .map(([name]) => name);
+    // The file's columns for them (import-check.ts): products' price, offers' discount. Shops have none.
+    expect({
+      shops: numberFields(ShopInput),
+      products: numberFields(ProductInput),
+      offers: numberFields(OfferInput),
+    }).toEqual({ shops: [], products: ['price'], offers: ['discount'] });
+  });
+
+  it('products: each price is refused with "Valid price is required", and nothing is imported', async () => {
+    const shop = await d.shop({ externalCode: uniqueName('S') });
+    const message = formMessage(ProductInput.shape.price);
+    expect(message).toBe('Valid price is required');
+    const text = [
+      'shop_code,code,name,price',
+      ...NOT_NUMBERS.map((price, i) => `${shop.externalCode},N${i},${uniqueName('Odd')},${quoted(price)}`),
+    ].join('\n');
+    const run = await previewOf('products', text);
+    expect(run.preview?.counts).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      refused: NOT_NUMBERS.length,
+    });
+    expect(run.preview?.refused).toEqual(
+      NOT_NUMBERS.map((_price, i) => ({ line: i + 2, errors: [{ column: 'price', message }] })),
+    );
+    const done = await confirm(run.id, true);
+    expect(done.run?.status, JSON.stringify(done.run?.result)).toBe('done');
+    expect(done.run?.result?.counts).toMatchObject({ created: 0, updated: 0 });
+    expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(0);
+  });
+
+  it('products: the same price text does not update an existing product either', async () => {
+    const shop = await d.shop({ externalCode: uniqueName('S') });
+    const kept = await d.product({ shopId: shop.id, name: uniqueName('Kept'), price: 5, externalCode: 'K1' });
+    const text = ['shop_code,code,name,price', `${shop.externalCode},K1,${kept.name},0x10`].join('\n');
+    const run = await previewOf('products', text);
+    expect(run.preview?.refused).toEqual([
+      { line: 2, errors: [{ column: 'price', message: 'Valid price is required' }] },
+    ]);
+    expect((await confirm(run.id, true)).run?.status).toBe('done');
+    expect(await count('select count(*) as n from products where id = $1 and price = 5', [kept.id])).toBe(1);
+  });
+
+  it('offers: each discount is refused with "Discount must be between 1 and 100", and nothing is imported', async () => {
+    const shop = await d.shop();
+    const message = formMessage(OfferInput.shape.discount);
+    expect(message).toBe('Discount must be between 1 and 100');
+    const text = [
+      'shop,title,discount,start_date,end_date',
+      ...NOT_NUMBERS.map(
+        (discount) => `${shop.name},${uniqueName('Odd')},${quoted(discount)},2026-05-01,2026-05-31`,
+      ),
+    ].join('\n');
+    const run = await previewOf('offers', text);
+    expect(run.preview?.counts).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      refused: NOT_NUMBERS.length,
+    });
+    expect(run.preview?.refused).toEqual(
+      NOT_NUMBERS.map((_discount, i) => ({ line: i + 2, errors: [{ column: 'discount', message }] })),
+    );
+    const done = await confirm(run.id, true);
+    expect(done.run?.status, JSON.stringify(done.run?.result)).toBe('done');
+    expect(await count('select count(*) as n from offers where shop_id = $1', [shop.id])).toBe(0);
+  });
+
+  it('plain numbers still import, and the schema’s own messages still come for the rest', async () => {
+    const shop = await d.shop();
+    const text = [
+      'shop,name,price',
+      `${shop.name},${uniqueName('Whole')},7`,
+      `${shop.name},${uniqueName('Cents')},12.50`,
+      `${shop.name},${uniqueName('Three')},1.234`,
+      `${shop.name},${uniqueName('Huge')},123456789012`,
+    ].join('\n');
+    const run = await previewOf('products', text);
+    expect(run.preview?.counts).toMatchObject({ created: 2, refused: 2 });
+    expect(run.preview?.refused).toEqual([
+      { line: 4, errors: [{ column: 'price', message: 'Price can have at most 2 decimal places' }] },
+      { line: 5, errors: [{ column: 'price', message: 'Price is too large' }] },
+    ]);
+  });
+});
+
+describe('exported cells that a spreadsheet could split on its own separator', () => {
+  it('quotes every cell, so a ";" or a tab in a name never starts a cell (a formula) of its own', async () => {
+    const tag = uniqueName('Q').replace(/\W/g, '');
+    const semicolon = `${tag} a;=1+1`;
+    const tab = `${tag} a\tb`;
+    const shop = await d.shop({ name: semicolon, externalCode: `${tag}-1` });
+    await d.product({ shopId: shop.id, name: tab });
+    await d.product({ shopId: shop.id, name: `${tag} c;=1+1;d` });
+
+    const shops = await t.app.inject({ url: '/api/export/shops', headers: d.admin.headers });
+    const shopLine = shops.body.split('\r\n').find((line) => line.includes(tag)) as string;
+    expect(shopLine.startsWith(`"${tag}-1","${semicolon}",`)).toBe(true);
+
+    const products = await t.app.inject({
+      url: `/api/export/products?shopId=${shop.id}`,
+      headers: d.admin.headers,
+    });
+    const lines = products.body.split('\r\n').filter((line) => line.includes(tag));
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      // Every cell quoted, an empty one too: each line starts inside quotes, and each ";" and tab is
+      // inside a pair of quotes however the line is split.
+      const cells = line.match(/"(?:[^"]|"")*"|[^,]+|(?<=,)(?=,|$)/g) ?? [];
+      expect(cells.length, line).toBe(8);
+      for (const cell of cells) expect(cell, line).toMatch(/^"(?:[^"]|"")*"$/);
+    }
+    expect(lines.some((line) => line.includes(`,"${tab}",`))).toBe(true);
+    expect(lines.some((line) => line.includes(`,"${tag} c;=1+1;d",`))).toBe(true);
+    // Read back as an import, nothing changes.
+    const back = await previewOf('products', products.body);
+    expect(back.preview?.counts).toMatchObject({ created: 0, updated: 0, unchanged: 2, refused: 0 });
+  });
+});
+
+describe('a NUL byte in a file', () => {
+  it.each([
+    ['in the first row', 'shop,name,price\nA,b\u0000c,1\n', 2],
+    ['in a later row', `shop,name,price\n${'A,b,1\n'.repeat(300)}A,"two\nlines",1\nA,x\u0000,1\n`, 304],
+    ['in the header', 'shop,na\u0000me,price\nA,b,1\n', 1],
+  ])('%s: the upload is refused with the line, and no run is stored', async (_label, text, line) => {
+    const before = await count('select count(*) as n from import_runs', []);
+    const response = await upload('products', Buffer.from(text, 'utf8'));
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error.code).toBe('BAD_FILE');
+    expect(response.json().error.message).toBe(
+      `Line ${line} holds a NUL character (a zero byte), which a CSV file cannot hold; remove it (or save the file as "CSV UTF-8") and upload it again`,
+    );
+    expect(await count('select count(*) as n from import_runs', [])).toBe(before);
   });
 });
 
