@@ -28,7 +28,16 @@ describe("docs/api.md's generated route table", () => {
   it('lists every route of the OpenAPI document once, with who may call it and its cache', () => {
     const rows = tableRows(withRouteTable(`${ROUTES_START}\n${ROUTES_END}`, routeTable(t.app)));
     const [header, ...routes] = rows;
-    expect(header).toEqual(['Method', 'Path', 'Who', 'Permission', 'Takes', 'Success', 'Cached by']);
+    expect(header).toEqual([
+      'Method',
+      'Path',
+      'Who',
+      'Permission',
+      'Takes',
+      'Success',
+      'Errors',
+      'Cached by',
+    ]);
     const documented = t.app.routeTable.filter(
       (route) => route.url.startsWith('/api/') && !route.schema?.hidden,
     );
@@ -46,6 +55,7 @@ describe("docs/api.md's generated route table", () => {
       '`read shop`',
       'query `page?` `pageSize?` `q?` `categoryId?` `floorId?` `openAt?`',
       '`200`',
+      '—',
       '`catalog`',
     ]);
     expect(row('POST `/api/categories`')?.slice(2)).toEqual([
@@ -53,10 +63,11 @@ describe("docs/api.md's generated route table", () => {
       '`create category`',
       'body `{ name }`',
       '`201`',
+      '`409`',
       '—',
     ]);
-    // A DELETE declares no answer (204, no body): none is made up.
-    expect(row('DELETE `/api/shops/:id`')?.[5]).toBe('—');
+    // A DELETE declares its 204 (no body) and its own errors; the ones every route gets are not listed.
+    expect(row('DELETE `/api/shops/:id`')?.slice(5, 7)).toEqual(['`204`', '`404`']);
     expect(row('GET `/api/mall-hours`')?.[2]).toBe('anyone');
     // The interactive reference's own routes are not API routes.
     expect(routes.some((cells) => cells[1]?.includes('/api/docs'))).toBe(false);

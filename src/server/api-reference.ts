@@ -1,5 +1,6 @@
 // docs/api.md's route table, generated from the app itself (docs/decisions/028): every /api route in the
-// OpenAPI document with its inputs and answers (from the zod schemas), who may call it (from the route's
+// OpenAPI document with its inputs, its success answers and its own error answers (from the zod schemas;
+// not the errors every route gets, errors.ts `declareCommonErrors`), who may call it (from the route's
 // `config.permission` and the one permission policy) and whether the read cache may answer it (its
 // `config.cache`). `npm run docs:api` writes it between the markers; src/server/api-reference.api.test.ts
 // fails when the file is behind the routes.
@@ -89,16 +90,19 @@ export function routeTable(app: FastifyInstance): string {
       // Hidden routes (the health check, the reference itself and its page) are not in the document.
       if (!operation) return [];
       // A route that declares no answer gets @fastify/swagger's placeholder "200 Default Response": not
-      // what it answers (a DELETE's 204, a file), so it is left out.
-      const answers = Object.entries(operation.responses ?? {})
+      // what it answers (a file), so it is left out.
+      const declared = Object.entries(operation.responses ?? {})
         .filter(([, answer]) => {
           const { description, content } = answer as { description?: string; content?: unknown };
           return content !== undefined || description !== 'Default Response';
         })
         .map(([status]) => status)
-        .sort()
-        .map((status) => `\`${status}\``)
-        .join(' ');
+        .sort();
+      const codes = (statuses: string[]) => statuses.map((status) => `\`${status}\``).join(' ');
+      const answers = codes(declared.filter((status) => status.startsWith('2')));
+      // The route's own errors: those it declares itself, not the ones every route gets.
+      const own = new Set(route.answers ?? []);
+      const errors = codes(declared.filter((status) => Number(status) >= 400 && own.has(status)));
       const permission = route.permission
         ? `\`${route.permission.action} ${route.permission.resource}\``
         : '—';
@@ -113,13 +117,14 @@ export function routeTable(app: FastifyInstance): string {
             permission,
             input(operation),
             answers || '—',
+            errors || '—',
             cache,
           ],
         },
       ];
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const header = ['Method', 'Path', 'Who', 'Permission', 'Takes', 'Success', 'Cached by'];
+  const header = ['Method', 'Path', 'Who', 'Permission', 'Takes', 'Success', 'Errors', 'Cached by'];
   return markdownTable(
     header,
     rows.map((row) => row.cells),
@@ -167,4 +172,21 @@ export function tableRows(markdown: string): string[][] {
         .map((cell) => cell.trim()),
     )
     .filter((cells) => !cells.every((cell) => /^-+$/.test(cell)));
+}
+
+/**
+ * The OpenAPI document without the component schemas nothing refers to: zod's registry gives each
+ * schema with an id an input copy too (`ApiErrorInput`), which no operation uses.
+ */
+export function withoutUnusedSchemas<T extends object>(document: T): T {
+  const { components } = document as { components?: { schemas?: Record<string, unknown> } };
+  const schemas = components?.schemas;
+  if (!schemas) return document;
+  const refersTo = (value: unknown) =>
+    [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1] ?? '');
+  const used = new Set(refersTo({ ...document, components: { ...components, schemas: {} } }));
+  // And what those refer to in turn (a Set's for…of visits what is added during it).
+  for (const name of used) for (const inner of refersTo(schemas[name])) used.add(inner);
+  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+  return { ...document, components: { ...components, schemas: kept } };
 }

@@ -15,6 +15,7 @@ import Fastify, {
 } from 'fastify';
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -24,6 +25,7 @@ import { type OffsetSpan, zoneOffsets } from '../shared/hours-status';
 import { pageMatcher } from '../shared/page-paths';
 import type { Permission } from '../shared/permissions';
 import { PublicSettings } from '../shared/settings';
+import { withoutUnusedSchemas } from './api-reference';
 import { sessionPlugin } from './auth/guards';
 import { createHashQueue } from './auth/hash-queue';
 import { authRoutes } from './auth/routes';
@@ -32,7 +34,16 @@ import { benchRoutes } from './bench-routes';
 import { toastStyleHashes } from './csp';
 import type { Database } from './db/client';
 import { DEFAULT_MAX_DB_QUEUE, DEFAULT_MAX_EVENT_LOOP_DELAY_MS } from './env';
-import { answerClientError, notFoundBody, registerErrorHandler, sendFrameworkError } from './errors';
+import {
+  answerClientError,
+  checkDeclaredStatuses,
+  declareCommonErrors,
+  describeErrorAnswers,
+  notFoundBody,
+  registerErrorHandler,
+  sendFrameworkError,
+  type UndeclaredStatus,
+} from './errors';
 import type { BoundedQueue } from './lib/bounded-queue';
 import { mallToday } from './lib/mall-time';
 import { decodedPath, isApiRequest } from './lib/request-route';
@@ -114,6 +125,11 @@ export interface AppOptions {
   imageStore?: ImageStore;
   /** Where sign-in and registration wait for a password hash; one sized for this machine when omitted. */
   hashQueue?: BoundedQueue;
+  /**
+   * Tests only (the API harness): told of every answer whose status its route's schema does not declare,
+   * so that the reference lists every answer a route gives (errors.ts `checkDeclaredStatuses`).
+   */
+  onUndeclaredStatus?: (undeclared: UndeclaredStatus) => void;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -133,6 +149,8 @@ export interface RouteEntry {
   cache?: CacheContract;
   /** Which parts of the request and answer the route's schema declares (the API reference is built from them). */
   schema?: { params: boolean; querystring: boolean; body: boolean; response: boolean; hidden: boolean };
+  /** The statuses the route declares itself, before the errors every route gets are added (errors.ts). */
+  answers?: string[];
 }
 
 declare module 'fastify' {
@@ -196,8 +214,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 hidden: Boolean((route.schema as { hide?: boolean }).hide),
               }
             : undefined,
+          answers: route.schema?.response ? Object.keys(route.schema.response) : undefined,
         });
+    // The errors any route can give, declared on each (its own ones it declares itself: errors.ts).
+    declareCommonErrors(route);
   });
+  if (options.onUndeclaredStatus) checkDeclaredStatuses(app, options.onUndeclaredStatus);
   app.decorate('routeTable', routeTable);
   app.decorate(
     'imageStore',
@@ -226,14 +248,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A module's root route is registered as its prefix plus '/': listed as the URL it answers.
     // Each route is tagged with its path's first segment after /api (shops, offers…): the interactive
     // reference groups them so.
+    // Every error answer refers to the one `ApiError` component, with what its status means.
     transform: (input) => {
       const output = jsonSchemaTransform(input);
       const url = output.url.length > 1 ? output.url.replace(/\/$/, '') : output.url;
       const tag = url.split('/')[2];
-      const schema = output.schema as { tags?: string[] } | undefined;
+      const schema = output.schema as { tags?: string[]; response?: Record<string, unknown> } | undefined;
+      describeErrorAnswers(schema?.response);
       if (!tag || schema?.tags) return { ...output, url };
       return { ...output, url, schema: { ...output.schema, tags: [tag] } };
     },
+    // The schemas registered with an id (the error body, `ApiError`) as components the answers refer to.
+    transformObject: (input) => withoutUnusedSchemas(jsonSchemaTransformObject(input)),
   });
   registerErrorHandler(app);
   // Security headers first, so that every answer carries them, a 429 or 503 from the hooks below too.
@@ -258,6 +284,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Set below, and only on responses served over HTTPS.
     strictTransportSecurity: false,
+    // What frame-ancestors 'none' says, for browsers that read only this header (helmet's default is
+    // SAMEORIGIN, which would let a page of the mall frame another: the two must agree).
+    xFrameOptions: { action: 'deny' },
   });
   app.addHook('onRequest', (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, () => done());

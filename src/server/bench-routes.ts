@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Product, ProductPatch } from '../shared/product';
 import { requireUser } from './auth/guards';
 import type { Db } from './db/client';
-import { HttpError } from './errors';
+import { errorAnswers, HttpError } from './errors';
 import { watchLoopStalls } from './lib/loop-stalls';
 import { mallToday } from './lib/mall-time';
 import { productNotFound, productRepository, productWriteError } from './modules/products/repository';
@@ -96,7 +96,7 @@ export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
     '/products/:id',
     {
       config: { permission: { action: 'update', resource: 'product' } },
-      schema: { params: IdParams, body: ProductPatch, response: { 200: Product } },
+      schema: { params: IdParams, body: ProductPatch, response: { 200: Product, ...errorAnswers(404, 409) } },
     },
     async (request) => {
       const { id } = request.params;

@@ -1,8 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { type ApiErrorBody, AUTH_MESSAGES } from '../shared/errors';
+import { whoMayCall } from './api-reference';
 
 /** An expected failure with a status, a stable code and a message fit to show a person. */
 export class HttpError extends Error {
@@ -22,6 +24,140 @@ export const forbidden = (message = 'You do not have permission to do this') =>
 
 export function errorBody(code: string, message: string, fields?: Record<string, string>): ApiErrorBody {
   return { error: fields ? { code, message, fields } : { code, message } };
+}
+
+/**
+ * The one error body (ApiErrorBody) as a schema: every error answer of every route declares it, and the
+ * OpenAPI document holds it once, as the component `ApiError` (its id), which each answer refers to.
+ */
+export const ApiError = z
+  .object({
+    error: z.object({
+      code: z.string().describe('Stable, for programs: VALIDATION, NOT_FOUND, FORBIDDEN, RATE_LIMITED…'),
+      message: z.string().describe('Fit to show a person'),
+      fields: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('Field name → the message the form shows under that field'),
+    }),
+  })
+  .meta({ id: 'ApiError', description: 'The body of every failed API request' });
+
+// The schema and the shared type are one shape: a change to either alone fails the type check.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const API_ERROR_IS_API_ERROR_BODY: Same<z.output<typeof ApiError>, ApiErrorBody> = true;
+
+/** What each error status means, as the API reference says it beside the `ApiError` body. */
+export const ERROR_MEANINGS = {
+  400: 'The request is not valid: `VALIDATION` (with `fields`), malformed JSON, an empty body…',
+  401: 'Not signed in (`UNAUTHENTICATED`), or wrong credentials',
+  403: 'Not allowed: the permission policy (`FORBIDDEN`), or a write from another site (`CROSS_SITE`)',
+  404: 'No such record (a path that names none included)',
+  409: 'In conflict with the current state: a duplicate, a record in use, a change since it was read…',
+  413: 'The body is too large',
+  415: 'The body is of a type this route does not read',
+  422: 'The file cannot be used (an image that cannot be read, too small, too many pixels…)',
+  429: 'Too many requests from this address (`RATE_LIMITED`), or sign-in locked (`LOCKED`)',
+  500: 'The server failed (`INTERNAL`); nothing of the cause is said',
+  503: 'Too busy (`OVERLOADED`, `IMPORTS_BUSY`…): try again after `Retry-After` seconds',
+} as const;
+export type ErrorStatus = keyof typeof ERROR_MEANINGS;
+
+/**
+ * A route's own error answers, beside those every route gets (`declareCommonErrors`):
+ * `response: { 200: Shop, ...errorAnswers(404, 409) }`. Each is the one `ApiError` body.
+ */
+export function errorAnswers<S extends ErrorStatus>(...statuses: S[]): Record<S, typeof ApiError> {
+  return Object.fromEntries(statuses.map((status) => [status, ApiError])) as Record<S, typeof ApiError>;
+}
+
+/** A 204's answer: no body. `response: { 204: NoContent, ...errorAnswers(404) }` on a DELETE. */
+export const NoContent = z.undefined().describe('Done; no body');
+/** The read cache's answer to a current If-None-Match (read-cache.ts): no body. */
+export const NotModified = z.undefined().describe('Not modified: the copy named by If-None-Match is current');
+
+/** Methods that carry a body: its size, type and JSON can be refused, and the CSRF check applies. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The error answers any route can give, from what it declares (an `onRoute` hook, app.ts): added to its
+ * `schema.response` where the route says nothing of that status itself, so that the API reference and
+ * the serializer know them. Every route: 429 (rate limit, lockout), 500, 503 (overload). A route that
+ * takes a body (POST, PUT, PATCH, DELETE): 400 (malformed JSON), 403 (another site), 413, 415. A query
+ * or body schema: 400. A params schema: 404 (a path that names no possible record). A permission: 401,
+ * and 403 when the policy refuses someone. A cached read: 304. Routes without a schema (the health
+ * check) or hidden from the reference are left alone.
+ */
+export function declareCommonErrors(route: Pick<RouteOptions, 'method' | 'schema' | 'config'>): void {
+  const schema = route.schema as (RouteOptions['schema'] & { hide?: boolean }) | undefined;
+  if (!schema || schema.hide) return;
+  const methods = [route.method].flat();
+  const statuses = new Set<ErrorStatus>([429, 500, 503]);
+  const add = (...more: ErrorStatus[]) => {
+    for (const status of more) statuses.add(status);
+  };
+  if (methods.some((method) => BODY_METHODS.has(method))) add(400, 403, 413, 415);
+  if (schema.querystring || schema.body) add(400);
+  if (schema.params) add(404);
+  const permission = route.config?.permission;
+  if (permission) {
+    add(401);
+    if (whoMayCall(permission) !== 'signed in') add(403);
+  }
+  const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
+  for (const status of [...statuses].sort()) response[status] ??= ApiError;
+  if (route.config?.cache && methods.includes('GET')) response[304] ??= NotModified;
+  route.schema = { ...schema, response };
+}
+
+/**
+ * The OpenAPI answers of one operation, each error referring to the `ApiError` component with what its
+ * status means (the swagger transform, app.ts): the component alone would give each the same words.
+ */
+export function describeErrorAnswers(response: Record<string, unknown> | undefined): void {
+  if (!response) return;
+  for (const [status, answer] of Object.entries(response)) {
+    const meaning = ERROR_MEANINGS[Number(status) as ErrorStatus];
+    const ref = (answer as { $ref?: unknown } | null)?.$ref;
+    if (meaning && typeof ref === 'string' && ref.endsWith('/ApiError'))
+      response[status] = { ...(answer as object), description: meaning };
+  }
+}
+
+/** Whether a route's `schema.response` declares `status`: itself, its class (`4xx`) or `default`. */
+export function declaresStatus(response: Record<string, unknown> | undefined, status: number): boolean {
+  if (!response) return false;
+  const keys = new Set(Object.keys(response).map((key) => key.toLowerCase()));
+  return keys.has(String(status)) || keys.has(`${String(status)[0]}xx`) || keys.has('default');
+}
+
+/** An answer whose status the route does not declare: what the check reports. */
+export interface UndeclaredStatus {
+  method: string;
+  route: string;
+  status: number;
+}
+
+/**
+ * Tests only (the API harness turns it on): reports every answer of a documented route (one with a
+ * schema, not hidden) whose status its `schema.response` does not declare, so that the API suite fails
+ * on an answer the reference does not list. Unknown paths (the 404 handler) are not routes.
+ */
+export function checkDeclaredStatuses(
+  app: FastifyInstance,
+  report: (undeclared: UndeclaredStatus) => void,
+): void {
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.is404) return;
+    const schema = request.routeOptions.schema as { response?: Record<string, unknown>; hide?: boolean };
+    if (!schema || schema.hide) return;
+    if (declaresStatus(schema.response, reply.statusCode)) return;
+    report({
+      method: request.method,
+      route: request.routeOptions.url ?? request.url,
+      status: reply.statusCode,
+    });
+  });
 }
 
 /** The only place that turns a failure into a response: one body shape, and no internals on a 5xx. */

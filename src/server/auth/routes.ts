@@ -5,7 +5,7 @@ import { LoginInput, MeResponse, RegisterInput, UserResponse } from '../../share
 import { AUTH_MESSAGES } from '../../shared/errors';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
-import { HttpError } from '../errors';
+import { errorAnswers, HttpError, NoContent } from '../errors';
 import { type BoundedQueue, turnIn } from '../lib/bounded-queue';
 import { pgError, UNIQUE_VIOLATION } from '../lib/db-errors';
 import { codeName, redeemInvite } from '../modules/accounts/invites';
@@ -58,7 +58,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     '/register',
     {
-      schema: { body: RegisterInput, response: { 201: UserResponse } },
+      schema: { body: RegisterInput, response: { 201: UserResponse, ...errorAnswers(403, 409) } },
       config: { rateLimitGroup: 'register' },
     },
     async (request, reply) => {
@@ -114,7 +114,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   app.post(
     '/login',
-    { schema: { body: LoginInput, response: { 200: UserResponse } }, config: { rateLimitGroup: 'sign-in' } },
+    {
+      schema: { body: LoginInput, response: { 200: UserResponse, ...errorAnswers(401) } },
+      config: { rateLimitGroup: 'sign-in' },
+    },
     async (request, reply) => {
       const { email, password } = request.body;
       const at = now();
@@ -164,7 +167,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     },
   );
 
-  app.post('/logout', async (request, reply) => {
+  app.post('/logout', { schema: { response: { 204: NoContent } } }, async (request, reply) => {
     await endCurrentSession(db, request);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return reply.status(204).send();

@@ -4,13 +4,15 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { SessionUser } from '../../shared/auth';
 import { type AppOptions, buildApp } from '../app';
 import { SESSION_COOKIE } from '../auth/sessions';
 import { type Database, openEmbedded, openPostgres } from '../db/client';
+import type { UndeclaredStatus } from '../errors';
 import type { RateLimits } from '../rate-limits';
 import { databaseUrlFor } from './global-setup';
+import { NOT_YET_DECLARED } from './not-yet-declared';
 
 export const TEST_TIME_ZONE = 'Asia/Kolkata';
 export const OPERATOR_CODE = 'operator-invite-code-for-tests';
@@ -29,6 +31,22 @@ export interface TestApp {
    */
   settle(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Every answer a test app gives whose status its route's schema does not declare (errors.ts
+ * `checkDeclaredStatuses`): the API reference would not list it. close() fails the test file with them.
+ */
+function undeclaredStatusRecorder() {
+  const seen = new Map<string, string>();
+  return {
+    record({ method, route, status }: UndeclaredStatus) {
+      if (NOT_YET_DECLARED.has(`${method} ${route} ${status}`)) return;
+      const answer = `${method} ${route} answered ${status}, which its schema.response does not declare`;
+      if (!seen.has(answer)) seen.set(answer, expect.getState().currentTestName ?? '(outside a test)');
+    },
+    problems: () => [...seen].map(([answer, test]) => `${answer} (in "${test}")`),
+  };
 }
 
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
@@ -73,6 +91,7 @@ export async function createTestApp(
   > = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
+  const undeclared = undeclaredStatusRecorder();
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
   const app = await buildApp({
@@ -91,6 +110,7 @@ export async function createTestApp(
     benchRoutes: options.benchRoutes,
     sessionCache: options.sessionCache,
     logger: options.logger,
+    onUndeclaredStatus: (answer) => undeclared.record(answer),
   });
   await app.ready();
   return {
@@ -107,6 +127,8 @@ export async function createTestApp(
       await app.close();
       await database.close();
       await drop();
+      // Declare the status on the route (`response: { …, ...errorAnswers(409) }`), not here.
+      expect(undeclared.problems(), 'answers whose status the route does not declare').toEqual([]);
     },
   };
 }

@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { setSessionCookie } from '../../auth/routes';
 import { SESSION_COOKIE, toSessionUser } from '../../auth/sessions';
 import type { Db } from '../../db/client';
-import { HttpError, unauthenticated } from '../../errors';
+import { HttpError, NoContent, unauthenticated } from '../../errors';
 import { type BoundedQueue, turnIn } from '../../lib/bounded-queue';
 import { routeWriter } from '../../write-path';
 import { accountRepository } from './account';
@@ -119,19 +119,23 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     },
   );
 
-  app.post('/sign-out-everywhere', { config: { permission: PERMISSION } }, async (request, reply) => {
-    const me = self(request.user);
-    await write(request, async ({ tx, record }) => {
-      const ended = await accountRepository.endAllSessions(tx, me.id);
-      record({
-        entityType: 'account',
-        entityId: me.id,
-        entityName: me.email,
-        action: 'update',
-        detail: { signedOutEverywhere: true, sessionsEnded: ended },
+  app.post(
+    '/sign-out-everywhere',
+    { config: { permission: PERMISSION }, schema: { response: { 204: NoContent } } },
+    async (request, reply) => {
+      const me = self(request.user);
+      await write(request, async ({ tx, record }) => {
+        const ended = await accountRepository.endAllSessions(tx, me.id);
+        record({
+          entityType: 'account',
+          entityId: me.id,
+          entityName: me.email,
+          action: 'update',
+          detail: { signedOutEverywhere: true, sessionsEnded: ended },
+        });
       });
-    });
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return reply.status(204).send();
-  });
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send();
+    },
+  );
 };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AdminInvite, CreatedAdminInvite } from '../../../shared/auth';
 import type { Db } from '../../db/client';
-import { HttpError } from '../../errors';
+import { errorAnswers, HttpError, NoContent } from '../../errors';
 import { routeWriter } from '../../write-path';
 import { createInvite, inviteName, listOpenInvites, revokeInvite } from './invites';
 
@@ -48,7 +48,10 @@ export const inviteRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> = 
     '/:id',
     {
       config: { permission: { action: 'delete', resource: 'invite' } },
-      schema: { params: z.strictObject({ id: z.uuid('This invite does not exist or was already used') }) },
+      schema: {
+        params: z.strictObject({ id: z.uuid('This invite does not exist or was already used') }),
+        response: { 204: NoContent, ...errorAnswers(404) },
+      },
     },
     async (request, reply) => {
       await write(request, async ({ tx, record }) => {

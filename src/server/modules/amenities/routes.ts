@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Amenity, AmenityInput, AmenityPatch, FloorGuide } from '../../../shared/amenity';
 import type { Db } from '../../db/client';
+import { errorAnswers, NoContent } from '../../errors';
 import { routeWriter } from '../../write-path';
 import {
   amenityName,
@@ -35,7 +36,7 @@ export const amenityRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> =
     '/:id',
     {
       config: { permission: { action: 'read', resource: 'amenity' }, cache: { varies: ['catalog'] } },
-      schema: { params: IdParams, response: { 200: Amenity } },
+      schema: { params: IdParams, response: { 200: Amenity, ...errorAnswers(404) } },
     },
     async (request) => {
       const amenity = await repository.find(request.params.id);
@@ -70,7 +71,7 @@ export const amenityRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> =
     '/:id',
     {
       config: { permission: { action: 'update', resource: 'amenity' } },
-      schema: { params: IdParams, body: AmenityPatch, response: { 200: Amenity } },
+      schema: { params: IdParams, body: AmenityPatch, response: { 200: Amenity, ...errorAnswers(404) } },
     },
     async (request) => {
       const { id } = request.params;
@@ -92,7 +93,10 @@ export const amenityRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> =
 
   app.delete(
     '/:id',
-    { config: { permission: { action: 'delete', resource: 'amenity' } }, schema: { params: IdParams } },
+    {
+      config: { permission: { action: 'delete', resource: 'amenity' } },
+      schema: { params: IdParams, response: { 204: NoContent, ...errorAnswers(404) } },
+    },
     async (request, reply) => {
       await write(request, async ({ tx, record }) => {
         const deleted = await repository.delete(tx, request.params.id);

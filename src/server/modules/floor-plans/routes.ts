@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { FloorGuideEntry } from '../../../shared/amenity';
 import { FloorPinsInput, pinText } from '../../../shared/floor-plan';
 import type { Db } from '../../db/client';
-import { HttpError } from '../../errors';
+import { errorAnswers, HttpError } from '../../errors';
 import { routeWriter } from '../../write-path';
 import { amenityRepository } from '../amenities/repository';
 import { placePins } from './repository';
@@ -27,7 +27,11 @@ export const floorPinRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> 
     '/:id/pins',
     {
       config: { permission: { action: 'update', resource: 'floor' } },
-      schema: { params: IdParams, body: FloorPinsInput, response: { 200: FloorGuideEntry } },
+      schema: {
+        params: IdParams,
+        body: FloorPinsInput,
+        response: { 200: FloorGuideEntry, ...errorAnswers(404) },
+      },
     },
     async (request) => {
       const { id } = request.params;

@@ -17,7 +17,7 @@ import type { Permission, Resource } from '../../../shared/permissions';
 import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
 import { floors, products, shops } from '../../db/schema';
-import { HttpError } from '../../errors';
+import { errorAnswers, HttpError, NotModified } from '../../errors';
 import { BoundedQueue, turnIn } from '../../lib/bounded-queue';
 import { type Executor, routeWriter } from '../../write-path';
 import { freeVariants, type ImageWorkers, imageWorkers, type UploadJob } from './image-workers';
@@ -135,6 +135,17 @@ const ImageParams = z.strictObject({
   variant: z.string().regex(IMAGE_VARIANT_PATTERN, 'Image not found'),
 });
 
+/** An image variant's answer: its bytes, WebP or AVIF as the variant's name says (never serialized). */
+const ImageBytes = {
+  description: "The variant's bytes: WebP or AVIF, as its name says",
+  content: Object.fromEntries(
+    Object.values(CONTENT_TYPES).map((type) => [
+      type,
+      { schema: z.instanceof(Buffer).meta({ contentMediaType: type }) },
+    ]),
+  ),
+};
+
 /**
  * Reads the one file of a multipart upload into an image worker as it arrives, refusing anything else
  * with the catalogue's words; once the body is whole and valid, the worker's processed image. The file's
@@ -197,25 +208,34 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
 ) => {
   const write = routeWriter(db, now);
 
-  app.get('/images/:key/:variant', { schema: { params: ImageParams } }, async (request, reply) => {
-    const { key, variant } = request.params;
-    const etag = `"${key}/${variant}"`;
-    const format = variant.split('.')[1] as keyof typeof CONTENT_TYPES;
-    reply.header('cache-control', IMMUTABLE).header('etag', etag);
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    const bytes = await store.read(key, variant);
-    if (!bytes) {
-      reply.header('cache-control', 'no-store').removeHeader('etag');
-      throw new HttpError(404, 'NOT_FOUND', 'Image not found');
-    }
-    return reply.type(CONTENT_TYPES[format]).send(bytes);
-  });
+  app.get(
+    '/images/:key/:variant',
+    {
+      schema: { params: ImageParams, response: { 200: ImageBytes, 304: NotModified, ...errorAnswers(404) } },
+    },
+    async (request, reply) => {
+      const { key, variant } = request.params;
+      const etag = `"${key}/${variant}"`;
+      const format = variant.split('.')[1] as keyof typeof CONTENT_TYPES;
+      reply.header('cache-control', IMMUTABLE).header('etag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      const bytes = await store.read(key, variant);
+      if (!bytes) {
+        reply.header('cache-control', 'no-store').removeHeader('etag');
+        throw new HttpError(404, 'NOT_FOUND', 'Image not found');
+      }
+      return reply.type(CONTENT_TYPES[format]).send(bytes);
+    },
+  );
 
   for (const slot of SLOTS) {
     const permission: Permission = { action: 'update', resource: slot.resource };
     app.delete(
       slot.path,
-      { config: { permission }, schema: { params: IdParams, response: { 200: ImageAnswer } } },
+      {
+        config: { permission },
+        schema: { params: IdParams, response: { 200: ImageAnswer, ...errorAnswers(404) } },
+      },
       async (request) => {
         const { id } = request.params;
         const removed = await write(request, async ({ tx, record }) => {
@@ -270,7 +290,12 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
           config: { permission },
           // The whole request: the file and the form's framing.
           bodyLimit: MAX_IMAGE_BYTES + 64 * 1024,
-          schema: { params: IdParams, response: { 200: ImageAnswer } },
+          // Refused uploads: not one file in the field "file" (400), not multipart (415), over 10 MB (413),
+          // not an image that can be used (422).
+          schema: {
+            params: IdParams,
+            response: { 200: ImageAnswer, ...errorAnswers(400, 404, 413, 415, 422) },
+          },
         },
         async (request, reply) => {
           const { id } = request.params;

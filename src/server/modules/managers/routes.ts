@@ -13,7 +13,7 @@ import { ReviewedOffer } from '../../../shared/offer';
 import { PageQuery } from '../../../shared/text';
 import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
-import { HttpError } from '../../errors';
+import { errorAnswers, HttpError, NoContent } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
 import { auditRepository } from '../audit/repository';
@@ -62,7 +62,7 @@ export const managerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/shops/:id/managers',
     {
       config: { permission: { action: 'read', resource: 'manager' } },
-      schema: { params: ShopParams, response: { 200: ShopManagers } },
+      schema: { params: ShopParams, response: { 200: ShopManagers, ...errorAnswers(404) } },
     },
     async (request) => {
       await shopNamed(request.params.id);
@@ -74,7 +74,10 @@ export const managerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/shops/:id/manager-invites',
     {
       config: { permission: { action: 'create', resource: 'manager' } },
-      schema: { params: ShopParams, response: { 201: z.object({ invite: CreatedManagerInvite }) } },
+      schema: {
+        params: ShopParams,
+        response: { 201: z.object({ invite: CreatedManagerInvite }), ...errorAnswers(404) },
+      },
     },
     async (request, reply) => {
       const shopId = request.params.id;
@@ -99,7 +102,7 @@ export const managerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/shops/:id/manager-invites/:inviteId',
     {
       config: { permission: { action: 'delete', resource: 'manager' } },
-      schema: { params: InviteParams },
+      schema: { params: InviteParams, response: { 204: NoContent, ...errorAnswers(404) } },
     },
     async (request, reply) => {
       const { id: shopId, inviteId } = request.params;
@@ -124,7 +127,7 @@ export const managerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/shops/:id/managers/:userId',
     {
       config: { permission: { action: 'delete', resource: 'manager' } },
-      schema: { params: ManagerParams },
+      schema: { params: ManagerParams, response: { 204: NoContent, ...errorAnswers(404) } },
     },
     async (request, reply) => {
       const { id: shopId, userId } = request.params;
@@ -151,7 +154,7 @@ export const managerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/manager-invites/preview',
     {
       config: { permission: { action: 'read', resource: 'membership' } },
-      schema: { body: ManagerInviteCode, response: { 200: InvitePreview } },
+      schema: { body: ManagerInviteCode, response: { 200: InvitePreview, ...errorAnswers(403) } },
     },
     async (request) => {
       const invite = await managers.findOpenInvite(request.body.code, now());
@@ -164,7 +167,7 @@ export const managerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/manager-invites/accept',
     {
       config: { permission: { action: 'create', resource: 'membership' } },
-      schema: { body: ManagerInviteCode, response: { 200: InvitePreview } },
+      schema: { body: ManagerInviteCode, response: { 200: InvitePreview, ...errorAnswers(403, 409) } },
     },
     async (request) => {
       const user = request.user;
@@ -213,7 +216,10 @@ export const managerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/manage/shops/:id/offers',
     {
       config: { permission: { action: 'read', resource: 'managed-shop' } },
-      schema: { params: ShopParams, response: { 200: z.object({ items: z.array(ReviewedOffer) }) } },
+      schema: {
+        params: ShopParams,
+        response: { 200: z.object({ items: z.array(ReviewedOffer) }), ...errorAnswers(403, 404) },
+      },
     },
     async (request) => {
       const shopId = request.params.id;
@@ -230,14 +236,15 @@ export const managerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
       schema: {
         params: ShopParams,
         querystring: z.strictObject(PageQuery.shape),
-        response: { 200: AuditPage },
+        response: { 200: AuditPage, ...errorAnswers(403, 404) },
       },
     },
     async (request) => {
       const shopId = request.params.id;
       await authorizeRecord(request, 'read', 'managed-shop', async () => ({ shopId }));
       await shopNamed(shopId);
-      return audit.list(request.query, timeZone, db, shopId);
+      // Never an admin's email nor an invite's code hint: the log as a manager may read it.
+      return audit.shopHistory(shopId, request.query);
     },
   );
 };

@@ -12,6 +12,7 @@ import {
 import { can } from '../../../shared/permissions';
 import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
+import { errorAnswers, NoContent } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
 import {
@@ -58,7 +59,7 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
     '/:id',
     {
       config: { permission: { action: 'read', resource: 'offer' }, cache },
-      schema: { params: IdParams, response: { 200: Offer } },
+      schema: { params: IdParams, response: { 200: Offer, ...errorAnswers(404) } },
     },
     (request) => offers.get(request.params.id, today()),
   );
@@ -94,7 +95,11 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
     '/:id',
     {
       config: { permission: { action: 'update', resource: 'offer' } },
-      schema: { params: IdParams, body: OfferPatch, response: { 200: ReviewedOffer } },
+      schema: {
+        params: IdParams,
+        body: OfferPatch,
+        response: { 200: ReviewedOffer, ...errorAnswers(404, 409) },
+      },
     },
     async (request) => {
       const { id } = request.params;
@@ -135,7 +140,10 @@ export const offerRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
 
   app.delete(
     '/:id',
-    { config: { permission: { action: 'delete', resource: 'offer' } }, schema: { params: IdParams } },
+    {
+      config: { permission: { action: 'delete', resource: 'offer' } },
+      schema: { params: IdParams, response: { 204: NoContent, ...errorAnswers(404) } },
+    },
     async (request, reply) => {
       await write(request, async ({ tx, record }) => {
         const deleted = await offers.delete(tx, request.params.id, today());

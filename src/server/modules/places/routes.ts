@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Floor, FloorInput, FloorPatch, levelLabel, Place, PlaceInput } from '../../../shared/place';
 import type { Db } from '../../db/client';
 import { floors } from '../../db/schema';
-import { HttpError } from '../../errors';
+import { errorAnswers, HttpError, NoContent } from '../../errors';
 import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from '../../lib/db-errors';
 import { routeWriter } from '../../write-path';
 import { CATEGORY, FLOOR, type PlaceKind, type PlaceRecord, placeRepository } from './repository';
@@ -86,7 +86,7 @@ function placeRoutes(
       '/:id',
       {
         config: { permission: { action: 'read', resource: noun }, cache: { varies: ['catalog'] } },
-        schema: { params: IdParams, response: { 200: item } },
+        schema: { params: IdParams, response: { 200: item, ...errorAnswers(404) } },
       },
       async (request) => {
         const place = await places.find(request.params.id);
@@ -99,7 +99,7 @@ function placeRoutes(
       '/',
       {
         config: { permission: { action: 'create', resource: noun } },
-        schema: { body: input, response: { 201: item } },
+        schema: { body: input, response: { 201: item, ...errorAnswers(409) } },
       },
       async (request, reply) => {
         const { name, level } = request.body as { name: string; level?: number };
@@ -126,7 +126,7 @@ function placeRoutes(
       '/:id',
       {
         config: { permission: { action: 'update', resource: noun } },
-        schema: { params: IdParams, body: patch, response: { 200: item } },
+        schema: { params: IdParams, body: patch, response: { 200: item, ...errorAnswers(404, 409) } },
       },
       async (request) => {
         const { id } = request.params;
@@ -154,7 +154,10 @@ function placeRoutes(
 
     app.delete(
       '/:id',
-      { config: { permission: { action: 'delete', resource: noun } }, schema: { params: IdParams } },
+      {
+        config: { permission: { action: 'delete', resource: noun } },
+        schema: { params: IdParams, response: { 204: NoContent, ...errorAnswers(404, 409) } },
+      },
       async (request, reply) => {
         const plan = await write(request, async ({ tx, record }) => {
           // Read before the delete: a floor's amenities go with it, and its entry names them.

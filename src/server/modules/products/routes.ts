@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Product, ProductInput, ProductListQuery, ProductPage, ProductPatch } from '../../../shared/product';
 import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
+import { errorAnswers, NoContent } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
 import { productNotFound, productRepository, productSnapshot, productWriteError } from './repository';
@@ -32,7 +33,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/:id',
     {
       config: { permission: { action: 'read', resource: 'product' }, cache },
-      schema: { params: IdParams, response: { 200: Product } },
+      schema: { params: IdParams, response: { 200: Product, ...errorAnswers(404) } },
     },
     (request) => products.get(request.params.id, today()),
   );
@@ -41,7 +42,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/',
     {
       config: { permission: { action: 'create', resource: 'product' } },
-      schema: { body: ProductInput, response: { 201: Product } },
+      schema: { body: ProductInput, response: { 201: Product, ...errorAnswers(409) } },
     },
     async (request, reply) => {
       await authorizeRecord(request, 'create', 'product', async () => ({ shopId: request.body.shopId }));
@@ -66,7 +67,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
     '/:id',
     {
       config: { permission: { action: 'update', resource: 'product' } },
-      schema: { params: IdParams, body: ProductPatch, response: { 200: Product } },
+      schema: { params: IdParams, body: ProductPatch, response: { 200: Product, ...errorAnswers(404, 409) } },
     },
     async (request) => {
       const { id } = request.params;
@@ -97,7 +98,10 @@ export const productRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; tim
 
   app.delete(
     '/:id',
-    { config: { permission: { action: 'delete', resource: 'product' } }, schema: { params: IdParams } },
+    {
+      config: { permission: { action: 'delete', resource: 'product' } },
+      schema: { params: IdParams, response: { 204: NoContent, ...errorAnswers(404) } },
+    },
     async (request, reply) => {
       const photo = await write(request, async ({ tx, record }) => {
         await authorizeRecord(request, 'delete', 'product', async () => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ShopDetail, ShopInput, ShopListQuery, ShopPage, ShopPatch } from '../../../shared/shop';
 import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
+import { errorAnswers, NoContent } from '../../errors';
 import { routeWriter } from '../../write-path';
 import { shopNotFound, shopRepository, shopSnapshot, shopWriteError } from './repository';
 
@@ -29,7 +30,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZo
     '/:id',
     {
       config: { permission: { action: 'read', resource: 'shop' }, cache: { varies: ['catalog'] } },
-      schema: { params: IdParams, response: { 200: ShopDetail } },
+      schema: { params: IdParams, response: { 200: ShopDetail, ...errorAnswers(404) } },
     },
     (request) => shops.detail(request.params.id),
   );
@@ -38,7 +39,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZo
     '/',
     {
       config: { permission: { action: 'create', resource: 'shop' } },
-      schema: { body: ShopInput, response: { 201: ShopDetail } },
+      schema: { body: ShopInput, response: { 201: ShopDetail, ...errorAnswers(409) } },
     },
     async (request, reply) => {
       const created = await write(request, async ({ tx, record }) => {
@@ -62,7 +63,7 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZo
     '/:id',
     {
       config: { permission: { action: 'update', resource: 'shop' } },
-      schema: { params: IdParams, body: ShopPatch, response: { 200: ShopDetail } },
+      schema: { params: IdParams, body: ShopPatch, response: { 200: ShopDetail, ...errorAnswers(404, 409) } },
     },
     async (request) => {
       const { id } = request.params;
@@ -90,7 +91,10 @@ export const shopRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZo
 
   app.delete(
     '/:id',
-    { config: { permission: { action: 'delete', resource: 'shop' } }, schema: { params: IdParams } },
+    {
+      config: { permission: { action: 'delete', resource: 'shop' } },
+      schema: { params: IdParams, response: { 204: NoContent, ...errorAnswers(404) } },
+    },
     async (request, reply) => {
       const images = await write(request, async ({ tx, record }) => {
         const deleted = await shops.delete(tx, request.params.id);

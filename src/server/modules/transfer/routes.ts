@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,7 +16,7 @@ import {
   TEMPLATE_EXAMPLE,
 } from '../../../shared/transfer';
 import type { Db, WorkerConnection } from '../../db/client';
-import { HttpError } from '../../errors';
+import { errorAnswers, HttpError } from '../../errors';
 import type { QueueTicket } from '../../lib/bounded-queue';
 import { mallToday } from '../../lib/mall-time';
 import { RETRY_AFTER_SECONDS } from '../../overload';
@@ -42,6 +43,15 @@ function download(name: string) {
  * resource). The upload is the CSV file itself as the request body (text/csv), parsed by this plugin
  * alone with its own size limit; every other route keeps JSON-only bodies and the 64 KB limit.
  */
+/** A CSV file's answer (UTF-8 with a byte-order mark; written, never serialized). */
+const CsvFile = {
+  description: 'A CSV file: UTF-8 with a byte-order mark, every data cell quoted',
+  // the file's text, or a stream of it (exports): written as it is, never serialized
+  content: {
+    'text/csv': { schema: z.custom<string | Readable>(() => true).meta({ contentMediaType: 'text/csv' }) },
+  },
+};
+
 export const transferRoutes: FastifyPluginAsyncZod<{
   db: Db;
   now: () => Date;
@@ -71,7 +81,7 @@ export const transferRoutes: FastifyPluginAsyncZod<{
       `/export/${kind}`,
       {
         config: { permission: { action: 'read', resource: 'import' } },
-        schema: { querystring: ExportQuery[kind] },
+        schema: { querystring: ExportQuery[kind], response: { 200: CsvFile } },
       },
       async (request, reply) => {
         const stamp = now().toISOString().slice(0, 10);
@@ -87,7 +97,7 @@ export const transferRoutes: FastifyPluginAsyncZod<{
     '/imports/template/:kind',
     {
       config: { permission: { action: 'read', resource: 'import' } },
-      schema: { params: KindParams },
+      schema: { params: KindParams, response: { 200: CsvFile } },
     },
     async (request, reply) => {
       const { kind } = request.params;
@@ -152,7 +162,7 @@ export const transferRoutes: FastifyPluginAsyncZod<{
     '/imports/:id/errors',
     {
       config: { permission: { action: 'read', resource: 'import' } },
-      schema: { params: RunParams },
+      schema: { params: RunParams, response: { 200: CsvFile } },
     },
     async (request, reply) => {
       const { run, refused } = await runs.refused(request.params.id);
@@ -168,7 +178,13 @@ export const transferRoutes: FastifyPluginAsyncZod<{
     '/imports/:id/confirm',
     {
       config: { permission: { action: 'create', resource: 'import' } },
-      schema: { params: RunParams, body: ImportConfirmInput, response: { 202: ImportRun } },
+      // 409: another import is running, the run is not previewed yet, it has refused rows (and not
+      // "valid rows only"), or the directory changed since its preview
+      schema: {
+        params: RunParams,
+        body: ImportConfirmInput,
+        response: { 202: ImportRun, ...errorAnswers(409) },
+      },
     },
     async (request, reply) => {
       const run = await runs.confirm(
