@@ -41,15 +41,36 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** How a shop manager's history names an admin or the command line: never by an email (docs/security.md). */
+export const MALL_OFFICE = 'the mall office';
+
+/**
+ * What a shop manager's history shows: their shop, its products, offers and managers. Never the mall
+ * office's invites (their code hints), nor any kind added later until it is added here.
+ */
+export const SHOP_HISTORY_ENTITY_TYPES = [
+  'shop',
+  'product',
+  'offer',
+  'membership',
+] as const satisfies readonly AuditEntityType[];
+
 /** A field's value before and after (null where it did not exist: a create's before, a delete's after). */
 export const AuditChange = z.object({ before: z.unknown(), after: z.unknown() });
 
 export const AuditEntry = z.object({
   id: z.string(),
   at: z.string(),
-  /** The account that acted; null for the command line (`npm run admin:create`, `audit:prune`). */
+  /**
+   * The account that acted; null for the command line (`npm run admin:create`, `audit:prune`), and in a
+   * shop manager's history for everyone but the shop's managers (the mall office's ids are not theirs).
+   */
   actorId: z.string().nullable(),
-  /** The account's email when it acted; the command's name for the command line. */
+  /**
+   * The account's email when it acted; the command's name for the command line. In a shop manager's
+   * history an admin or the command line is `MALL_OFFICE` (or "Dana (the mall office)" for an admin with
+   * a display name), never an email.
+   */
   actorEmail: z.string(),
   entityType: z.enum(AUDIT_ENTITY_TYPES),
   entityId: z.string().nullable(),

@@ -1,6 +1,6 @@
 import './zod-config';
 import { z } from 'zod';
-import { Id, optionalText, PageQuery, pageSchema, requiredText, SearchText } from './text';
+import { Id, optionalText, PageQuery, pageSchema, requiredLine, requiredText, SearchText } from './text';
 
 export const OFFER_LIMITS = { title: 120, description: 2000 } as const;
 const DISCOUNT_MESSAGE = 'Discount must be between 1 and 100';
@@ -34,10 +34,11 @@ export function calendarDate(required: string) {
 }
 
 const offerFields = {
-  title: requiredText(
+  title: requiredLine(
     OFFER_LIMITS.title,
     'Title is required',
     `Title must be at most ${OFFER_LIMITS.title} characters`,
+    'Title must be one line',
   ),
   description: optionalText(
     OFFER_LIMITS.description,
@@ -126,13 +127,27 @@ export const ReviewedOffer = Offer.extend({
       comment: z.string().nullable(),
       submittedBy: z.string().nullable(),
       submittedAt: z.string().nullable(),
+      /**
+       * What is under review, as a short digest of the terms and the proposal: an admin's decision
+       * names the version they saw, and is refused once the offer changed since (a manager's edit
+       * between the look and the click).
+       */
+      version: z.string(),
     })
     .nullable(),
 });
 export type ReviewedOffer = z.infer<typeof ReviewedOffer>;
 export const ReviewedOfferPage = pageSchema(ReviewedOffer);
 
+/** The version of the offer under review that the admin saw (`review.version`). */
+const reviewedVersion = z.string('Reload the offer and review it again').min(1).max(100);
+
+/** An admin's approval names the version they reviewed. */
+export const ApproveInput = z.strictObject({ version: reviewedVersion });
+export type ApproveInput = z.input<typeof ApproveInput>;
+
 export const SendBackInput = z.strictObject({
+  version: reviewedVersion,
   comment: requiredText(
     REVIEW_COMMENT_MAX,
     'Say what should change',

@@ -245,7 +245,7 @@ async function managedShop(admin: Page, manager: Page) {
     (await manager.request.post('/api/manager-invites/accept', { data: { code: invite.code } })).ok(),
   ).toBe(true);
   const offer = (title: string, discount: number) =>
-    apiCreate<{ id: string }>(manager, '/api/offers', {
+    apiCreate<{ id: string; review: { version: string } }>(manager, '/api/offers', {
       title,
       discount,
       startDate: localDate(0),
@@ -255,11 +255,17 @@ async function managedShop(admin: Page, manager: Page) {
   const live = await offer('Zeta Weekend Sale', 20);
   const sentBack = await offer('Zeta Buy One Get One', 50);
   await offer('Zeta Festive Week', 30);
-  expect((await admin.request.post(`/api/offer-reviews/${live.id}/approve`)).ok()).toBe(true);
+  const version = live.review.version;
+  expect(
+    (await admin.request.post(`/api/offer-reviews/${live.id}/approve`, { data: { version } })).ok(),
+  ).toBe(true);
   expect(
     (
       await admin.request.post(`/api/offer-reviews/${sentBack.id}/send-back`, {
-        data: { comment: 'Please give the end date and which products it covers.' },
+        data: {
+          comment: 'Please give the end date and which products it covers.',
+          version: sentBack.review.version,
+        },
       })
     ).ok(),
   ).toBe(true);
@@ -269,6 +275,42 @@ async function managedShop(admin: Page, manager: Page) {
   await apiCreate(admin, `/api/shops/${shop.id}/manager-invites`, {});
   return { shop, email };
 }
+
+test('an approval names the terms on screen: a change by the shop meanwhile is refused and shown', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const admin = await newVisitor(browser);
+  await registerAdmin(admin);
+  const manager = await newVisitor(browser);
+  await managedShop(admin, manager);
+  await admin.goto('/admin/approvals');
+  const review = admin.getByRole('listitem', { name: 'Zeta Festive Week' });
+  await expect(review.getByText('30%')).toBeVisible();
+  // between the admin's look and the click, the manager raises the discount
+  const queue = (await (await admin.request.get('/api/offer-reviews')).json()) as {
+    items: { id: string; title: string }[];
+  };
+  const festive = queue.items.find((item) => item.title === 'Zeta Festive Week');
+  const raised = await manager.request.patch(`/api/offers/${festive?.id}`, { data: { discount: 90 } });
+  expect(raised.ok()).toBe(true);
+  await review.getByRole('button', { name: 'Approve Zeta Festive Week' }).click();
+  await expect(review.getByRole('alert')).toHaveText(
+    'The shop changed this offer after you opened it. Its latest terms are shown now: review them again.',
+  );
+  // the queue was read again: the card shows what the shop changed it to, and nothing went live
+  await expect(review.getByText('90%')).toBeVisible();
+  const shopper = await admin.request.get(`/api/offers/${festive?.id}`);
+  expect(shopper.status()).toBe(404);
+  // approving now approves what is on screen
+  await review.getByRole('button', { name: 'Approve Zeta Festive Week' }).click();
+  await expect(toast(admin, '"Zeta Festive Week" approved: now live')).toBeVisible();
+  expect(
+    ((await (await admin.request.get(`/api/offers/${festive?.id}`)).json()) as { discount: number }).discount,
+  ).toBe(90);
+  await admin.context().close();
+  await manager.context().close();
+});
 
 for (const width of [375, 1280]) {
   test(`the new screens pass axe (WCAG 2.2 AA) at ${width} px, with screenshots`, async ({ browser }) => {

@@ -7,6 +7,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyDay } from '../../shared/hours';
+import type { ReviewedOffer } from '../../shared/offer';
 import { type Actor, can } from '../../shared/permissions';
 import { type Directory, openDirectory, uniqueName, unknownId } from '../test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, type TestApp, uniqueEmail } from '../test/harness';
@@ -298,14 +299,20 @@ const RULES: Record<string, Rule> = {
   },
   'GET /api/offer-reviews': { request: async () => ({ url: '/api/offer-reviews' }), success: 200 },
   'POST /api/offer-reviews/:id/approve': {
-    request: async () => ({ url: `/api/offer-reviews/${await pendingOffer()}/approve` }),
+    request: async () => {
+      const { id, version } = await pendingOffer();
+      return { url: `/api/offer-reviews/${id}/approve`, payload: { version } };
+    },
     success: 200,
   },
   'POST /api/offer-reviews/:id/send-back': {
-    request: async () => ({
-      url: `/api/offer-reviews/${await pendingOffer()}/send-back`,
-      payload: { comment: 'Please check the dates' },
-    }),
+    request: async () => {
+      const { id, version } = await pendingOffer();
+      return {
+        url: `/api/offer-reviews/${id}/send-back`,
+        payload: { comment: 'Please check the dates', version },
+      };
+    },
     success: 200,
   },
   'DELETE /api/admin/invites/:id': {
@@ -322,7 +329,8 @@ const RULES: Record<string, Rule> = {
 };
 
 /** An offer a shop manager submitted, waiting for an admin. */
-async function pendingOffer(): Promise<string> {
+/** An offer a manager submitted: its id and the version an admin sees in the queue. */
+async function pendingOffer(): Promise<{ id: string; version: string }> {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/offers',
@@ -335,7 +343,8 @@ async function pendingOffer(): Promise<string> {
       shopId: anyManager.shopId,
     },
   });
-  return response.json().id as string;
+  const offer = response.json() as ReviewedOffer;
+  return { id: offer.id, version: offer.review?.version ?? '' };
 }
 const amenityBody = async () => ({ floorId: (await d.floor()).id, kind: 'lift', location: uniqueName('At') });
 const existingAmenity = async () =>

@@ -142,9 +142,14 @@ const decided = [offerReviews, offers, products, shops, stats, managedShops, aud
 export function useApproveOffer() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (offerId: string) =>
-      api<ReviewedOffer>(`/api/offer-reviews/${id(offerId)}/approve`, { method: 'POST' }),
-    // a 409 (decided meanwhile by another admin) also means the queue is out of date.
+    // `version`: the offer as the admin saw it (refused with 409 when the shop changed it since)
+    mutationFn: ({ offerId, version }: { offerId: string; version: string }) =>
+      api<ReviewedOffer>(`/api/offer-reviews/${id(offerId)}/approve`, {
+        method: 'POST',
+        body: { version },
+      }),
+    // a 409 (decided meanwhile by another admin, or changed by the shop) also means the queue is out
+    // of date: it is read again, and the card shows the latest terms.
     onSettled: () => refreshQueries(queryClient, decided),
   });
 }
@@ -152,10 +157,10 @@ export function useApproveOffer() {
 export function useSendBackOffer() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ offerId, comment }: { offerId: string; comment: string }) =>
+    mutationFn: ({ offerId, comment, version }: { offerId: string; comment: string; version: string }) =>
       api<ReviewedOffer>(`/api/offer-reviews/${id(offerId)}/send-back`, {
         method: 'POST',
-        body: { comment },
+        body: { comment, version },
       }),
     onSettled: () => refreshQueries(queryClient, decided),
   });

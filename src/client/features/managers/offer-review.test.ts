@@ -7,6 +7,7 @@ const review = (state: 'pending' | 'sent_back') => ({
   comment: state === 'sent_back' ? 'Shorter title, please' : null,
   submittedBy: 'm@example.com',
   submittedAt: '2026-11-24T10:00:00.000Z',
+  version: 'v1',
 });
 
 describe('reviewStanding', () => {

@@ -83,11 +83,13 @@ function ReviewItem({ offer }: { offer: ReviewedOffer }) {
   const [serverError, setServerError] = useState<string | null>(null);
   const busy = approve.isPending || sendBack.isPending;
   const change = offer.approved;
+  // the terms on screen: a decision names them, and is refused when the shop changed them since
+  const version = offer.review?.version ?? '';
 
   async function handleApprove() {
     setServerError(null);
     try {
-      await approve.mutateAsync(offer.id);
+      await approve.mutateAsync({ offerId: offer.id, version });
       toast.success(
         change ? `Change to "${offer.title}" approved: now live` : `"${offer.title}" approved: now live`,
       );
@@ -99,7 +101,7 @@ function ReviewItem({ offer }: { offer: ReviewedOffer }) {
 
   async function handleSendBack(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = SendBackInput.safeParse({ comment });
+    const parsed = SendBackInput.safeParse({ comment, version });
     if (!parsed.success) {
       setCommentError(parsed.error.issues[0]?.message);
       return;
@@ -107,7 +109,7 @@ function ReviewItem({ offer }: { offer: ReviewedOffer }) {
     setCommentError(undefined);
     setServerError(null);
     try {
-      await sendBack.mutateAsync({ offerId: offer.id, comment: parsed.data.comment });
+      await sendBack.mutateAsync({ offerId: offer.id, comment: parsed.data.comment, version });
       toast.success(`"${offer.title}" sent back to the shop`);
     } catch (error) {
       setServerError(errorMessage(error));

@@ -427,16 +427,20 @@ describe('every write route, performed, leaves exactly its expected audit entrie
     },
     'POST /api/offer-reviews/:id/approve': {
       request: async () => {
-        const { id, shopId } = await pendingOffer();
-        return { url: `/api/offer-reviews/${id}/approve`, shopId };
+        const { id, shopId, version } = await pendingOffer();
+        return { url: `/api/offer-reviews/${id}/approve`, payload: { version }, shopId };
       },
       status: 200,
       entries: [['offer', 'approve']],
     },
     'POST /api/offer-reviews/:id/send-back': {
       request: async () => {
-        const { id, shopId } = await pendingOffer();
-        return { url: `/api/offer-reviews/${id}/send-back`, payload: { comment: 'Not this week' }, shopId };
+        const { id, shopId, version } = await pendingOffer();
+        return {
+          url: `/api/offer-reviews/${id}/send-back`,
+          payload: { comment: 'Not this week', version },
+          shopId,
+        };
       },
       status: 200,
       entries: [['offer', 'send_back']],
@@ -482,7 +486,7 @@ describe('every write route, performed, leaves exactly its expected audit entrie
     settle: async (body) => runSettled((body as { id: string }).id),
   };
 
-  async function pendingOffer(): Promise<{ id: string; shopId: string }> {
+  async function pendingOffer(): Promise<{ id: string; shopId: string; version: string }> {
     const shopId = (await d.shop()).id;
     const manager = await d.manager(shopId);
     const response = await d.call(manager, 'POST', '/api/offers', {
@@ -492,7 +496,7 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       endDate: d.today(),
       shopId,
     });
-    return { id: response.json().id, shopId };
+    return { id: response.json().id, shopId, version: response.json().review.version };
   }
 
   it('has an expectation for every write route the app has, and none for a route it does not have', () => {

@@ -1,6 +1,12 @@
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AuditEntry, AuditListQuery, AuditPage } from '../../../shared/audit';
+import {
+  type AuditEntry,
+  type AuditListQuery,
+  type AuditPage,
+  MALL_OFFICE,
+  SHOP_HISTORY_ENTITY_TYPES,
+} from '../../../shared/audit';
 import type { Db } from '../../db/client';
 import {
   adminInvites,
@@ -68,57 +74,165 @@ function toEntry(row: Row): AuditEntry {
   };
 }
 
+/** Fields a shop manager's history never carries, at any depth: an invite's code hint. */
+const NOT_FOR_MANAGERS = new Set(['codeHint']);
+
+/**
+ * Who a shop manager's history may name, and how it names the rest. Accounts that are not admins (roles
+ * only ever go from user to admin, and accounts are never deleted, so such an account was no admin when it
+ * acted either): the shop's managers, shown as they are. Admins: by `label`, never their email.
+ */
+export interface ShopHistoryPeople {
+  /** Ids of accounts that are not admins. */
+  shown: ReadonlySet<string>;
+  /** Admin accounts' ids → how a manager sees them. */
+  adminLabels: ReadonlyMap<string, string>;
+  /** Admin accounts' emails, lower case → how a manager sees them. */
+  adminEmails: ReadonlyMap<string, string>;
+}
+
+/** "Dana (the mall office)" for an admin with a display name (one that is no email), else "the mall office". */
+export function mallOfficeLabel(displayName: string | null): string {
+  const name = displayName?.trim();
+  return name && !name.includes('@') ? `${name} (${MALL_OFFICE})` : MALL_OFFICE;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `value` with hint fields dropped and any value that is an admin's email replaced by their label. */
+function scrubbed(value: unknown, people: ShopHistoryPeople): unknown {
+  if (typeof value === 'string') return people.adminEmails.get(value.trim().toLowerCase()) ?? value;
+  if (Array.isArray(value)) return value.map((inner) => scrubbed(inner, people));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !NOT_FOR_MANAGERS.has(key))
+      .map(([key, inner]) => [key, scrubbed(inner, people)]),
+  );
+}
+
+/**
+ * An entry as a shop manager reads it (docs/security.md): the shop's managers as they are; an admin as
+ * `mallOfficeLabel`, the command line (or any account not known) as "the mall office", with no id; no
+ * admin's email and no code hint in any field (the name, the changes, the detail: an approval's `submittedBy`, a membership's
+ * `manager`). The admins' Activity screen reads the log as it is.
+ */
+export function asShopManagerSees(entry: AuditEntry, people: ShopHistoryPeople): AuditEntry {
+  const shown = entry.actorId !== null && people.shown.has(entry.actorId);
+  let entityName = entry.entityName;
+  for (const [email, label] of people.adminEmails) {
+    entityName = entityName.replace(new RegExp(escapeRegExp(email), 'gi'), () => label);
+  }
+  return {
+    ...entry,
+    actorId: shown ? entry.actorId : null,
+    actorEmail: shown
+      ? entry.actorEmail
+      : ((entry.actorId !== null ? people.adminLabels.get(entry.actorId) : undefined) ?? MALL_OFFICE),
+    entityName,
+    changes: scrubbed(entry.changes, people) as AuditEntry['changes'],
+    detail: entry.detail === null ? null : (scrubbed(entry.detail, people) as AuditEntry['detail']),
+  };
+}
+
 /** Reading the audit log. Writing it is the write path's alone (write-path.ts); nothing here changes it. */
 export function auditRepository(db: Db) {
+  /** A page of the entries `filters` select, newest first. */
+  async function pageOf(
+    filters: SQL[],
+    page: number,
+    pageSize: number,
+    tx: Executor,
+  ): Promise<z.output<typeof AuditPage>> {
+    const where = filters.length > 0 ? and(...filters) : undefined;
+    const [rows, [total]] = await readsOn(tx, db, [
+      () =>
+        tx
+          .select({
+            id: auditLog.id,
+            at: auditLog.at,
+            actorId: auditLog.actorId,
+            actorEmail: auditLog.actorEmail,
+            entityType: auditLog.entityType,
+            entityId: auditLog.entityId,
+            entityName: auditLog.entityName,
+            action: auditLog.action,
+            changes: auditLog.changes,
+            detail: auditLog.detail,
+            shopId: auditLog.shopId,
+            entityExists,
+            entityReview,
+          })
+          .from(auditLog)
+          .where(where)
+          // Newest first: ids follow insertion (the primary key read backwards, no sort).
+          .orderBy(desc(auditLog.id))
+          .limit(pageSize)
+          .offset((page - 1) * pageSize),
+      () => tx.select({ n: count() }).from(auditLog).where(where),
+    ] as const);
+    return { items: rows.map(toEntry), total: total?.n ?? 0, page, pageSize };
+  }
+
   return {
-    /**
-     * Newest first; dates are the mall's calendar days, `to` included. `shopId`: only entries about that
-     * shop and what belongs to it (a shop manager's view of their own shop's history).
-     */
+    /** Newest first; dates are the mall's calendar days, `to` included. The admins' Activity screen. */
     async list(
       query: z.output<typeof AuditListQuery>,
       timeZone: string,
       tx: Executor = db,
-      shopId?: string,
     ): Promise<z.output<typeof AuditPage>> {
       const { entityType, entityId, actorId, from, to, page, pageSize } = query;
       const filters: SQL[] = [];
-      if (shopId) filters.push(eq(auditLog.shopId, shopId));
       if (entityType) filters.push(eq(auditLog.entityType, entityType));
       if (entityId) filters.push(eq(auditLog.entityId, entityId));
       if (actorId) filters.push(eq(auditLog.actorId, actorId));
       if (from) filters.push(sql`${auditLog.at} >= ${startOfDay(from, timeZone)}`);
       if (to) filters.push(sql`${auditLog.at} < ${startOfDay(to, timeZone, 1)}`);
-      const where = filters.length > 0 ? and(...filters) : undefined;
-      const [rows, [total]] = await readsOn(tx, db, [
-        () =>
-          tx
-            .select({
-              id: auditLog.id,
-              at: auditLog.at,
-              actorId: auditLog.actorId,
-              actorEmail: auditLog.actorEmail,
-              entityType: auditLog.entityType,
-              entityId: auditLog.entityId,
-              entityName: auditLog.entityName,
-              action: auditLog.action,
-              changes: auditLog.changes,
-              detail: auditLog.detail,
-              shopId: auditLog.shopId,
-              entityExists,
-              entityReview,
-            })
-            .from(auditLog)
-            .where(where)
-            // Newest first: ids follow insertion (the primary key read backwards, no sort).
-            .orderBy(desc(auditLog.id))
-            .limit(pageSize)
-            .offset((page - 1) * pageSize),
-        () => tx.select({ n: count() }).from(auditLog).where(where),
-      ] as const);
-      return { items: rows.map(toEntry), total: total?.n ?? 0, page, pageSize };
+      return pageOf(filters, page, pageSize, tx);
     },
 
+    /**
+     * A shop manager's view of their own shop's history, newest first: the shop, its products, offers and
+     * managers (SHOP_HISTORY_ENTITY_TYPES; never the mall office's invites), each entry as
+     * `asShopManagerSees` tells.
+     */
+    async shopHistory(
+      shopId: string,
+      query: Pick<z.output<typeof AuditListQuery>, 'page' | 'pageSize'>,
+      tx: Executor = db,
+    ): Promise<z.output<typeof AuditPage>> {
+      const found = await pageOf(
+        [eq(auditLog.shopId, shopId), inArray(auditLog.entityType, [...SHOP_HISTORY_ENTITY_TYPES])],
+        query.page,
+        query.pageSize,
+        tx,
+      );
+      const actorIds = [...new Set(found.items.flatMap((entry) => (entry.actorId ? [entry.actorId] : [])))];
+      // Every admin (a handful), for their emails anywhere in an entry; and the page's actors.
+      const accounts = await tx
+        .select({ id: users.id, email: users.email, role: users.role, displayName: users.displayName })
+        .from(users)
+        .where(
+          actorIds.length > 0
+            ? or(eq(users.role, 'admin'), inArray(users.id, actorIds))
+            : eq(users.role, 'admin'),
+        );
+      const people = {
+        shown: new Set<string>(),
+        adminLabels: new Map<string, string>(),
+        adminEmails: new Map<string, string>(),
+      };
+      for (const account of accounts) {
+        if (account.role !== 'admin') {
+          people.shown.add(account.id);
+          continue;
+        }
+        const label = mallOfficeLabel(account.displayName);
+        people.adminLabels.set(account.id, label);
+        people.adminEmails.set(account.email.toLowerCase(), label);
+      }
+      return { ...found, items: found.items.map((entry) => asShopManagerSees(entry, people)) };
+    },
     /** Everyone the log names as having acted, with the email of their latest entry. */
     async actors(tx: Executor = db): Promise<{ id: string; email: string }[]> {
       const { rows } = await tx.execute<{ id: string; email: string }>(sql`

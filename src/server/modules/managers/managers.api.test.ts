@@ -17,6 +17,7 @@ import type { Product } from '../../../shared/product';
 import type { ShopDetail } from '../../../shared/shop';
 import { type Directory, expectError, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, type TestApp } from '../../test/harness';
+import { CHANGED_SINCE_REVIEW } from '../offers/repository';
 
 let t: TestApp;
 let d: Directory;
@@ -289,7 +290,9 @@ describe('offers wait for approval', () => {
     // The Activity screen learns it waits (its link goes to the approvals screen, not the offer form).
     expect((await auditOf(offer.id)).map((e) => e.entityReview)).toEqual(['pending']);
 
-    const approved = await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`);
+    const approved = await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`, {
+      version: waiting?.review?.version,
+    });
     expect(approved.statusCode, approved.body).toBe(200);
     expect((await auditOf(offer.id)).every((e) => e.entityReview === null)).toBe(true);
     expect((await shopperOffers()).map((o) => o.title)).toContain(title);
@@ -297,7 +300,10 @@ describe('offers wait for approval', () => {
     expect(now.offer?.title).toBe(title);
     expect(now.offerPrice).toBe('400.00');
     // Decided: not again.
-    expect((await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`)).statusCode).toBe(409);
+    const again = { version: waiting?.review?.version };
+    expect((await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`, again)).statusCode).toBe(
+      409,
+    );
 
     const entries = await auditOf(offer.id);
     expect(entries.map((e) => [e.action, e.actorEmail])).toEqual([
@@ -321,6 +327,7 @@ describe('offers wait for approval', () => {
 
     const sendBack = await d.call(d.admin, 'POST', `/api/offer-reviews/${live.id}/send-back`, {
       comment: 'At most 30% this month, please',
+      version: (changed.json() as ReviewedOffer).review?.version,
     });
     expect(sendBack.statusCode, sendBack.body).toBe(200);
     const mine = (await managed()).find((o) => o.id === live.id);
@@ -329,14 +336,15 @@ describe('offers wait for approval', () => {
       (await d.call(d.admin, 'GET', '/api/offer-reviews')).json().items.map((o: Offer) => o.id),
     ).not.toContain(live.id);
 
-    await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { discount: 30 });
+    const fixed = await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { discount: 30 });
     expect((await managed()).find((o) => o.id === live.id)?.review).toMatchObject({
       state: 'pending',
       comment: null,
       proposal: { discount: 30 },
     });
     expect((await shopperSees()).discount).toBe(10);
-    await d.call(d.admin, 'POST', `/api/offer-reviews/${live.id}/approve`);
+    const version = (fixed.json() as ReviewedOffer).review?.version;
+    await d.call(d.admin, 'POST', `/api/offer-reviews/${live.id}/approve`, { version });
     expect((await shopperSees()).discount).toBe(30);
     expect((await managed()).find((o) => o.id === live.id)?.review).toBeNull();
 
@@ -387,6 +395,177 @@ describe('offers wait for approval', () => {
     const offer = await d.offer({ shopId: shop.id });
     expect((await shopperOffers()).map((o) => o.id)).toContain(offer.id);
     expect((await d.row('offers', offer.id))?.approved).toBe(true);
+  });
+});
+
+// Issue 31: an approval went live with terms the manager switched between the admin's look and click.
+describe('a decision acts on exactly the version the admin saw', () => {
+  let shop: ShopDetail;
+  let manager: SignedIn;
+  beforeAll(async () => {
+    shop = await d.shop();
+    manager = await d.manager(shop.id);
+  });
+
+  /** One offer as a shopper reads it; null when shoppers cannot see it. */
+  const shopperOffer = async (id: string): Promise<Offer | null> => {
+    const response = await d.call(d.user, 'GET', `/api/offers/${id}`);
+    return response.statusCode === 404 ? null : (response.json() as Offer);
+  };
+
+  it('a decision names the version the admin saw: a change in between is refused, nothing unseen goes live', async () => {
+    // A new offer: the admin saw 10 %, the manager switched to 90 % and a far end date before the click.
+    const created = await d.call(manager, 'POST', '/api/offers', {
+      title: uniqueName('Seen'),
+      discount: 10,
+      startDate: d.today(),
+      endDate: d.day(5),
+      shopId: shop.id,
+    });
+    const seen = (created.json() as ReviewedOffer).review?.version;
+    const queued = (await d.call(d.admin, 'GET', '/api/offer-reviews')).json().items as ReviewedOffer[];
+    expect(queued.find((o) => o.id === created.json().id)?.review?.version).toBe(seen);
+    const id = created.json().id as string;
+    await d.call(manager, 'PATCH', `/api/offers/${id}`, { discount: 90, endDate: d.day(300) });
+    const approve = (version: unknown) =>
+      d.call(d.admin, 'POST', `/api/offer-reviews/${id}/approve`, { version });
+    expectError(await approve(seen), 409, 'CHANGED', CHANGED_SINCE_REVIEW);
+    const sendBack = (version: unknown) =>
+      d.call(d.admin, 'POST', `/api/offer-reviews/${id}/send-back`, { comment: 'No', version });
+    expectError(await sendBack(seen), 409, 'CHANGED', CHANGED_SINCE_REVIEW);
+    // a decision must name a version: without one it is a bad request, and nothing changes
+    expect((await d.call(d.admin, 'POST', `/api/offer-reviews/${id}/approve`)).statusCode).toBe(400);
+    expect((await approve('')).statusCode).toBe(400);
+    expect((await d.row('offers', id))?.approved).toBe(false);
+    expect((await d.row('offers', id))?.review_state).toBe('pending');
+    expect(await shopperOffer(id)).toBeNull();
+    // The queue read again shows 90 %: approving that version is what the admin now saw.
+    const latest = (await d.call(d.admin, 'GET', '/api/offer-reviews')).json().items as ReviewedOffer[];
+    const now = latest.find((o) => o.id === id);
+    expect(now?.discount).toBe(90);
+    expect((await approve(now?.review?.version)).statusCode).toBe(200);
+    expect((await shopperOffer(id))?.discount).toBe(90);
+
+    // A proposal on a live offer: the admin saw 99 %, the manager switched to 100 % and ten years.
+    const live = await d.offer({ shopId: shop.id, discount: 20 });
+    const proposed = await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { discount: 99 });
+    const saw = (proposed.json() as ReviewedOffer).review?.version;
+    await d.call(manager, 'PATCH', `/api/offers/${live.id}`, {
+      discount: 100,
+      startDate: d.day(-300),
+      endDate: d.day(3000),
+    });
+    const refused = await d.call(d.admin, 'POST', `/api/offer-reviews/${live.id}/approve`, { version: saw });
+    expectError(refused, 409, 'CHANGED', CHANGED_SINCE_REVIEW);
+    expect((await shopperOffer(live.id))?.discount).toBe(20);
+    // Changed back to exactly what the admin saw: the version is the terms, so the approval holds.
+    await d.call(manager, 'PATCH', `/api/offers/${live.id}`, {
+      discount: 99,
+      startDate: live.startDate,
+      endDate: live.endDate,
+    });
+    const same = await d.call(d.admin, 'POST', `/api/offer-reviews/${live.id}/approve`, { version: saw });
+    expect(same.statusCode, same.body).toBe(200);
+    expect((await shopperOffer(live.id))?.discount).toBe(99);
+  });
+
+  it("the counts shoppers see count approved offers only: a shop's offerCount and the dashboard's offers", async () => {
+    const own = await d.shop();
+    const owner = await d.manager(own.id);
+    await d.offer({ shopId: own.id });
+    await d.offer({ shopId: own.id });
+    const counts = async () => ({
+      shop: ((await d.call(d.user, 'GET', `/api/shops/${own.id}`)).json() as ShopDetail).offerCount,
+      listed: (await d.call(d.user, 'GET', `/api/offers?shopId=${own.id}`)).json().total as number,
+      stats: (await d.call(d.admin, 'GET', '/api/stats')).json().offers as number,
+      adminList: (await d.call(d.admin, 'GET', '/api/offers?pageSize=1')).json().total as number,
+    });
+    const before = await counts();
+    expect(before.shop).toBe(2);
+    expect(before.listed).toBe(2);
+    expect(before.stats).toBe(before.adminList);
+    const pending = await d.call(owner, 'POST', '/api/offers', {
+      title: uniqueName('Waiting'),
+      discount: 15,
+      startDate: d.today(),
+      endDate: d.day(3),
+      shopId: own.id,
+    });
+    expect(pending.statusCode, pending.body).toBe(201);
+    // a pending offer: no count a shopper (or the Offers list) sees moves
+    expect(await counts()).toEqual(before);
+    const version = (pending.json() as ReviewedOffer).review?.version;
+    await d.call(d.admin, 'POST', `/api/offer-reviews/${pending.json().id}/approve`, { version });
+    const after = await counts();
+    expect(after.shop).toBe(3);
+    expect(after.listed).toBe(3);
+    expect(after.stats).toBe(before.stats + 1);
+    expect(after.stats).toBe(after.adminList);
+  });
+
+  it('races of a manager’s edit and an admin’s decision, in 40 interleavings, never put unseen terms live', async () => {
+    const ticks = (n: number) =>
+      new Promise<void>((resolve) => {
+        const step = (left: number) => (left === 0 ? resolve() : setImmediate(() => step(left - 1)));
+        step(n);
+      });
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 40; round++) {
+      // even rounds: a new offer; odd rounds: a proposal on a live one. Every fourth: a send-back.
+      const proposal = round % 2 === 1;
+      const live = proposal ? await d.offer({ shopId: shop.id, discount: 5 }) : null;
+      const submitted = live
+        ? await d.call(manager, 'PATCH', `/api/offers/${live.id}`, { discount: 30 })
+        : await d.call(manager, 'POST', '/api/offers', {
+            title: uniqueName('Race'),
+            discount: 30,
+            startDate: d.today(),
+            endDate: d.day(5),
+            shopId: shop.id,
+          });
+      const offer = submitted.json() as ReviewedOffer;
+      const version = offer.review?.version;
+      const sendBack = round % 4 >= 2;
+      // the manager's switch and the admin's click, the one behind the other by 0–7 turns of the loop
+      const lead = round % 8;
+      const [edit, decision] = await Promise.all([
+        ticks(round % 3 === 0 ? lead : 0).then(() =>
+          d.call(manager, 'PATCH', `/api/offers/${offer.id}`, { discount: 95, endDate: d.day(400) }),
+        ),
+        ticks(round % 3 === 0 ? 0 : lead).then(() =>
+          d.call(
+            d.admin,
+            'POST',
+            `/api/offer-reviews/${offer.id}/${sendBack ? 'send-back' : 'approve'}`,
+            sendBack ? { comment: 'Not yet', version } : { version },
+          ),
+        ),
+      ]);
+      expect(edit.statusCode, edit.body).toBe(200);
+      expect([200, 409], decision.body).toContain(decision.statusCode);
+      outcomes.add(`${sendBack ? 'send-back' : 'approve'} ${decision.statusCode}`);
+      const row = await d.row('offers', offer.id);
+      const shown = await shopperOffer(offer.id);
+      if (decision.statusCode === 409) {
+        // the edit came first: refused, and the live terms are as before the race
+        expectError(decision, 409, 'CHANGED', CHANGED_SINCE_REVIEW);
+        expect(shown?.discount).toBe(live ? 5 : undefined);
+        expect(row?.review_state).toBe('pending');
+      } else if (sendBack) {
+        // sent back first: the manager's edit is a new submission, waiting; nothing new is live
+        expect(shown?.discount).toBe(live ? 5 : undefined);
+        expect(row?.review_state).toBe('pending');
+      } else {
+        // approved first: what the admin saw is live, and the later edit waits as a proposal
+        expect(shown?.discount).toBe(30);
+        expect(shown?.endDate).toBe(live ? live.endDate : d.day(5));
+        expect(row?.review_state).toBe('pending');
+        expect(row?.proposal).toMatchObject({ discount: 95 });
+      }
+    }
+    // both orders happened (else the test proved one interleaving only)
+    expect(outcomes).toContain('approve 409');
+    expect(outcomes).toContain('approve 200');
   });
 });
 

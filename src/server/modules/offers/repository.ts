@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, asc, count, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
@@ -93,6 +94,27 @@ type ReviewedRow = OfferRow & {
   submittedBy: string | null;
   submittedAt: Date | null;
 };
+/**
+ * The version of what is under review: a digest of everything an approval would put live — the
+ * offer's terms, its shop, whether it is live already and the proposed change — and the review's
+ * state. Equal digests mean the admin decides on exactly the terms they saw, however the offer was
+ * edited in between (an edit and its undoing give the version back).
+ */
+export function reviewVersion(row: ReviewedRow): string {
+  const proposal = row.proposal
+    ? REVIEWED_FIELDS.map((field) => [field, row.proposal?.[field] ?? null])
+    : null;
+  const seen = [
+    row.id,
+    row.shopId,
+    row.approved,
+    row.reviewState,
+    REVIEWED_FIELDS.map((field) => row[field]),
+    proposal,
+  ];
+  return createHash('sha256').update(JSON.stringify(seen)).digest('base64url').slice(0, 22);
+}
+
 const toReviewed = (row: ReviewedRow, today: string): ReviewedOffer => ({
   ...toOffer(row, today),
   approved: row.approved,
@@ -103,6 +125,7 @@ const toReviewed = (row: ReviewedRow, today: string): ReviewedOffer => ({
         comment: row.reviewComment,
         submittedBy: row.submittedBy,
         submittedAt: row.submittedAt?.toISOString() ?? null,
+        version: reviewVersion(row),
       }
     : null,
 });
@@ -114,6 +137,13 @@ export interface Submission {
 }
 
 const NOT_PENDING = 'This offer is not waiting for approval (it may have been decided already)';
+/** Refuses a decision on terms other than those the admin saw. */
+export const CHANGED_SINCE_REVIEW =
+  'The shop changed this offer after you opened it. Its latest terms are shown now: review them again.';
+
+function requireVersion(before: ReviewedOffer, version: string): void {
+  if (before.review?.version !== version) throw new HttpError(409, 'CHANGED', CHANGED_SINCE_REVIEW);
+}
 
 /** An offer as the audit log shows it. */
 export function offerSnapshot(offer: Offer): Snapshot {
@@ -324,11 +354,13 @@ export function offerRepository(db: Db) {
     async approve(
       tx: WriteTx,
       id: string,
+      version: string,
       today: string,
     ): Promise<{ before: ReviewedOffer; after: ReviewedOffer } | null> {
       const before = await lockAndRead(tx, id, today);
       if (!before) return null;
       if (before.review?.state !== 'pending') throw new HttpError(409, 'NOT_PENDING', NOT_PENDING);
+      requireVersion(before, version);
       const terms = before.review.proposal ?? {};
       if (!endNotBeforeStart({ ...before, ...terms })) {
         throw new HttpError(409, 'VALIDATION', `${END_BEFORE_START}: send it back to the shop`);
@@ -349,10 +381,17 @@ export function offerRepository(db: Db) {
     },
 
     /** An admin sends what waits back to the shop with a comment; the live terms stay as they are. */
-    async sendBack(tx: WriteTx, id: string, comment: string, today: string): Promise<ReviewedOffer | null> {
+    async sendBack(
+      tx: WriteTx,
+      id: string,
+      decision: { comment: string; version: string },
+      today: string,
+    ): Promise<ReviewedOffer | null> {
       const before = await lockAndRead(tx, id, today);
       if (!before) return null;
       if (before.review?.state !== 'pending') throw new HttpError(409, 'NOT_PENDING', NOT_PENDING);
+      requireVersion(before, decision.version);
+      const { comment } = decision;
       await tx
         .update(offers)
         .set({ reviewState: 'sent_back', reviewComment: comment })

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ReviewedOffer, SendBackInput } from '../../../shared/offer';
+import { ApproveInput, ReviewedOffer, SendBackInput } from '../../../shared/offer';
 import type { Db } from '../../db/client';
+import { errorAnswers } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
 import { offerNotFound, offerRepository, offerSnapshot, offerWriteError } from './repository';
@@ -39,11 +40,16 @@ export const offerReviewRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date;
     '/:id/approve',
     {
       config: { permission: { action: 'update', resource: 'offer-review' } },
-      schema: { params: IdParams, response: { 200: ReviewedOffer } },
+      schema: {
+        params: IdParams,
+        body: ApproveInput,
+        response: { 200: ReviewedOffer, ...errorAnswers(409) },
+      },
     },
     async (request) =>
       write(request, async ({ tx, record }) => {
-        const decided = await offers.approve(tx, request.params.id, today());
+        // refused (409) unless the offer is still exactly the version the admin saw
+        const decided = await offers.approve(tx, request.params.id, request.body.version, today());
         if (!decided) throw offerNotFound();
         const { before, after } = decided;
         record({
@@ -65,11 +71,15 @@ export const offerReviewRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date;
     '/:id/send-back',
     {
       config: { permission: { action: 'update', resource: 'offer-review' } },
-      schema: { params: IdParams, body: SendBackInput, response: { 200: ReviewedOffer } },
+      schema: {
+        params: IdParams,
+        body: SendBackInput,
+        response: { 200: ReviewedOffer, ...errorAnswers(409) },
+      },
     },
     async (request) =>
       write(request, async ({ tx, record }) => {
-        const offer = await offers.sendBack(tx, request.params.id, request.body.comment, today());
+        const offer = await offers.sendBack(tx, request.params.id, request.body, today());
         if (!offer) throw offerNotFound();
         record({
           entityType: 'offer',

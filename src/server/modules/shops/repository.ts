@@ -8,6 +8,7 @@ import { categories, floors, mallHours, offers, products, shops } from '../../db
 import { HttpError } from '../../errors';
 import { containsPattern, FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from '../../lib/db-errors';
 import { type Executor, readsOn, type Snapshot, type WriteTx } from '../../write-path';
+import { approvedOnly } from '../offers/repository';
 
 export const SHOP_CODE_TAKEN = 'Another shop already has this code';
 
@@ -95,7 +96,12 @@ export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { ti
     const [shop, [productCount], [offerCount]] = await readsOn(tx, db, [
       () => find(id, tx),
       () => tx.select({ n: count() }).from(products).where(eq(products.shopId, id)),
-      () => tx.select({ n: count() }).from(offers).where(eq(offers.shopId, id)),
+      // what shoppers see: approved offers only (a manager's offer waiting for approval is not counted)
+      () =>
+        tx
+          .select({ n: count() })
+          .from(offers)
+          .where(and(eq(offers.shopId, id), approvedOnly)),
     ] as const);
     if (!shop) throw shopNotFound();
     return { ...shop, productCount: productCount?.n ?? 0, offerCount: offerCount?.n ?? 0 };

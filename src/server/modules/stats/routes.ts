@@ -4,7 +4,7 @@ import { AdminStats } from '../../../shared/auth';
 import type { Db } from '../../db/client';
 import { offers, products, shops } from '../../db/schema';
 import { mallToday } from '../../lib/mall-time';
-import { offerRepository } from '../offers/repository';
+import { approvedOnly, offerRepository } from '../offers/repository';
 
 /** The admin dashboard's figures: admins only, never cached. */
 export const statsRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
@@ -23,7 +23,8 @@ export const statsRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
       const [[shopCount], [productCount], [offerCount], activeOffers] = await Promise.all([
         db.select({ n: count() }).from(shops),
         db.select({ n: count() }).from(products),
-        db.select({ n: count() }).from(offers),
+        // the offers the Offers list shows: approved ones (the rest wait in Approvals)
+        db.select({ n: count() }).from(offers).where(approvedOnly),
         offerQueries.countActive(mallToday(timeZone, now())),
       ]);
       return {
