@@ -195,7 +195,7 @@ interface ProductIndexParts {
 }
 
 /** Entries of the index's arrays handled per turn of the event loop while a build finishes. */
-const FINISH_SLICE = 100_000;
+const FINISH_SLICE = 20_000;
 
 /** Builds the index batch by batch, the batches in table order (rows within one in any order). */
 export class ProductIndexBuilder {
@@ -303,8 +303,8 @@ export class ProductIndexBuilder {
   }
 }
 
-/** Blocks of the table read per statement while building (about 4,000 products): the session is free between. */
-const BLOCKS_PER_READ = 128;
+/** Blocks of the table read per statement while building (about 2,000 products): the session is free between. */
+const BLOCKS_PER_READ = 64;
 /** A build starts no sooner than this many times the last one's length after it started. */
 const BUILD_SPACING = 5;
 

@@ -245,39 +245,102 @@ function offersQuery(words: readonly string[], today: string): GroupQuery {
   };
 }
 
+/** The mall's words up to this many are read and built before the search that needs them is answered. */
+const SMALL_VOCABULARY = 20_000;
+/** More are rebuilt no sooner than this many times the last build's length after it started. */
+const REBUILD_SPACING = 5;
+
 /**
- * The mall's words (table search_words, kept by triggers: migration 0010) and the words of the approved
- * offers running today, read once per directory version and mall date; concurrent searches share one read.
+ * The words a search is corrected to, per directory version and mall date: the mall's words (table
+ * search_words, kept by triggers: migration 0010) and the words of the approved offers running today.
+ * Concurrent searches share one read.
+ *
+ * The mall's words are only ever added to, so while their count is the same they are the same: a change
+ * that adds no word (a price, a description, a shop's hours — or a manager's burst of edits) reads one
+ * count and today's offers' titles, and the words built before serve on (issue 31). A count that moved
+ * rebuilds them, a slice at a time (Vocabulary.build). Up to SMALL_VOCABULARY words a search waits for
+ * that, so a word added a moment ago is corrected to at once; more (a catalogue of product codes:
+ * hundreds of thousands, about a second to build) are rebuilt in the background, at most once per
+ * REBUILD_SPACING builds' time, while searches go on with the words there are.
  */
 function vocabularyCache(db: Db) {
   let current: { key: string; words: Promise<Vocabulary> } | null = null;
+  let mall: { count: number; words: Vocabulary } | null = null;
+  let building: { count: number; words: Promise<Vocabulary> } | null = null;
+  let lastStart = Number.NEGATIVE_INFINITY;
+  let lastLength = 0;
 
-  async function load(today: string): Promise<Vocabulary> {
+  /** The mall's words, all of them read and built again. */
+  function rebuild(count: number): Promise<Vocabulary> {
+    lastStart = performance.now();
+    const run = {
+      count,
+      words: (async () => {
+        const { rows } = await db.execute<{ w: string }>(sql`select word as w from search_words`);
+        // read into words a slice at a time too: 400,000 rows at once held the thread 40 ms
+        function* words() {
+          for (const row of rows) yield row.w;
+        }
+        const built = await Vocabulary.build(words());
+        // what was read: a word added meanwhile moves the count again, and the next search rebuilds
+        if (!mall || rows.length >= mall.count) mall = { count: rows.length, words: built };
+        return built;
+      })(),
+    };
+    building = run;
+    run.words.then(
+      () => {
+        lastLength = performance.now() - lastStart;
+        if (building === run) building = null;
+      },
+      // a failed read is not kept: the next search tries again
+      () => {
+        if (building === run) building = null;
+      },
+    );
+    return run.words;
+  }
+
+  /** The mall's words when there are `count`: as built, being built, or built now. */
+  function mallWords(count: number): Promise<Vocabulary> {
+    if (mall?.count === count) return Promise.resolve(mall.words);
+    if (building?.count === count) return building.words;
+    if (!mall || mall.words.size <= SMALL_VOCABULARY) return rebuild(count);
+    const due = performance.now() >= lastStart + REBUILD_SPACING * lastLength;
+    if (!building && due) rebuild(count).catch(() => undefined);
+    return Promise.resolve(mall.words);
+  }
+
+  async function load(today: string): Promise<{ words: Vocabulary; stale: boolean }> {
     // The offers' titles are split here, not by the database: running offers share few distinct titles
     // (200 among 7,900 on the large mall), and splitting every one with a regular expression in SQL
     // kept the embedded database busy for 50–100 ms after each change to the directory.
-    const { rows } = await db.execute<{ w: string | null; title: string | null }>(sql`
-      select word as w, null::text as title from search_words
-      union all
-      select null, title from (select distinct search_title as title from offers
-                                where ${activeOn(today)} and ${approvedOnly}) running`);
-    const words: string[] = [];
-    for (const row of rows) {
-      if (row.w !== null) words.push(row.w);
-      else if (row.title !== null) words.push(...wordsOf(row.title));
-    }
-    return new Vocabulary(words);
+    const { rows } = await db.execute<{ n: number; titles: string[] | null }>(sql`
+      select (select count(*) from search_words)::int as n,
+             (select array_agg(distinct search_title) from offers
+               where ${activeOn(today)} and ${approvedOnly}) as titles`);
+    const { n, titles } = rows[0] ?? { n: 0, titles: null };
+    const offers = new Vocabulary((titles ?? []).flatMap((title) => wordsOf(title)));
+    const words = await mallWords(n);
+    // older words than the count says (a large vocabulary being rebuilt): not kept for the version
+    return { words: words.with(offers), stale: mall?.count !== n };
   }
 
   return function vocabulary(version: string, today: string): Promise<Vocabulary> {
     const key = `${version} ${today}`;
     if (current?.key !== key) {
-      const words = load(today);
+      const loaded = load(today);
+      const words = loaded.then(({ words }) => words);
       current = { key, words };
-      // a failed read is not kept: the next search tries again
-      words.catch(() => {
-        if (current?.words === words) current = null;
-      });
+      // a failed read is not kept, nor stale words: the next search asks again
+      loaded.then(
+        ({ stale }) => {
+          if (stale && current?.words === words) current = null;
+        },
+        () => {
+          if (current?.words === words) current = null;
+        },
+      );
     }
     return current.words;
   };

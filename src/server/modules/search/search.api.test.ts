@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_KEY_PATTERN } from '../../../shared/images';
+import type { ReviewedOffer } from '../../../shared/offer';
 import type { SearchResults } from '../../../shared/search';
 import { loadDemoData } from '../../db/demo-data';
 import { type Directory, expectError, openDirectory } from '../../test/catalog-fixtures';
@@ -169,8 +170,10 @@ describe('groups and pages', () => {
     const typo = await q('quetzalcoatel');
     expect(typo.searched).not.toBe('quetzalcoatl');
     expect(typo.didYouMean).not.toBe('quetzalcoatl');
-    const offer = submitted.json() as { id: string };
-    const approved = await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`);
+    const offer = submitted.json() as ReviewedOffer;
+    const approved = await d.call(d.admin, 'POST', `/api/offer-reviews/${offer.id}/approve`, {
+      version: offer.review?.version,
+    });
     expect(approved.statusCode, approved.body).toBe(200);
     expect((await q('quetzalcoatel')).offers?.items.map((o) => o.title)).toEqual([
       'Quetzalcoatl Preview Deal',
@@ -297,5 +300,27 @@ describe('the in-memory product index (the embedded database’s search: docs/de
     const built = await indexed.productIndexReady(await version());
     expect(built?.candidates(['zephyrin'], 101)).toEqual([kettle.id]);
     expect(await names()).toEqual(['Zephyrine Kettle']);
+  });
+});
+
+describe('a burst of searches (issue 31)', () => {
+  it('runs a few at once and refuses the rest with 503 and Retry-After, never queueing without bound', async () => {
+    // 60 different misspelt searches at once, none answered by the read cache
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        d.call(d.user, 'GET', `/api/search?q=${encodeURIComponent(`samsng hedphones ${i}x`)}`),
+      ),
+    );
+    const refused = answers.filter((answer) => answer.statusCode === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of refused) {
+      expect(answer.headers['retry-after']).toBeDefined();
+      expect(answer.json().error.code).toBe('OVERLOADED');
+    }
+    // every other one answered in full; afterwards the search is there again
+    expect(answers.filter((answer) => answer.statusCode !== 503).every((a) => a.statusCode === 200)).toBe(
+      true,
+    );
+    expect(productNames(await q('samsng'))[0]).toBe('Samsung Galaxy A55');
   });
 });

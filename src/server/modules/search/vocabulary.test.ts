@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fold, similarity, trigrams, Vocabulary, wordsOf } from './vocabulary';
 
@@ -61,5 +62,55 @@ describe('Vocabulary', () => {
     for (const word of ['xl', 'bott', 'ttl', 'alax', 'stra']) expect(mall.rulesOut(word), word).toBe(false);
     // one character, or letters the database's word split does not keep together: not decided here
     for (const word of ['q', 'straße', 'кофе', 'x-l']) expect(mall.rulesOut(word), word).toBe(false);
+  });
+});
+
+describe('Vocabulary at the size of a catalogue of codes (issue 31)', () => {
+  // The words' trigram lists are read from the rarest only; the answer must be what reading them all gives.
+  const bruteNearest = (words: string[], word: string) => {
+    const mine = trigrams(word);
+    let best: { word: string; similarity: number; share: number } | null = null;
+    for (const candidate of [...new Set(words)].filter((w) => w.length >= 2)) {
+      const theirs = trigrams(candidate);
+      const shared = [...mine].filter((t) => theirs.has(t)).length;
+      if (shared === 0 || shared / mine.size < 0.3) continue;
+      const sim = shared / (mine.size + theirs.size - shared);
+      const unlike = /\d/.test(candidate) !== /\d/.test(word);
+      const bestUnlike = best ? /\d/.test(best.word) !== /\d/.test(word) : false;
+      const better =
+        !best ||
+        sim > best.similarity ||
+        (sim === best.similarity &&
+          (bestUnlike !== unlike
+            ? !unlike
+            : candidate.length !== best.word.length
+              ? candidate.length < best.word.length
+              : candidate < best.word));
+      if (better) best = { word: candidate, similarity: sim, share: shared / mine.size };
+    }
+    return best;
+  };
+
+  it('finds the same nearest word and the same parts of words as reading every word', () => {
+    const letters = fc.constantFrom(...'abcdeklmnos0123');
+    const word = fc.string({ unit: letters, minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 60 }), word, (words, typed) => {
+        const vocabulary = new Vocabulary(words);
+        expect(vocabulary.nearest(typed)).toEqual(bruteNearest(words, typed));
+        const inside = words.some((w) => w.length >= 2 && w.includes(typed));
+        expect(vocabulary.has(typed)).toBe(inside);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('builds a slice at a time into the same vocabulary', async () => {
+    const words = Array.from({ length: 5_000 }, (_, i) => `zq${(i * 7919).toString(36)}`);
+    const sliced = await Vocabulary.build(words);
+    const whole = new Vocabulary(words);
+    expect(sliced.size).toBe(whole.size);
+    for (const typed of ['zq1a', 'zqk3m', 'qz', 'samsung'])
+      expect(sliced.nearest(typed)).toEqual(whole.nearest(typed));
   });
 });
