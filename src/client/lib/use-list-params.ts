@@ -1,5 +1,5 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useDebouncedValue } from './use-debounced-value';
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -39,20 +39,84 @@ export function usePageParam(top: RefObject<HTMLElement | null>): {
   page: number;
   goToPage(page: number): void;
 } {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const write = useListWrite();
   const goToPage = useCallback(
     (nextPage: number) => {
-      setParams((current) => {
-        const next = new URLSearchParams(current);
+      write((next) => {
         if (nextPage > 1) next.set('page', String(nextPage));
         else next.delete('page');
-        return next;
       });
       top.current?.scrollIntoView({ block: 'start' });
     },
-    [setParams, top],
+    [write, top],
   );
   return { page: pageFrom(params), goToPage };
+}
+
+/** A location as far as a list's URL goes (react-router's and the browser's both fit). */
+export interface ListPlace {
+  pathname: string;
+  search: string;
+  hash?: string;
+}
+
+/**
+ * Where a change of a list's query string leads: the list's path with `update` applied to the query string
+ * the browser has now, or null when there is nothing to do — `update` changed nothing, or the browser is no
+ * longer at `listPath` (the list's path when the change was asked for).
+ *
+ * The second case is real: navigations are transitions, so while the next screen's code loads the list
+ * stays on screen and its timers run. A search typed just before a click on a row's Edit link comes due
+ * then; written, it would replace the form's URL with the list's and take the person back to the list.
+ */
+export function listUrl(
+  listPath: string,
+  now: ListPlace,
+  update: (params: URLSearchParams) => void,
+): string | null {
+  if (now.pathname !== listPath) return null;
+  const before = new URLSearchParams(now.search);
+  const params = new URLSearchParams(now.search);
+  update(params);
+  const search = params.toString();
+  if (search === before.toString()) return null;
+  return `${listPath}${search ? `?${search}` : ''}${now.hash ?? ''}`;
+}
+
+/** The typed search's change of a query string: `?q=` trimmed (none when empty), back to page 1. */
+export function applySearch(text: string): (params: URLSearchParams) => void {
+  const next = text.trim();
+  return (params) => {
+    if ((params.get('q') ?? '').trim() === next) return;
+    if (next) params.set('q', next);
+    else params.delete('q');
+    params.delete('page');
+  };
+}
+
+interface WriteOptions {
+  replace?: boolean;
+  /** The list's path the change belongs to: the rendered location's unless told. */
+  listPath?: string;
+}
+
+/**
+ * Changes the list's query string (see listUrl): only ever the list's own URL, and nothing once the browser
+ * has left it. Where the browser is comes from `window.location`: <BrowserRouter> changes it at the click,
+ * while the location react-router renders follows only when the next screen is ready.
+ */
+function useListWrite(): (update: (params: URLSearchParams) => void, options?: WriteOptions) => void {
+  const { pathname, search, hash } = useLocation();
+  const navigate = useNavigate();
+  return useCallback(
+    (update, { replace = false, listPath = pathname } = {}) => {
+      const now = typeof window === 'undefined' ? { pathname, search, hash } : window.location;
+      const to = listUrl(listPath, now, update);
+      if (to !== null) void navigate(to, { replace });
+    },
+    [pathname, search, hash, navigate],
+  );
 }
 
 /**
@@ -61,63 +125,55 @@ export function usePageParam(top: RefObject<HTMLElement | null>): {
  * entry, and so do filter changes (a select changes at every arrow key); page changes add one.
  */
 export function useListParams(): ListParams {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const { pathname } = useLocation();
+  const write = useListWrite();
   const { q, page } = readListParams(params);
 
-  const [text, setText] = useState(q);
+  // the text as typed, with the list's path it was typed at: the search is written there or nowhere.
+  const [typed, setTyped] = useState({ text: q, at: pathname });
+  const text = typed.text;
+  const setText = useCallback((next: string) => setTyped({ text: next, at: pathname }), [pathname]);
   const [seenQ, setSeenQ] = useState(q);
   // back/forward changed ?q= under us: show it in the box (adjusting state during render). A q that
   // came from this box's own text is left alone, so a trailing space being typed is not eaten.
   if (q !== seenQ) {
     setSeenQ(q);
-    if (q !== text.trim()) setText(q);
+    if (q !== text.trim()) setTyped({ text: q, at: pathname });
   }
 
-  const debounced = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
+  // the timer goes with the list: unmounting clears it (useDebouncedValue), and if it comes due while
+  // the next screen loads, the browser has left the list's path and the write does nothing (listUrl).
+  const debounced = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS);
   const applied = useRef(debounced);
   useEffect(() => {
     // act only when the debounced text itself changes, not when the URL does (back button).
     if (applied.current === debounced) return;
     applied.current = debounced;
-    const next = debounced.trim();
-    setParams(
-      (prev) => {
-        if ((prev.get('q') ?? '').trim() === next) return prev;
-        const updated = new URLSearchParams(prev);
-        if (next) updated.set('q', next);
-        else updated.delete('q');
-        updated.delete('page');
-        return updated;
-      },
-      { replace: true },
-    );
-  }, [debounced, setParams]);
+    write(applySearch(debounced.text), { replace: true, listPath: debounced.at });
+  }, [debounced, write]);
 
   const setPage = useCallback(
     (nextPage: number) =>
-      setParams((prev) => {
-        const updated = new URLSearchParams(prev);
+      write((updated) => {
         if (nextPage > 1) updated.set('page', String(nextPage));
         else updated.delete('page');
-        return updated;
       }),
-    [setParams],
+    [write],
   );
 
   // replace: a filter is a select, and arrowing through its options changes it at every step.
   const setFilter = useCallback(
     (name: string, value: string) =>
-      setParams(
-        (prev) => {
-          const updated = new URLSearchParams(prev);
+      write(
+        (updated) => {
           if (value) updated.set(name, value);
           else updated.delete(name);
           updated.delete('page');
-          return updated;
         },
         { replace: true },
       ),
-    [setParams],
+    [write],
   );
 
   const filter = useCallback((name: string) => params.get(name) ?? '', [params]);
