@@ -283,7 +283,7 @@ test('an approval names the terms on screen: a change by the shop meanwhile is r
   const admin = await newVisitor(browser);
   await registerAdmin(admin);
   const manager = await newVisitor(browser);
-  await managedShop(admin, manager);
+  const { shop } = await managedShop(admin, manager);
   await admin.goto('/admin/approvals');
   const review = admin.getByRole('listitem', { name: 'Zeta Festive Week' });
   await expect(review.getByText('30%')).toBeVisible();
@@ -308,6 +308,8 @@ test('an approval names the terms on screen: a change by the shop meanwhile is r
   expect(
     ((await (await admin.request.get(`/api/offers/${festive?.id}`)).json()) as { discount: number }).discount,
   ).toBe(90);
+  // its offers would stay in the shoppers' lists of later tests
+  await apiDelete(admin, `/api/shops/${shop.id}`);
   await admin.context().close();
   await manager.context().close();
 });
