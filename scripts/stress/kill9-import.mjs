@@ -28,6 +28,8 @@ import {
   Server,
   seconds,
   sleep,
+  untilRun,
+  uploadCsv,
 } from './lib.mjs';
 
 const INVITE_CODE = 'kill9-import-admin-invite-code';
@@ -48,29 +50,6 @@ if (options.embedded || !options.postgres) databases.push('embedded');
 if (options.postgres || !options.embedded) databases.push('postgres');
 installCleanup?.();
 const random = makeRandom(Math.floor(Math.random() * 2 ** 31));
-
-/** Sends a raw CSV body with the admin's cookie (the harness's Api sends JSON only). */
-async function upload(api, text) {
-  const response = await fetch(`http://127.0.0.1:${api.port}/api/imports?kind=products&fileName=kill9.csv`, {
-    method: 'POST',
-    headers: { 'content-type': 'text/csv', cookie: api.cookie },
-    body: text,
-  });
-  const body = await response.json();
-  if (response.status !== 202)
-    throw new HarnessError(`upload: HTTP ${response.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-async function until(api, id, statuses, timeoutMs = 120_000) {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    const { status, body } = await api.get(`/api/imports/${id}`);
-    if (status === 200 && statuses.includes(body.status)) return body;
-    await sleep(50);
-  }
-  throw new HarnessError(`the run ${id} did not reach ${statuses.join('/')}`);
-}
 
 async function runDatabase(kind) {
   const workDir = makeTempDir(os.tmpdir(), `super-mall-kill9-import-${kind}-`);
@@ -126,8 +105,8 @@ async function runDatabase(kind) {
       if (shop.status !== 201) throw new HarnessError(`creating the shop: HTTP ${shop.status}`);
       const lines = ['shop,code,name,price'];
       for (let i = 0; i < rows; i++) lines.push(`${shopName},K${i},Kill9 product ${i},${(i % 500) + 0.5}`);
-      const started = await upload(api, `${lines.join('\n')}\n`);
-      await until(api, started.id, ['previewed']);
+      const started = await uploadCsv(api, 'products', 'kill9.csv', `${lines.join('\n')}\n`);
+      await untilRun(api, started.id, ['previewed']);
       const confirmed = await api.send('POST', `/api/imports/${started.id}/confirm`, { validOnly: false });
       if (confirmed.status !== 202) throw new HarnessError(`confirm: HTTP ${confirmed.status}`);
       // Killed while the run writes: once its check inside the transaction has read every row (the
@@ -151,7 +130,7 @@ async function runDatabase(kind) {
       const productEntries = (await api.get(`/api/manage/shops/${shop.body.id}/activity?pageSize=1`)).body
         .total;
       // The run as the Import page shows it, once its lease has run out: done, or interrupted.
-      const after = await until(api, started.id, ['done', 'failed'], 30_000).catch(() => null);
+      const after = await untilRun(api, started.id, ['done', 'failed'], 30_000).catch(() => null);
       // The shop's own create entry is there either way; the run's product entries are all or none.
       const whole =
         products === rows && runEntry === 1 && productEntries === rows + 1 && after?.status === 'done';

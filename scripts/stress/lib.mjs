@@ -349,3 +349,29 @@ export class Server {
     return this.child !== undefined && isRunning(this.child);
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Imports, as the Import page drives them.
+
+/** Uploads a CSV body with `api`'s cookie (Api.send sends JSON only); resolves the run's answer. */
+export async function uploadCsv(api, kind, fileName, text) {
+  const response = await fetch(
+    `http://127.0.0.1:${api.port}/api/imports?kind=${kind}&fileName=${encodeURIComponent(fileName)}`,
+    { method: 'POST', headers: { 'content-type': 'text/csv', cookie: api.cookie }, body: text },
+  );
+  const body = await response.json();
+  if (response.status !== 202)
+    throw new HarnessError(`upload: HTTP ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** The import run once its status is one of `statuses`; throws after `timeoutMs`. */
+export async function untilRun(api, id, statuses, timeoutMs = 120_000) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const { status, body } = await api.get(`/api/imports/${id}`);
+    if (status === 200 && statuses.includes(body.status)) return body;
+    await sleep(50);
+  }
+  throw new HarnessError(`the run ${id} did not reach ${statuses.join('/')}`);
+}

@@ -12,7 +12,6 @@
 // Needs the built server (npm run build). Each database gets the large mall (scripts/seed-large.ts) in a
 // throwaway data directory or cluster. Exits 1 when a shopper's request failed (5xx or no answer) under
 // the attack; the latencies and the loop's block are recorded, not asserted (they are benchmarks).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +28,9 @@ import {
   repoRoot,
   Server,
   seconds,
+  spawnTracked,
+  untilRun,
+  uploadCsv,
 } from './lib.mjs';
 
 const INVITE_CODE = 'write-search-admin-invite-code';
@@ -67,11 +69,11 @@ installCleanup();
 function seedLargeMall(env, logPath) {
   return new Promise((resolve, reject) => {
     const log = fs.openSync(logPath, 'a');
-    const child = spawn(
+    // tracked: killed with the run when it is interrupted
+    const child = spawnTracked(
       process.execPath,
       ['--import', 'tsx', path.join(repoRoot, 'scripts', 'seed-large.ts')],
       {
-        cwd: repoRoot,
         env,
         stdio: ['ignore', log, log],
       },
@@ -133,7 +135,7 @@ async function probe(api, until) {
 }
 
 /** Imports `count` products named by codes ("Part ZQ0K3M9") into one new shop, as the Import page does. */
-async function importCodes(admin, port, count) {
+async function importCodes(admin, count) {
   const category = (await admin.get('/api/categories')).body.items[0];
   const floor = (await admin.get('/api/floors')).body.items[0];
   const shopName = `Parts counter ${Date.now()}`;
@@ -148,28 +150,13 @@ async function importCodes(admin, port, count) {
     const code = `zq${((i * 2_654_435_761) % 4_294_967_291).toString(36)}`;
     lines.push(`${shopName},P${i},Part ${code},${(i % 500) + 1}`);
   }
-  const response = await fetch(`http://127.0.0.1:${port}/api/imports?kind=products&fileName=codes.csv`, {
-    method: 'POST',
-    headers: { 'content-type': 'text/csv', cookie: admin.cookie },
-    body: `${lines.join('\n')}\n`,
-  });
-  const run = await response.json();
-  if (response.status !== 202)
-    throw new HarnessError(`uploading the codes: HTTP ${response.status} ${JSON.stringify(run)}`);
-  const until = async (statuses) => {
-    for (const deadline = performance.now() + 600_000; performance.now() < deadline; ) {
-      const { body } = await admin.get(`/api/imports/${run.id}`);
-      if (statuses.includes(body.status)) return body;
-      if (body.status === 'failed')
-        throw new HarnessError(`the codes' import failed: ${JSON.stringify(body.result)}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    throw new HarnessError('the codes were not imported within 10 minutes');
-  };
-  await until(['previewed']);
+  const run = await uploadCsv(admin, 'products', 'codes.csv', `${lines.join('\n')}\n`);
+  await untilRun(admin, run.id, ['previewed'], 600_000);
   const confirmed = await admin.send('POST', `/api/imports/${run.id}/confirm`, { validOnly: false });
   if (confirmed.status !== 202) throw new HarnessError(`confirming the codes: HTTP ${confirmed.status}`);
-  await until(['done']);
+  const done = await untilRun(admin, run.id, ['done', 'failed'], 600_000);
+  if (done.status !== 'done')
+    throw new HarnessError(`the codes' import failed: ${JSON.stringify(done.result)}`);
 }
 
 async function runDatabase(kind) {
@@ -231,7 +218,7 @@ async function runDatabase(kind) {
     const have = (await admin.get('/api/search?q=zq0&kind=products')).body.products?.total ?? 0;
     if (codes > 0 && have === 0) {
       const importStarted = performance.now();
-      await importCodes(admin, port, codes);
+      await importCodes(admin, codes);
       console.log(
         `[${kind}] ${codes} products with codes imported in ${seconds(performance.now() - importStarted)}`,
       );
@@ -289,9 +276,7 @@ async function runDatabase(kind) {
     for (const api of apis) api.close();
     if (server?.isRunning()) await server.kill();
     await cluster?.stop();
-    // WRITE_SEARCH_KEEP=1 keeps the server's log (and the data) for a look afterwards
-    if (process.env.WRITE_SEARCH_KEEP) console.log(`[${kind}] kept ${workDir}`);
-    else removeTempDir(workDir);
+    removeTempDir(workDir);
   }
 }
 

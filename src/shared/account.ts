@@ -1,7 +1,7 @@
 import './zod-config';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, RegisterInput, SessionUser } from './auth';
-import { cleanLine } from './text';
+import { cleanLine, showsNothing } from './text';
 
 /** The longest display name: the top bar's greeting truncates, but a name is a name, not an essay. */
 export const DISPLAY_NAME_MAX_LENGTH = 60;
@@ -27,7 +27,7 @@ export const DisplayNameInput = z.strictObject({
         ACCOUNT_MESSAGES.displayNameOneLine,
       ),
     )
-    .transform((value) => (/^[\p{White_Space}\p{Cf}]*$/u.test(value) ? null : value)),
+    .transform((value) => (showsNothing(value) ? null : value)),
 });
 export type DisplayNameInput = z.input<typeof DisplayNameInput>;
 

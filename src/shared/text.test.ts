@@ -150,3 +150,11 @@ describe('a name that shows nothing is refused (BLANK)', () => {
     expect(messageOf(OfferInput, OFFER, 'title', name)).toBe('Title is required');
   });
 });
+
+describe('a display name that shows nothing', () => {
+  it('is no display name, by the same class as every other name (BLANK)', () => {
+    for (const blank of ['\u2800', '\u3164', '\u115F', '\uFFFC', '\u200B', ' \u2800 '])
+      expect(DisplayNameInput.parse({ displayName: blank }).displayName, JSON.stringify(blank)).toBeNull();
+    expect(DisplayNameInput.parse({ displayName: 'Dana' }).displayName).toBe('Dana');
+  });
+});

@@ -99,6 +99,8 @@ export const withoutBlanks = (text: string): string => text.replace(BLANKS, '');
 
 /** A name of only white space and characters that show nothing would be an invisible name. */
 const NOTHING_VISIBLE = new RegExp(`^(?:\\s|${BLANK.source})*$`, 'u');
+/** True when the text shows nothing: only white space and BLANK characters (or nothing at all). */
+export const showsNothing = (text: string): boolean => NOTHING_VISIBLE.test(text);
 
 /** Half of an emoji or other astral character on its own: not text, and the database would mangle it. */
 function hasLoneSurrogates(value: string): boolean {
@@ -149,7 +151,7 @@ function requiredOf(text: ReturnType<typeof cleanText>, required: string) {
       z
         .string()
         .min(1, required)
-        .refine((value) => !NOTHING_VISIBLE.test(value), required),
+        .refine((value) => !showsNothing(value), required),
     );
 }
 

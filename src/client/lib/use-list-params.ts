@@ -106,16 +106,16 @@ interface WriteOptions {
  * has left it. Where the browser is comes from `window.location`: <BrowserRouter> changes it at the click,
  * while the location react-router renders follows only when the next screen is ready.
  */
-function useListWrite(): (update: (params: URLSearchParams) => void, options?: WriteOptions) => void {
-  const { pathname, search, hash } = useLocation();
+export function useListWrite(): (update: (params: URLSearchParams) => void, options?: WriteOptions) => void {
+  const { pathname } = useLocation();
   const navigate = useNavigate();
   return useCallback(
+    // called from handlers and effects only: in the browser (the pre-render runs neither)
     (update, { replace = false, listPath = pathname } = {}) => {
-      const now = typeof window === 'undefined' ? { pathname, search, hash } : window.location;
-      const to = listUrl(listPath, now, update);
+      const to = listUrl(listPath, window.location, update);
       if (to !== null) void navigate(to, { replace });
     },
-    [pathname, search, hash, navigate],
+    [pathname, navigate],
   );
 }
 

@@ -14,7 +14,13 @@ import { categoriesQuery, floorsQuery } from '../../features/places';
 import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
-import { pageFrom, readListParams, useListParams, usePageParam } from '../../lib/use-list-params';
+import {
+  pageFrom,
+  readListParams,
+  useListParams,
+  useListWrite,
+  usePageParam,
+} from '../../lib/use-list-params';
 
 const PAGE_SIZE = 12;
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
@@ -62,7 +68,9 @@ export function prefetch(search: URLSearchParams): void {
 
 export function ShopsPage() {
   usePageTitle('Shops');
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  // every change of the query string goes through the list's writer: never once the browser left the list
+  const write = useListWrite();
   const { search } = useLocation();
   const categoryName = params.get('category') ?? '';
   const floorName = params.get('floor') ?? '';
@@ -95,20 +103,18 @@ export function ShopsPage() {
   // the selects, the list and the address agree. Same for a page past the end.
   useEffect(() => {
     if (!unknownCategory && !unknownFloor && !pastTheEnd) return;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
+    write(
+      (next) => {
         if (unknownCategory) next.delete('category');
         if (unknownFloor) next.delete('floor');
         if (pastTheEnd) {
           if (pageCount > 1) next.set('page', String(pageCount));
           else next.delete('page');
         }
-        return next;
       },
       { replace: true },
     );
-  }, [unknownCategory, unknownFloor, pastTheEnd, pageCount, setParams]);
+  }, [unknownCategory, unknownFloor, pastTheEnd, pageCount, write]);
 
   const resultsRef = useRef<HTMLElement>(null);
   const { goToPage } = usePageParam(resultsRef);
@@ -116,13 +122,11 @@ export function ShopsPage() {
   // A select's choice replaces the history entry: arrowing through the categories changes the value at
   // every step, and Back should leave the list, not replay each step. Open now is one click: it adds one.
   function setFilter(key: 'category' | 'floor' | 'open', value: string) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
+    write(
+      (next) => {
         if (value) next.set(key, value);
         else next.delete(key);
         next.delete('page');
-        return next;
       },
       { replace: key !== 'open' },
     );
@@ -130,7 +134,9 @@ export function ShopsPage() {
 
   function clearFilters() {
     setText('');
-    setParams(new URLSearchParams());
+    write((next) => {
+      for (const key of [...next.keys()]) next.delete(key);
+    });
   }
 
   const filtered = Boolean(category || floor || openNow || q);

@@ -82,7 +82,7 @@ const NOT_FOR_MANAGERS = new Set(['codeHint']);
  * only ever go from user to admin, and accounts are never deleted, so such an account was no admin when it
  * acted either): the shop's managers, shown as they are. Admins: by `label`, never their email.
  */
-export interface ShopHistoryPeople {
+interface ShopHistoryPeople {
   /** Ids of accounts that are not admins. */
   shown: ReadonlySet<string>;
   /** Admin accounts' ids → how a manager sees them. */
@@ -91,23 +91,36 @@ export interface ShopHistoryPeople {
   adminEmails: ReadonlyMap<string, string>;
 }
 
+/** Any admin's email inside a text (one pattern for all of them, made once per page); null when none. */
+function adminEmailPattern(people: ShopHistoryPeople): RegExp | null {
+  const emails = [...people.adminEmails.keys()].sort((a, b) => b.length - a.length);
+  return emails.length > 0 ? new RegExp(emails.map(escapeRegExp).join('|'), 'gi') : null;
+}
+
+/** `text` with every admin's email in it, whole or inside, replaced by how a manager sees that admin. */
+function withoutAdminEmails(text: string, people: ShopHistoryPeople, pattern: RegExp | null): string {
+  return pattern
+    ? text.replace(pattern, (email) => people.adminEmails.get(email.toLowerCase()) ?? MALL_OFFICE)
+    : text;
+}
+
 /** "Dana (the mall office)" for an admin with a display name (one that is no email), else "the mall office". */
-export function mallOfficeLabel(displayName: string | null): string {
+function mallOfficeLabel(displayName: string | null): string {
   const name = displayName?.trim();
   return name && !name.includes('@') ? `${name} (${MALL_OFFICE})` : MALL_OFFICE;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `value` with hint fields dropped and any value that is an admin's email replaced by their label. */
-function scrubbed(value: unknown, people: ShopHistoryPeople): unknown {
-  if (typeof value === 'string') return people.adminEmails.get(value.trim().toLowerCase()) ?? value;
-  if (Array.isArray(value)) return value.map((inner) => scrubbed(inner, people));
+/** `value` with hint fields dropped and every admin's email in its texts replaced by their label. */
+function scrubbed(value: unknown, people: ShopHistoryPeople, pattern: RegExp | null): unknown {
+  if (typeof value === 'string') return withoutAdminEmails(value, people, pattern);
+  if (Array.isArray(value)) return value.map((inner) => scrubbed(inner, people, pattern));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([key]) => !NOT_FOR_MANAGERS.has(key))
-      .map(([key, inner]) => [key, scrubbed(inner, people)]),
+      .map(([key, inner]) => [key, scrubbed(inner, people, pattern)]),
   );
 }
 
@@ -117,21 +130,21 @@ function scrubbed(value: unknown, people: ShopHistoryPeople): unknown {
  * admin's email and no code hint in any field (the name, the changes, the detail: an approval's `submittedBy`, a membership's
  * `manager`). The admins' Activity screen reads the log as it is.
  */
-export function asShopManagerSees(entry: AuditEntry, people: ShopHistoryPeople): AuditEntry {
+function asShopManagerSees(
+  entry: AuditEntry,
+  people: ShopHistoryPeople,
+  pattern: RegExp | null = adminEmailPattern(people),
+): AuditEntry {
   const shown = entry.actorId !== null && people.shown.has(entry.actorId);
-  let entityName = entry.entityName;
-  for (const [email, label] of people.adminEmails) {
-    entityName = entityName.replace(new RegExp(escapeRegExp(email), 'gi'), () => label);
-  }
   return {
     ...entry,
     actorId: shown ? entry.actorId : null,
     actorEmail: shown
       ? entry.actorEmail
       : ((entry.actorId !== null ? people.adminLabels.get(entry.actorId) : undefined) ?? MALL_OFFICE),
-    entityName,
-    changes: scrubbed(entry.changes, people) as AuditEntry['changes'],
-    detail: entry.detail === null ? null : (scrubbed(entry.detail, people) as AuditEntry['detail']),
+    entityName: withoutAdminEmails(entry.entityName, people, pattern),
+    changes: scrubbed(entry.changes, people, pattern) as AuditEntry['changes'],
+    detail: entry.detail === null ? null : (scrubbed(entry.detail, people, pattern) as AuditEntry['detail']),
   };
 }
 
@@ -231,7 +244,8 @@ export function auditRepository(db: Db) {
         people.adminLabels.set(account.id, label);
         people.adminEmails.set(account.email.toLowerCase(), label);
       }
-      return { ...found, items: found.items.map((entry) => asShopManagerSees(entry, people)) };
+      const pattern = adminEmailPattern(people);
+      return { ...found, items: found.items.map((entry) => asShopManagerSees(entry, people, pattern)) };
     },
     /** Everyone the log names as having acted, with the email of their latest entry. */
     async actors(tx: Executor = db): Promise<{ id: string; email: string }[]> {

@@ -92,7 +92,8 @@ describe("a shop manager's history of their shop", () => {
     expect(approved.statusCode, approved.body).toBe(200);
     const second = await submitOffer(uniqueName('Sent back'));
     const sentBack = await d.call(dana, 'POST', `/api/offer-reviews/${second.id}/send-back`, {
-      comment: 'At most 10% please',
+      // an admin's email inside a longer text, upper case: replaced there too
+      comment: `At most 10% please, or ask ${d.admin.user.email.toUpperCase()}`,
       version: second.review?.version,
     });
     expect(sentBack.statusCode, sentBack.body).toBe(200);
@@ -191,7 +192,7 @@ describe("a shop manager's history of their shop", () => {
     expect(sentBack?.actorEmail).toBe(`Dana (${MALL_OFFICE})`);
     expect(sentBack?.actorId).toBeNull();
     expect(sentBack?.detail).toMatchObject({
-      comment: 'At most 10% please',
+      comment: `At most 10% please, or ask ${MALL_OFFICE}`,
       submittedBy: manager.user.email,
     });
 

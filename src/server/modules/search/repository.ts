@@ -269,9 +269,10 @@ function vocabularyCache(db: Db) {
   let building: { count: number; words: Promise<Vocabulary> } | null = null;
   let lastStart = Number.NEGATIVE_INFINITY;
   let lastLength = 0;
+  let later: NodeJS.Timeout | null = null;
 
   /** The mall's words, all of them read and built again. */
-  function rebuild(count: number): Promise<Vocabulary> {
+  function rebuild(count: number, background = false): Promise<Vocabulary> {
     lastStart = performance.now();
     const run = {
       count,
@@ -283,7 +284,11 @@ function vocabularyCache(db: Db) {
         }
         const built = await Vocabulary.build(words());
         // what was read: a word added meanwhile moves the count again, and the next search rebuilds
-        if (!mall || rows.length >= mall.count) mall = { count: rows.length, words: built };
+        if (!mall || rows.length >= mall.count) {
+          // built while searches went on with older words: the next search reads its version's again
+          if (background) current = null;
+          mall = { count: rows.length, words: built };
+        }
         return built;
       })(),
     };
@@ -306,12 +311,22 @@ function vocabularyCache(db: Db) {
     if (mall?.count === count) return Promise.resolve(mall.words);
     if (building?.count === count) return building.words;
     if (!mall || mall.words.size <= SMALL_VOCABULARY) return rebuild(count);
-    const due = performance.now() >= lastStart + REBUILD_SPACING * lastLength;
-    if (!building && due) rebuild(count).catch(() => undefined);
+    // not yet time: the rebuild is due then, whether or not another search comes
+    const wait = lastStart + REBUILD_SPACING * lastLength - performance.now();
+    if (!building && !later) {
+      later = setTimeout(
+        () => {
+          later = null;
+          rebuild(count, true).catch(() => undefined);
+        },
+        Math.max(0, wait),
+      );
+      later.unref();
+    }
     return Promise.resolve(mall.words);
   }
 
-  async function load(today: string): Promise<{ words: Vocabulary; stale: boolean }> {
+  async function load(today: string): Promise<Vocabulary> {
     // The offers' titles are split here, not by the database: running offers share few distinct titles
     // (200 among 7,900 on the large mall), and splitting every one with a regular expression in SQL
     // kept the embedded database busy for 50–100 ms after each change to the directory.
@@ -321,26 +336,18 @@ function vocabularyCache(db: Db) {
                where ${activeOn(today)} and ${approvedOnly}) as titles`);
     const { n, titles } = rows[0] ?? { n: 0, titles: null };
     const offers = new Vocabulary((titles ?? []).flatMap((title) => wordsOf(title)));
-    const words = await mallWords(n);
-    // older words than the count says (a large vocabulary being rebuilt): not kept for the version
-    return { words: words.with(offers), stale: mall?.count !== n };
+    return (await mallWords(n)).with(offers);
   }
 
   return function vocabulary(version: string, today: string): Promise<Vocabulary> {
     const key = `${version} ${today}`;
     if (current?.key !== key) {
-      const loaded = load(today);
-      const words = loaded.then(({ words }) => words);
+      const words = load(today);
       current = { key, words };
-      // a failed read is not kept, nor stale words: the next search asks again
-      loaded.then(
-        ({ stale }) => {
-          if (stale && current?.words === words) current = null;
-        },
-        () => {
-          if (current?.words === words) current = null;
-        },
-      );
+      // a failed read is not kept: the next search tries again
+      words.catch(() => {
+        if (current?.words === words) current = null;
+      });
     }
     return current.words;
   };

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfferInput } from '../../../shared/offer';
 import { ProductInput } from '../../../shared/product';
-import { ShopInput } from '../../../shared/shop';
+import { type ShopDetail, ShopInput } from '../../../shared/shop';
 import type { ImportRun } from '../../../shared/transfer';
 import type { Db, WorkerConnection } from '../../db/client';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
@@ -392,29 +392,50 @@ describe('numbers read as the forms read them (the import’s bad-input corpus)'
     }).toEqual({ shops: [], products: ['price'], offers: ['discount'] });
   });
 
-  it('products: each price is refused with "Valid price is required", and nothing is imported', async () => {
-    const shop = await d.shop({ externalCode: uniqueName('S') });
-    const message = formMessage(ProductInput.shape.price);
-    expect(message).toBe('Valid price is required');
-    const text = [
-      'shop_code,code,name,price',
-      ...NOT_NUMBERS.map((price, i) => `${shop.externalCode},N${i},${uniqueName('Odd')},${quoted(price)}`),
-    ].join('\n');
-    const run = await previewOf('products', text);
-    expect(run.preview?.counts).toEqual({
-      created: 0,
-      updated: 0,
-      unchanged: 0,
-      refused: NOT_NUMBERS.length,
+  // Each numeric column of each kind: every value refused with its form's message, nothing imported.
+  const NUMERIC_COLUMNS = [
+    {
+      kind: 'products' as const,
+      column: 'price',
+      message: 'Valid price is required',
+      schema: ProductInput.shape.price,
+      table: 'products',
+      header: 'shop_code,code,name,price',
+      row: (shop: ShopDetail, value: string, i: number) =>
+        `${shop.externalCode},N${i},${uniqueName('Odd')},${quoted(value)}`,
+    },
+    {
+      kind: 'offers' as const,
+      column: 'discount',
+      message: 'Discount must be between 1 and 100',
+      schema: OfferInput.shape.discount,
+      table: 'offers',
+      header: 'shop_code,title,discount,start_date,end_date',
+      row: (shop: ShopDetail, value: string) =>
+        `${shop.externalCode},${uniqueName('Odd')},${quoted(value)},2026-05-01,2026-05-31`,
+    },
+  ];
+
+  for (const { kind, column, message, schema, table, header, row } of NUMERIC_COLUMNS)
+    it(`${kind}: each ${column} is refused with "${message}", and nothing is imported`, async () => {
+      const shop = await d.shop({ externalCode: uniqueName('S') });
+      expect(formMessage(schema)).toBe(message);
+      const text = [header, ...NOT_NUMBERS.map((value, i) => row(shop, value, i))].join('\n');
+      const run = await previewOf(kind, text);
+      expect(run.preview?.counts).toEqual({
+        created: 0,
+        updated: 0,
+        unchanged: 0,
+        refused: NOT_NUMBERS.length,
+      });
+      expect(run.preview?.refused).toEqual(
+        NOT_NUMBERS.map((_value, i) => ({ line: i + 2, errors: [{ column, message }] })),
+      );
+      const done = await confirm(run.id, true);
+      expect(done.run?.status, JSON.stringify(done.run?.result)).toBe('done');
+      expect(done.run?.result?.counts).toMatchObject({ created: 0, updated: 0 });
+      expect(await count(`select count(*) as n from ${table} where shop_id = $1`, [shop.id])).toBe(0);
     });
-    expect(run.preview?.refused).toEqual(
-      NOT_NUMBERS.map((_price, i) => ({ line: i + 2, errors: [{ column: 'price', message }] })),
-    );
-    const done = await confirm(run.id, true);
-    expect(done.run?.status, JSON.stringify(done.run?.result)).toBe('done');
-    expect(done.run?.result?.counts).toMatchObject({ created: 0, updated: 0 });
-    expect(await count('select count(*) as n from products where shop_id = $1', [shop.id])).toBe(0);
-  });
 
   it('products: the same price text does not update an existing product either', async () => {
     const shop = await d.shop({ externalCode: uniqueName('S') });
@@ -426,31 +447,6 @@ describe('numbers read as the forms read them (the import’s bad-input corpus)'
     ]);
     expect((await confirm(run.id, true)).run?.status).toBe('done');
     expect(await count('select count(*) as n from products where id = $1 and price = 5', [kept.id])).toBe(1);
-  });
-
-  it('offers: each discount is refused with "Discount must be between 1 and 100", and nothing is imported', async () => {
-    const shop = await d.shop();
-    const message = formMessage(OfferInput.shape.discount);
-    expect(message).toBe('Discount must be between 1 and 100');
-    const text = [
-      'shop,title,discount,start_date,end_date',
-      ...NOT_NUMBERS.map(
-        (discount) => `${shop.name},${uniqueName('Odd')},${quoted(discount)},2026-05-01,2026-05-31`,
-      ),
-    ].join('\n');
-    const run = await previewOf('offers', text);
-    expect(run.preview?.counts).toEqual({
-      created: 0,
-      updated: 0,
-      unchanged: 0,
-      refused: NOT_NUMBERS.length,
-    });
-    expect(run.preview?.refused).toEqual(
-      NOT_NUMBERS.map((_discount, i) => ({ line: i + 2, errors: [{ column: 'discount', message }] })),
-    );
-    const done = await confirm(run.id, true);
-    expect(done.run?.status, JSON.stringify(done.run?.result)).toBe('done');
-    expect(await count('select count(*) as n from offers where shop_id = $1', [shop.id])).toBe(0);
   });
 
   it('plain numbers still import, and the schema’s own messages still come for the rest', async () => {
