@@ -168,6 +168,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
 
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.serverTimeouts };
+  // Helmet's middleware, built once (@fastify/helmet rebuilt it, and re-parsed the CSP, on every request).
+  const securityHeaders = helmet({
+    // Every directive written out (helmet's defaults off), exactly as docs/security.md lists them.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        fontSrc: ["'self'"],
+        // The stylesheet the toasts insert at run time, by its hash; no other inline style (csp.ts).
+        styleSrc: ["'self'", ...toastStyleHashes()],
+        imgSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    // Set below, and only on responses served over HTTPS.
+    strictTransportSecurity: false,
+    // What frame-ancestors 'none' says, for browsers that read only this header (helmet's default is
+    // SAMEORIGIN, which would let a page of the mall frame another: the two must agree).
+    xFrameOptions: { action: 'deny' },
+  });
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -188,7 +213,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // One line per request drowns what matters; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     // Errors Fastify meets before routing (a badly encoded URL…) get the same body as every other.
-    frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply as unknown as FastifyReply),
+    // The security headers too: these answers skip the hooks (a 400 BAD_URL, a 414 id too long).
+    frameworkErrors: (error, request, reply) =>
+      securityHeaders(request.raw, reply.raw, () =>
+        sendFrameworkError(error, reply as unknown as FastifyReply),
+      ),
   }).withTypeProvider<ZodTypeProvider>();
   // Each connection takes a file descriptor: with no cap, a flood of them leaves none for the database,
   // static files or anything else. Beyond the cap a new connection is closed as it arrives.
@@ -263,31 +292,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   // Security headers first, so that every answer carries them, a 429 or 503 from the hooks below too.
-  // Helmet's middleware, built once (@fastify/helmet rebuilt it, and re-parsed the CSP, on every request).
-  const securityHeaders = helmet({
-    // Every directive written out (helmet's defaults off), exactly as docs/security.md lists them.
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        scriptSrcAttr: ["'none'"],
-        fontSrc: ["'self'"],
-        // The stylesheet the toasts insert at run time, by its hash; no other inline style (csp.ts).
-        styleSrc: ["'self'", ...toastStyleHashes()],
-        imgSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-      },
-    },
-    // Set below, and only on responses served over HTTPS.
-    strictTransportSecurity: false,
-    // What frame-ancestors 'none' says, for browsers that read only this header (helmet's default is
-    // SAMEORIGIN, which would let a page of the mall frame another: the two must agree).
-    xFrameOptions: { action: 'deny' },
-  });
   app.addHook('onRequest', (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, () => done());
   });

@@ -55,6 +55,7 @@ export const ERROR_MEANINGS = {
   404: 'No such record (a path that names none included)',
   409: 'In conflict with the current state: a duplicate, a record in use, a change since it was read…',
   413: 'The body is too large',
+  414: 'A path parameter is longer than any record has (`MAX_PARAM_LENGTH`)',
   415: 'The body is of a type this route does not read',
   422: 'The file cannot be used (an image that cannot be read, too small, too many pixels…)',
   429: 'Too many requests from this address (`RATE_LIMITED`), or sign-in locked (`LOCKED`)',
@@ -84,7 +85,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * `schema.response` where the route says nothing of that status itself, so that the API reference and
  * the serializer know them. Every route: 429 (rate limit, lockout), 500, 503 (overload). A route that
  * takes a body (POST, PUT, PATCH, DELETE): 400 (malformed JSON), 403 (another site), 413, 415. A query
- * or body schema: 400. A params schema: 404 (a path that names no possible record). A permission: 401,
+ * or body schema: 400. A params schema: 404 (a path that names no possible record), 400 and 414 (badly encoded or too long). A permission: 401,
  * and 403 when the policy refuses someone. A cached read: 304. Routes without a schema (the health
  * check) or hidden from the reference are left alone.
  */
@@ -98,7 +99,8 @@ export function declareCommonErrors(route: Pick<RouteOptions, 'method' | 'schema
   };
   if (methods.some((method) => BODY_METHODS.has(method))) add(400, 403, 413, 415);
   if (schema.querystring || schema.body) add(400);
-  if (schema.params) add(404);
+  // a path parameter: a badly encoded one (`BAD_URL`) is a 400, one longer than the router takes a 414
+  if (schema.params) add(400, 404, 414);
   const permission = route.config?.permission;
   if (permission) {
     add(401);

@@ -20,7 +20,12 @@ const DECIMAL_TEXT = /^\d+(?:\.\d+)?$/;
  * Number() would read as a number. How large and how many decimals it may have is the schema's to say.
  */
 export function numberFromText(text: string): number {
-  return DECIMAL_TEXT.test(text) ? Number(text) : Number.NaN;
+  if (!DECIMAL_TEXT.test(text)) return Number.NaN;
+  // Past two decimals a number (a double) rounds silently ("19.999999999999999999" is 20): then the
+  // value read keeps a third decimal, so the schema refuses it as the form does "12.345".
+  const [whole, fraction = ''] = text.split('.');
+  const decimals = fraction.replace(/0+$/, '');
+  return decimals.length > 2 ? Number(`${whole}.${decimals.slice(0, 2)}5`) : Number(text);
 }
 
 /** The exact decimal string for the database: 12.5 → "12.50". */

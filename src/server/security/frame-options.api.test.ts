@@ -36,6 +36,9 @@ describe('framing', () => {
     ['an API answer', '/api/settings', 200],
     ['an API error', '/api/shops', 401],
     ['the API reference page', API_DOCS_PATH, 200],
+    // answered before routing, without the hooks (frameworkErrors)
+    ['a badly encoded URL', '/api/shops/%zz', 400],
+    ['an id too long for the router', `/api/shops/${'x'.repeat(200)}`, 414],
   ])('is refused by X-Frame-Options and the CSP alike on %s', async (_what, url, status) => {
     const response = await t.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(status);

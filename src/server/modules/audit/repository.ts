@@ -112,39 +112,51 @@ function mallOfficeLabel(displayName: string | null): string {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `value` with hint fields dropped and every admin's email in its texts replaced by their label. */
-function scrubbed(value: unknown, people: ShopHistoryPeople, pattern: RegExp | null): unknown {
-  if (typeof value === 'string') return withoutAdminEmails(value, people, pattern);
-  if (Array.isArray(value)) return value.map((inner) => scrubbed(inner, people, pattern));
+/**
+ * Texts the log writes about people, where an admin's email can stand: a membership entry's name and
+ * changes (the manager's email), and in the detail who submitted an offer, whose account it was, and an
+ * admin's send-back comment. Only these are rewritten: what a shop's page, products and offers say is
+ * the manager's own text, and rewriting an admin's email there would tell them whose email it is (type a
+ * guess into the shop's contact, read it back as "the mall office").
+ */
+const ABOUT_PEOPLE = new Set(['submittedBy', 'account', 'comment']);
+
+/**
+ * `value` with hint fields dropped at any depth, and its texts `rewritten where `all` says so or under an
+ * ABOUT_PEOPLE key.
+ */
+function scrubbed(value: unknown, all: boolean, rewrite: (text: string) => string): unknown {
+  if (typeof value === 'string') return all ? rewrite(value) : value;
+  if (Array.isArray(value)) return value.map((inner) => scrubbed(inner, all, rewrite));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([key]) => !NOT_FOR_MANAGERS.has(key))
-      .map(([key, inner]) => [key, scrubbed(inner, people, pattern)]),
+      .map(([key, inner]) => [key, scrubbed(inner, all || ABOUT_PEOPLE.has(key), rewrite)]),
   );
 }
 
 /**
  * An entry as a shop manager reads it (docs/security.md): the shop's managers as they are; an admin as
  * `mallOfficeLabel`, the command line (or any account not known) as "the mall office", with no id; no
- * admin's email and no code hint in any field (the name, the changes, the detail: an approval's `submittedBy`, a membership's
- * `manager`). The admins' Activity screen reads the log as it is.
+ * admin's email in a text the log writes about people (ABOUT_PEOPLE, membership entries) and no code
+ * hint anywhere. The admins' Activity screen reads the log as it is.
  */
-function asShopManagerSees(
-  entry: AuditEntry,
-  people: ShopHistoryPeople,
-  pattern: RegExp | null = adminEmailPattern(people),
-): AuditEntry {
+function asShopManagerSees(entry: AuditEntry, people: ShopHistoryPeople, pattern: RegExp | null): AuditEntry {
   const shown = entry.actorId !== null && people.shown.has(entry.actorId);
+  const rewrite = (text: string) => withoutAdminEmails(text, people, pattern);
+  // a membership entry is about a person throughout; elsewhere only ABOUT_PEOPLE values are
+  const membership = entry.entityType === 'membership';
   return {
     ...entry,
     actorId: shown ? entry.actorId : null,
     actorEmail: shown
       ? entry.actorEmail
       : ((entry.actorId !== null ? people.adminLabels.get(entry.actorId) : undefined) ?? MALL_OFFICE),
-    entityName: withoutAdminEmails(entry.entityName, people, pattern),
-    changes: scrubbed(entry.changes, people, pattern) as AuditEntry['changes'],
-    detail: entry.detail === null ? null : (scrubbed(entry.detail, people, pattern) as AuditEntry['detail']),
+    entityName: membership ? rewrite(entry.entityName) : entry.entityName,
+    changes: scrubbed(entry.changes, membership, rewrite) as AuditEntry['changes'],
+    detail:
+      entry.detail === null ? null : (scrubbed(entry.detail, membership, rewrite) as AuditEntry['detail']),
   };
 }
 

@@ -243,3 +243,27 @@ describe("a shop manager's history of their shop", () => {
     expect(body).toContain(promoted.user.email);
   });
 });
+
+describe('what a manager wrote, read back in their history', () => {
+  it('is shown as written, an admin’s email too: the history is no oracle for whose email is an admin’s', async () => {
+    const shop = await d.shop();
+    const manager = await d.manager(shop.id);
+    const guesses = [d.admin.user.email, d.admin.user.email.toUpperCase(), 'nobody@example.com'];
+    for (const contact of guesses) {
+      const edit = await d.call(manager, 'PATCH', `/api/shops/${shop.id}`, {
+        contact,
+        location: `Ask ${contact} at the desk`,
+      });
+      expect(edit.statusCode, edit.body).toBe(200);
+    }
+    const response = await d.call(manager, 'GET', `/api/manage/shops/${shop.id}/activity?pageSize=100`);
+    const edits = (response.json() as AuditPage).items.filter(
+      (e) => e.entityType === 'shop' && e.action === 'update',
+    );
+    // newest first: each guess comes back exactly as typed, the admin's and the stranger's alike
+    expect(edits.map((e) => e.changes.contact?.after)).toEqual([...guesses].reverse());
+    expect(edits.map((e) => e.changes.location?.after)).toEqual(
+      [...guesses].reverse().map((guess) => `Ask ${guess} at the desk`),
+    );
+  });
+});

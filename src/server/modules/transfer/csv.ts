@@ -11,23 +11,45 @@ import { HttpError } from '../../errors';
 /** What a spreadsheet needs to open a CSV file as UTF-8 rather than its local code page. */
 export const UTF8_BOM = '\uFEFF';
 
-/** A cell a spreadsheet would run as a formula (or that starts with a character it trims and then runs). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** What a spreadsheet runs as a formula at the start of a cell (or trims, then runs what follows). */
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
+/**
+ * After these a spreadsheet may start a new cell or line inside our cell: a `;` or a tab (the separator of
+ * spreadsheets set up for it, which split a quoted cell too — a quote counts only at a field's start) and
+ * a line break (readers that split lines first).
+ */
+const CELL_BREAK = new Set([';', '\t', '\r', '\n']);
 
 /**
- * A cell as written to a file: one that a spreadsheet would take for a formula gets a leading `'`
- * (OWASP's advice). A value that itself starts with `'` gets one too, so that reading strips exactly one
- * and a round trip gives the value back.
+ * A cell as written to a file: wherever a spreadsheet could start a cell (its start, and after each
+ * CELL_BREAK) with what it would run as a formula, a `'` goes first (OWASP's advice) — `a;=1+1` is written
+ * `a;'=1+1`. A `'` there gets one too, so that reading strips exactly one and a round trip gives the
+ * value back.
  */
 export function escapeCell(value: string): string {
-  return FORMULA_START.test(value) || value.startsWith("'") ? `'${value}` : value;
+  let out = '';
+  let atStart = true;
+  for (const char of value) {
+    if (atStart && (FORMULA_START.has(char) || char === "'")) out += "'";
+    out += char;
+    atStart = CELL_BREAK.has(char);
+  }
+  return out;
 }
 
-/** A cell as read from a file: the export's escape taken off again. */
+/** A cell as read from a file: the export's escapes taken off again. */
 export function unescapeCell(value: string): string {
-  return value.startsWith("'") && (FORMULA_START.test(value.slice(1)) || value[1] === "'")
-    ? value.slice(1)
-    : value;
+  let out = '';
+  let atStart = true;
+  for (let i = 0; i < value.length; i++) {
+    const next = value[i + 1] ?? '';
+    // the escape: dropped, and what it escaped is kept as it is
+    if (atStart && value[i] === "'" && (FORMULA_START.has(next) || next === "'")) i++;
+    const char = value[i] as string;
+    out += char;
+    atStart = CELL_BREAK.has(char);
+  }
+  return out;
 }
 
 /** A file that cannot be read at all: 400 with what to do about it. */

@@ -331,12 +331,16 @@ export async function checkShops(
   const place = (
     name: string,
     byKey: Map<string, { id: string; name: string }>,
+    listed: Map<string, string>,
     created: Map<string, string>,
   ): { id: string; name: string } | { message: string } | null => {
     if (!name) return null;
     const key = placeNameKeys(name).nameKey;
     const found = byKey.get(key);
     if (found) return found;
+    // a new name an earlier row spelt already: that spelling (the first) is the one created
+    const earlier = listed.get(key);
+    if (earlier !== undefined) return { id: TO_CREATE, name: earlier };
     const parsed = PlaceInput.shape.name.safeParse(name);
     if (!parsed.success) return { message: parsed.error.issues[0]?.message ?? 'Name is required' };
     if (!created.has(key)) created.set(key, parsed.data);
@@ -360,8 +364,8 @@ export async function checkShops(
     (row) => {
       pendingCats.clear();
       pendingFloors.clear();
-      const categoryPlace = place(row.cells.category?.trim() ?? '', catByKey, pendingCats);
-      const floorPlace = place(row.cells.floor?.trim() ?? '', floorByKey, pendingFloors);
+      const categoryPlace = place(row.cells.category?.trim() ?? '', catByKey, newCategories, pendingCats);
+      const floorPlace = place(row.cells.floor?.trim() ?? '', floorByKey, newFloors, pendingFloors);
       const placeRefusals: Refusal[] = [];
       if (categoryPlace && 'message' in categoryPlace)
         placeRefusals.push({ column: 'category', message: categoryPlace.message });

@@ -30,10 +30,19 @@ const KindParams = z.strictObject({ kind: z.enum(IMPORT_KINDS, { error: 'Unknown
 const ImportRunList = z.object({ items: z.array(ImportRun) });
 
 /** A download's headers: CSV in UTF-8, saved under `name`, never cached (it is a person's data). */
+/**
+ * A file to save as `name` (RFC 6266): a plain-ASCII `filename` for old clients, and the name itself in
+ * `filename*` (UTF-8, percent-encoded). A header holds no other characters: "商店-errors.csv" made it throw.
+ */
 function download(name: string) {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return {
     'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${name}"`,
+    'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`,
     'cache-control': 'no-store',
   };
 }
@@ -169,7 +178,7 @@ export const transferRoutes: FastifyPluginAsyncZod<{
       const rows = refused.flatMap((row) =>
         row.errors.map((error) => [String(row.line), error.column, error.message]),
       );
-      reply.headers(download(`${run.fileName.replace(/\.csv$/i, '')}-errors.csv`.replace(/["\\\r\n]/g, '_')));
+      reply.headers(download(`${run.fileName.replace(/\.csv$/i, '')}-errors.csv`));
       return reply.send(csvText(['line', 'column', 'message'], rows));
     },
   );

@@ -263,6 +263,25 @@ describe('a run whose server stopped: the lease', () => {
 });
 
 describe('shops: new categories and floors, and a round trip', () => {
+  it('creates one category for look-alike spellings of a new name, spelt as the first row has it', async () => {
+    const cat = uniqueName('Gadgets');
+    const text = [
+      'name,category,floor',
+      `${uniqueName('Shop')},${cat},Ground Floor`,
+      `${uniqueName('Shop')},${cat}\u2800,Ground Floor`,
+      `${uniqueName('Shop')},${cat.toUpperCase()}\u3164,Ground Floor`,
+    ].join('\n');
+    const run = await previewOf('shops', text);
+    expect(run.preview?.newCategories).toEqual([cat]);
+    expect((await confirm(run.id)).run?.status).toBe('done');
+    const { rows } = await t.database.pool.query(
+      `select c.name, count(s.id)::int as shops from categories c join shops s on s.category_id = c.id
+        where lower(c.name) like lower($1) group by c.name`,
+      [`${cat}%`],
+    );
+    expect(rows).toEqual([{ name: cat, shops: 3 }]);
+  });
+
   it('lists missing places, creates them on confirm, and an export read back changes nothing', async () => {
     const cat = uniqueName('Cat');
     const floor = uniqueName('Floor');
@@ -457,18 +476,22 @@ describe('numbers read as the forms read them (the import’s bad-input corpus)'
       `${shop.name},${uniqueName('Cents')},12.50`,
       `${shop.name},${uniqueName('Three')},1.234`,
       `${shop.name},${uniqueName('Huge')},123456789012`,
+      // more digits than a double holds: refused as the third decimal it is, never rounded to 20.00
+      `${shop.name},${uniqueName('Long')},19.999999999999999999`,
+      `${shop.name},${uniqueName('Zeros')},12.3400`,
     ].join('\n');
     const run = await previewOf('products', text);
-    expect(run.preview?.counts).toMatchObject({ created: 2, refused: 2 });
+    expect(run.preview?.counts).toMatchObject({ created: 3, refused: 3 });
     expect(run.preview?.refused).toEqual([
       { line: 4, errors: [{ column: 'price', message: 'Price can have at most 2 decimal places' }] },
       { line: 5, errors: [{ column: 'price', message: 'Price is too large' }] },
+      { line: 6, errors: [{ column: 'price', message: 'Price can have at most 2 decimal places' }] },
     ]);
   });
 });
 
 describe('exported cells that a spreadsheet could split on its own separator', () => {
-  it('quotes every cell, so a ";" or a tab in a name never starts a cell (a formula) of its own', async () => {
+  it('quotes every cell and escapes a formula after a ";", a tab or a line break, so no split starts one', async () => {
     const tag = uniqueName('Q').replace(/\W/g, '');
     const semicolon = `${tag} a;=1+1`;
     const tab = `${tag} a\tb`;
@@ -478,7 +501,7 @@ describe('exported cells that a spreadsheet could split on its own separator', (
 
     const shops = await t.app.inject({ url: '/api/export/shops', headers: d.admin.headers });
     const shopLine = shops.body.split('\r\n').find((line) => line.includes(tag)) as string;
-    expect(shopLine.startsWith(`"${tag}-1","${semicolon}",`)).toBe(true);
+    expect(shopLine.startsWith(`"${tag}-1","${tag} a;'=1+1",`)).toBe(true);
 
     const products = await t.app.inject({
       url: `/api/export/products?shopId=${shop.id}`,
@@ -494,7 +517,11 @@ describe('exported cells that a spreadsheet could split on its own separator', (
       for (const cell of cells) expect(cell, line).toMatch(/^"(?:[^"]|"")*"$/);
     }
     expect(lines.some((line) => line.includes(`,"${tab}",`))).toBe(true);
-    expect(lines.some((line) => line.includes(`,"${tag} c;=1+1;d",`))).toBe(true);
+    expect(lines.some((line) => line.includes(`,"${tag} c;'=1+1;d",`))).toBe(true);
+    // Split as a spreadsheet set up for ";" or tab would (a quote counts only at a field's start): no
+    // piece starts a formula.
+    for (const line of [shopLine, ...lines])
+      for (const piece of line.split(/[;\t]/)) expect(piece, line).not.toMatch(/^[=+\-@]/);
     // Read back as an import, nothing changes.
     const back = await previewOf('products', products.body);
     expect(back.preview?.counts).toMatchObject({ created: 0, updated: 0, unchanged: 2, refused: 0 });
@@ -828,4 +855,24 @@ describe('a mall with more shops and offers than one page of the check’s reads
     expect(run.preview?.refused.slice(0, 3)).toEqual([]);
     expect(run.preview?.counts).toMatchObject({ created: 4200, refused: 0 });
   });
+});
+
+describe('a file named in any script', () => {
+  it.each(['商店 ☕.csv', 'Café "best".csv', 'ㅤ.csv'])(
+    'its refused rows download as "%s" less .csv, plus -errors.csv',
+    async (fileName) => {
+      const run = await previewOf('products', 'shop,name,price\nNo such shop,Lamp,1\n', fileName);
+      expect(run.preview?.counts.refused).toBe(1);
+      const errors = await t.app.inject({ url: `/api/imports/${run.id}/errors`, headers: d.admin.headers });
+      expect(errors.statusCode, errors.body).toBe(200);
+      const disposition = String(errors.headers['content-disposition']);
+      const name = `${fileName.replace(/\.csv$/, '')}-errors.csv`;
+      // the name itself for every browser of this century, an ASCII stand-in for the rest
+      const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1] ?? '';
+      expect(decodeURIComponent(encoded)).toBe(name);
+      expect(/filename="([\x20-\x7e]*)"/.exec(disposition)?.[1]).toBe(
+        name.replace(/[^\x20-\x7e]|["\\]/g, '_'),
+      );
+    },
+  );
 });
