@@ -14,13 +14,11 @@ export default defineConfig({
         },
       },
       {
-        // The API suite: buildApp() + app.inject against a real database, chosen by MALL_TEST_DATABASE
-        // (pglite | postgres). scripts/test-api.mjs runs it once for each.
+        // The API suite: buildApp() + app.inject against a real PostgreSQL: the embedded server the run
+        // starts, or DATABASE_URL's (scripts/test-api.mjs).
         test: {
           name: 'api',
           include: ['src/**/*.api.test.ts'],
-          // Several servers on one database: PostgreSQL only (an embedded data directory has one server).
-          exclude: process.env.MALL_TEST_DATABASE === 'postgres' ? [] : ['src/**/*.postgres.api.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -32,7 +32,7 @@ await runCli(async () => {
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
     const passwordHash = await hashPassword(parsed.data.password);
-    const outcome = await createOrPromoteAdmin(opened.database.db, parsed.data.email, passwordHash);
+    const outcome = await createOrPromoteAdmin(opened.db, parsed.data.email, passwordHash);
     console.log(
       outcome === 'promoted'
         ? `${parsed.data.email} is now an admin, with the new password.`

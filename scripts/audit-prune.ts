@@ -18,7 +18,7 @@ await runCli(async () => {
   const env = parseEnv();
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
-    const removed = await pruneAuditLog(opened.database.db, before.data, env.MALL_TIMEZONE);
+    const removed = await pruneAuditLog(opened.db, before.data, env.MALL_TIMEZONE);
     console.log(
       `Removed ${removed} audit log ${removed === 1 ? 'entry' : 'entries'} made before ${before.data} (${env.MALL_TIMEZONE}); the prune itself is recorded.`,
     );

@@ -1,4 +1,4 @@
-import { DataDirInUseError } from '../src/server/db/data-dir-lock';
+import { EmbeddedStartError } from '../src/server/db/embedded-postgres';
 import { EnvError } from '../src/server/env';
 
 /** Runs a command-line task: expected failures print one clear line, anything else its stack. */
@@ -7,7 +7,7 @@ export async function runCli(task: () => Promise<void>): Promise<void> {
     await task();
   } catch (error) {
     const expected =
-      error instanceof EnvError || error instanceof DataDirInUseError || error instanceof CliError;
+      error instanceof EnvError || error instanceof EmbeddedStartError || error instanceof CliError;
     console.error(
       expected || !(error instanceof Error) ? String((error as Error).message ?? error) : error.stack,
     );

@@ -23,7 +23,7 @@ await runCli(async () => {
   const opened = await openConfiguredDatabase(env, log, { demoData: false });
   try {
     const stream = exportStream(
-      opened.database.db,
+      opened.db,
       kind,
       // Every row: the list's query with its defaults and no filter.
       ExportQuery[kind].parse({}) as Record<string, unknown>,

@@ -34,10 +34,10 @@ await runCli(async () => {
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
     const runs = importRunStore(
-      opened.database.db,
+      opened.db,
       () => new Date(),
       env.MALL_IMPORT_LEASE_S,
-      opened.database.workerConnection,
+      opened.workerConnection,
     );
     const settle = async (run: ImportRun, what: string): Promise<ImportRun> => {
       let last = '';

@@ -11,14 +11,14 @@ await runCli(async () => {
   const env = parseEnv();
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
-    const existing = await countDirectory(opened.database.db);
+    const existing = await countDirectory(opened.db);
     if (existing > 0) {
       throw new CliError(
         `This mall already has data (${existing} shops, categories and floors in all); the demo mall is loaded only into an empty one.`,
       );
     }
-    const images = imageStoreFor(opened.database, env.MALL_DATA_DIR);
-    const summary = await loadDemoData(opened.database.db, mallToday(env.MALL_TIMEZONE), { images });
+    const images = imageStoreFor(opened, env.MALL_DATA_DIR);
+    const summary = await loadDemoData(opened.db, mallToday(env.MALL_TIMEZONE), { images });
     console.log(
       `Loaded the demo mall: ${summary.categories} categories, ${summary.floors} floors, ${summary.shops} shops, ` +
         `${summary.products} products, ${summary.offers} offers.`,

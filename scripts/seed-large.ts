@@ -24,7 +24,7 @@ await runCli(async () => {
   const env = parseEnv();
   const opened = await openConfiguredDatabase(env, console, { demoData: false });
   try {
-    const existing = await countDirectory(opened.database.db);
+    const existing = await countDirectory(opened.db);
     if (existing > 0) {
       throw new CliError(
         `This mall already has data (${existing} shops, categories and floors in all); the large mall is loaded only into an empty one.`,
@@ -32,7 +32,7 @@ await runCli(async () => {
     }
     const today = mallToday(env.MALL_TIMEZONE);
     const where =
-      opened.database.kind === 'embedded' ? `embedded database in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
+      opened.kind === 'embedded' ? `embedded database in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
     console.log(`Loading the large mall into the ${where} (today is ${today} in ${env.MALL_TIMEZONE})…`);
 
     // A bar per table on a terminal; one line per finished table otherwise (CI logs, pipes).
@@ -52,7 +52,7 @@ await runCli(async () => {
     );
     // A few generated pictures shared by every shop and product (issue 16), drawn before the load.
     const picturesStarted = performance.now();
-    const pictures = await renderLargeMallPictures(imageStoreFor(opened.database, env.MALL_DATA_DIR));
+    const pictures = await renderLargeMallPictures(imageStoreFor(opened, env.MALL_DATA_DIR));
     if (!tty) console.log(`  pictures drawn in ${seconds(performance.now() - picturesStarted)}`);
     const loadStarted = performance.now();
     const tableTimes: string[] = [];
@@ -60,7 +60,7 @@ await runCli(async () => {
     let summary: typeof LARGE_MALL;
     try {
       summary = await loadLargeMall(
-        opened.database.db,
+        opened.db,
         today,
         ({ table, done, total }) => {
           tableBars.get(table)?.update(done);

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Runs the API test suite (vitest project 'api') twice: on the embedded database (PGlite), then on a
-// real PostgreSQL server: DATABASE_URL when set (a server where tests may create and drop databases),
-// else a throwaway cluster started here and removed afterwards.
+// Runs the API test suite (vitest project 'api') once, on one PostgreSQL:
+//   - by default the embedded server (the PostgreSQL 18 `npm start` runs), started by the suite itself
+//     on a temporary data folder (src/server/test/global-setup.ts);
+//   - with DATABASE_URL, that server (one where tests may create and drop databases);
+//   - with --external, a throwaway cluster of the operating system's PostgreSQL (Debian's; the oldest
+//     major version the README supports), started here and removed afterwards.
 //
-//   node scripts/test-api.mjs [extra vitest args…]
+//   node scripts/test-api.mjs [--external] [extra vitest args…]
 //
 // The tests run under the same Node as this script (its folder goes first on PATH), so
 // `PATH=/path/to/node24/bin:$PATH node scripts/test-api.mjs` tests on that Node.
@@ -12,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const extraArgs = process.argv.slice(2);
+const external = process.argv.includes('--external');
+const extraArgs = process.argv.slice(2).filter((arg) => arg !== '--external');
 const nodeBinDir = path.dirname(process.execPath);
 
 /** postgres://user:secret@host/db → postgres://user:***@host/db */
@@ -54,48 +58,31 @@ function runVitest(overrides) {
   });
 }
 
-const results = [];
-
-// 1. PGlite. The tests choose the database from MALL_TEST_DATABASE; DATABASE_URL must not leak into it.
-{
-  header(`API tests on PGlite (Node ${process.version})`);
-  const start = performance.now();
-  const code = await runVitest({ MALL_TEST_DATABASE: 'pglite', DATABASE_URL: undefined });
-  results.push({ name: 'PGlite', code, time: seconds(start) });
-}
-
-// 2. PostgreSQL.
-{
-  const start = performance.now();
-  let cluster;
-  let code = 1;
+const start = performance.now();
+let cluster;
+let code = 1;
+let name;
+try {
   let databaseUrl = process.env.DATABASE_URL;
-  try {
-    if (databaseUrl) {
-      header(`API tests on PostgreSQL (DATABASE_URL ${redact(databaseUrl)}, Node ${process.version})`);
-    } else {
-      const { startThrowawayCluster } = await import('./pg-cluster.mjs');
-      const clusterStart = performance.now();
-      cluster = await startThrowawayCluster();
-      databaseUrl = cluster.url;
-      header(
-        `API tests on PostgreSQL (throwaway PostgreSQL ${cluster.version} cluster at ${cluster.url}, ` +
-          `started in ${seconds(clusterStart)}, Node ${process.version})`,
-      );
-    }
-    code = await runVitest({ MALL_TEST_DATABASE: 'postgres', DATABASE_URL: databaseUrl });
-  } catch (error) {
-    header('API tests on PostgreSQL (could not start)');
-    console.error(error instanceof Error ? error.message : error);
-    code = 1;
-  } finally {
-    await cluster?.stop();
+  if (external && !databaseUrl) {
+    const { startThrowawayCluster } = await import('./pg-cluster.mjs');
+    const clusterStart = performance.now();
+    cluster = await startThrowawayCluster();
+    databaseUrl = cluster.url;
+    name = `PostgreSQL ${cluster.version} (throwaway cluster, started in ${seconds(clusterStart)})`;
+  } else if (databaseUrl) {
+    name = `PostgreSQL at DATABASE_URL ${redact(databaseUrl)}`;
+  } else {
+    name = 'the embedded PostgreSQL';
   }
-  results.push({ name: 'PostgreSQL', code, time: seconds(start) });
+  header(`API tests on ${name}, Node ${process.version}`);
+  code = await runVitest({ DATABASE_URL: databaseUrl });
+} catch (error) {
+  header('API tests (could not start their database)');
+  console.error(error instanceof Error ? error.message : error);
+  code = 1;
+} finally {
+  await cluster?.stop();
 }
-
-console.log('');
-for (const { name, code, time } of results) {
-  console.log(`API tests on ${name}: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${time}`);
-}
-process.exitCode = results.every(({ code }) => code === 0) ? 0 : 1;
+console.log(`\nAPI tests on ${name}: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${seconds(start)}`);
+process.exitCode = code;

@@ -392,8 +392,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     now,
     timeZone,
-    productIndex: database.kind === 'embedded',
-    buildIndexAtStart: options.searchIndexAtStart === true,
   });
   await app.register(transferRoutes, {
     prefix: '/api',

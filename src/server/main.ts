@@ -1,15 +1,10 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { DataDirInUseError } from './db/data-dir-lock';
-import { type EarlyEmbedded, startEmbeddedEarly } from './db/early-embedded';
+import type { Database } from './db/client';
+import { EmbeddedStartError } from './db/embedded-postgres';
 import { collectStartUpGarbage, serialScavenges } from './lib/gc-tuning';
-import type { OpenedDatabase } from './start';
 
-// First thing, before the rest of the server loads: lock the embedded data directory and start PGlite
-// (about half of start-up). The modules below load meanwhile (dynamic imports: the build splits them
-// into their own chunk, so their packages are not loaded before this line runs).
-let early: EarlyEmbedded | null = startEmbeddedEarly();
 // The collector set for a steady event loop (lib/gc-tuning.ts), for every isolate of the process.
 serialScavenges();
 
@@ -19,15 +14,15 @@ const clientDir = import.meta.url.endsWith('.js')
   ? fileURLToPath(new URL('../client', import.meta.url))
   : null;
 
-let opened: OpenedDatabase | undefined;
+let opened: Database | undefined;
 let app: FastifyInstance | undefined;
 let stopping = false;
 
 /**
  * SIGTERM/SIGINT at any moment, start-up included: stop accepting connections, let requests in flight
- * finish, close the database (and release the data directory), exit 0.
+ * finish, close the database (and stop the embedded one), exit 0.
  */
-async function stop(signal: string) {
+async function stop(signal: string, exitCode = 0) {
   if (stopping) return;
   stopping = true;
   app?.log.info({ signal }, 'shutting down');
@@ -39,15 +34,20 @@ async function stop(signal: string) {
     await app?.close();
     clearInterval(sweep);
     await opened?.close();
-    await early?.abandon();
   } finally {
-    process.exit(0);
+    process.exit(exitCode);
   }
 }
 process.once('SIGTERM', () => void stop('SIGTERM'));
 process.once('SIGINT', () => void stop('SIGINT'));
 
-let isExpected: (error: unknown) => boolean = (error) => error instanceof DataDirInUseError;
+let isExpected: (error: unknown) => boolean = (error) => error instanceof EmbeddedStartError;
+
+/** The embedded database stopped and could not be restarted: one line, then the server stops too. */
+function giveUp(reason: string) {
+  process.stderr.write(`Super Mall stops: ${reason}\n`);
+  void stop('database lost', 1);
+}
 
 async function main() {
   const [
@@ -67,15 +67,13 @@ async function main() {
     import('./modules/transfer/check-process'),
     import('./modules/transfer/routes'),
   ]);
-  isExpected = (error) => error instanceof DataDirInUseError || error instanceof EnvError;
+  isExpected = (error) => error instanceof EmbeddedStartError || error instanceof EnvError;
   const env = parseEnv();
   const logger = pino({ level: env.LOG_LEVEL });
-  const handedOver = early;
-  early = null;
-  opened = await openConfiguredDatabase(env, logger, { early: handedOver });
+  opened = await openConfiguredDatabase(env, logger, { onGiveUp: giveUp });
   if (stopping) return;
   app = await buildApp({
-    database: opened.database,
+    database: opened,
     timeZone: env.MALL_TIMEZONE,
     searchIndexAtStart: true,
     operatorInviteCode: env.MALL_ADMIN_INVITE_CODE,
@@ -88,7 +86,7 @@ async function main() {
     benchRoutes: env.MALL_BENCH_ROUTES,
     importLeaseSeconds: env.MALL_IMPORT_LEASE_S,
     maxConnections: env.MALL_MAX_CONNECTIONS,
-    imageStore: imageStoreFor(opened.database, env.MALL_DATA_DIR),
+    imageStore: imageStoreFor(opened, env.MALL_DATA_DIR),
     clientDir: clientDir && fs.existsSync(`${clientDir}/index.html`) ? clientDir : undefined,
     logger,
   });
@@ -110,9 +108,9 @@ async function main() {
 
   const shownHost = ['0.0.0.0', '127.0.0.1', '::'].includes(env.HOST) ? 'localhost' : env.HOST;
   const url = `http://${shownHost}:${env.PORT}`;
-  await announceSetupCode(opened.database, env, url);
+  await announceSetupCode(opened, env, url);
   const where =
-    opened.database.kind === 'embedded' ? `embedded database in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
+    opened.kind === 'embedded' ? `embedded PostgreSQL in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
   process.stdout.write(`Super Mall is ready at ${url} (${where})\n`);
 }
 
@@ -123,6 +121,5 @@ main().catch(async (error: unknown) => {
   process.stderr.write(expected ? `${detail}\n` : `Super Mall could not start: ${detail}\n`);
   await app?.close().catch(() => {});
   await opened?.close().catch(() => {});
-  await early?.abandon().catch(() => {});
   process.exit(1);
 });

@@ -1,65 +1,49 @@
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Database, openEmbedded, openPostgres } from './db/client';
-import { lockDataDir } from './db/data-dir-lock';
 import { isDemoDataEnabled, loadDemoData } from './db/demo-data';
-import { type EarlyEmbedded, isInitialised, pgDataDir } from './db/early-embedded';
+import { isInitialised } from './db/embedded-postgres';
 import { runMigrations, type StartLog } from './db/migrate';
+import { moveFromPglite } from './db/pglite-move';
 import type { Env } from './env';
 import { mallToday } from './lib/mall-time';
 import { prepareSetupCode } from './modules/accounts/invites';
 import { imageStoreFor } from './modules/images/store';
 
-export interface OpenedDatabase {
-  database: Database;
-  /** Releases the embedded data directory's lock after the database is closed. */
-  close(): Promise<void>;
-}
-
 /**
- * Opens the configured database and brings it up to date: migrations, and the demo mall in a brand-new
- * embedded database unless MALL_DEMO_DATA=off.
+ * Opens the configured database and brings it up to date: migrations, the contents of a PGlite data
+ * folder of an earlier release moved in (db/pglite-move.ts), and the demo mall in a brand-new embedded
+ * database unless MALL_DEMO_DATA=off. `onGiveUp`: the embedded database stopped and cannot be restarted.
  */
 export async function openConfiguredDatabase(
   env: Env,
-  log: StartLog,
-  { demoData = true, early }: { demoData?: boolean; early?: EarlyEmbedded | null } = {},
-): Promise<OpenedDatabase> {
+  log: StartLog & Partial<Pick<FastifyBaseLogger, 'error'>>,
+  { demoData = true, onGiveUp }: { demoData?: boolean; onGiveUp?: (reason: string) => void } = {},
+): Promise<Database> {
   if (env.DATABASE_URL) {
-    await early?.abandon();
     const database = await openPostgres(env.DATABASE_URL);
-    await runMigrations(database, log);
-    if (demoData && isDemoDataEnabled(env.MALL_DEMO_DATA, false)) await loadDemoIfEmpty(database, env, log);
-    return { database, close: () => database.close() };
+    try {
+      await runMigrations(database, log);
+      if (demoData && isDemoDataEnabled(env.MALL_DEMO_DATA, false)) await loadDemoIfEmpty(database, env, log);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    return database;
   }
 
-  // The worker main.ts started early, when it is for this data directory.
-  let started = early && path.resolve(early.dataDir) === path.resolve(env.MALL_DATA_DIR) ? early : null;
-  if (early && !started) await early.abandon();
-  const release = started?.release ?? lockDataDir(env.MALL_DATA_DIR);
-  let database: Database | undefined;
+  const brandNew = !isInitialised(env.MALL_DATA_DIR);
+  const database = await openEmbedded(env.MALL_DATA_DIR, { log, onGiveUp });
   try {
-    const brandNew = started ? started.brandNew : !isInitialised(env.MALL_DATA_DIR);
-    database = await openEmbedded({ dataDir: pgDataDir(env.MALL_DATA_DIR) }, started?.worker);
-    started = null;
     await runMigrations(database, log);
-    if (demoData && brandNew && isDemoDataEnabled(env.MALL_DEMO_DATA, true)) {
+    const moved = await moveFromPglite(database, env.MALL_DATA_DIR, log);
+    if (demoData && brandNew && !moved && isDemoDataEnabled(env.MALL_DEMO_DATA, true)) {
       await loadDemoIfEmpty(database, env, log);
     }
-    const opened = database;
-    return {
-      database: opened,
-      async close() {
-        await opened.close();
-        release();
-      },
-    };
   } catch (error) {
-    await started?.worker.abandon();
-    await database?.close().catch(() => {});
-    release();
+    await database.close();
     throw error;
   }
+  return database;
 }
 
 async function loadDemoIfEmpty(database: Database, env: Env, log: Pick<FastifyBaseLogger, 'info'>) {

@@ -37,14 +37,8 @@ export const sessionPlugin = fp<{ database: Database; now: () => Date; sessionCa
   async (app, { database, now, sessionCache = true }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('catalogVersion', null);
-    // Embedded, the bound is counted on the time PGlite's one session was free (decision 027, first
-    // amendment): a long write transaction, during which nothing else can commit, does not use it up.
-    const cache = sessionCache ? new SessionCache({ clock: database.freeTime }) : undefined;
-    const listener = !cache
-      ? null
-      : database.kind === 'embedded'
-        ? listenOnEmbedded(database, cache)
-        : listenOnPostgres(database.pool, cache, app.log);
+    const cache = sessionCache ? new SessionCache() : undefined;
+    const listener = cache ? listenOnPostgres(database.pool, cache, app.log) : null;
     app.decorate('sessionChanges', listener && cache ? Object.assign(listener, { cache }) : null);
     if (listener) {
       app.addHook('onReady', () => listener.started);

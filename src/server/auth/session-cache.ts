@@ -20,11 +20,7 @@ export interface SessionCacheOptions {
   ttlMs?: number;
   /** Sessions kept at most (least recently used dropped first). */
   max?: number;
-  /**
-   * The clock the bound is counted on (ms): `performance.now` unless the database gives one. Embedded, it
-   * stands still while the server holds PGlite's one session, when nothing can be changed unnoticed
-   * (Database.freeTime).
-   */
+  /** The clock the bound is counted on (ms): `performance.now` unless a test gives one. */
   clock?: () => number;
 }
 
@@ -285,34 +281,6 @@ export function listenOnPostgres(
       cache.setListening(false);
       await client?.end().catch(() => {});
       client = null;
-    },
-  };
-}
-
-/**
- * The embedded database has one session, which every connection of the pool shares (decision 001):
- * a notification comes back on the connection whose commit sent it, inside that commit's answer —
- * before the write's query resolves. `openEmbedded` LISTENs on every connection and hands them here;
- * nothing needs to wait (sync is immediate). A new connection clears the cache, as a reconnect does.
- */
-export function listenOnEmbedded(database: Database, cache: SessionCache): ChangeListener {
-  const notifications = database.notifications;
-  if (!notifications) throw new Error('listenOnEmbedded needs the embedded database');
-  const onNotification = (payload: string) => cache.handle(payload);
-  const onConnect = () => cache.setListening(true);
-  notifications.on('notification', onNotification);
-  notifications.on('connect', onConnect);
-  // A connection lost before its commit's answer came back may have taken a notification with it.
-  notifications.on('lost', onConnect);
-  cache.setListening(true);
-  return {
-    started: Promise.resolve(),
-    async sync() {},
-    async close() {
-      notifications.off('notification', onNotification);
-      notifications.off('connect', onConnect);
-      notifications.off('lost', onConnect);
-      cache.setListening(false);
     },
   };
 }

@@ -1,14 +1,13 @@
-// API tests: the real app (buildApp) on a real database — a PGlite copy or a PostgreSQL database made
-// from the run's migrated template — driven with app.inject.
+// API tests: the real app (buildApp) on a real database — a PostgreSQL database made from the run's
+// migrated template, on the run's embedded server or DATABASE_URL's — driven with app.inject.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import type { SessionUser } from '../../shared/auth';
 import { type AppOptions, buildApp } from '../app';
 import { SESSION_COOKIE } from '../auth/sessions';
-import { type Database, openEmbedded, openPostgres } from '../db/client';
+import { type Database, openPostgres } from '../db/client';
 import type { UndeclaredStatus } from '../errors';
 import type { RateLimits } from '../rate-limits';
 import { databaseUrlFor } from './global-setup';
@@ -48,17 +47,16 @@ function undeclaredStatusRecorder() {
 }
 
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (inject('testDatabase') === 'pglite') {
-    const database = await openEmbedded({ loadDataDir: fs.readFileSync(inject('pgliteTemplatePath')) });
-    return { database, drop: async () => {} };
-  }
   const serverUrl = inject('postgresUrl');
   const name = `mall_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name} template ${inject('postgresTemplate')}`);
   await admin.end();
-  const database = await openPostgres(databaseUrlFor(serverUrl, name), 5);
+  const opened = await openPostgres(databaseUrlFor(serverUrl, name), 5);
+  // On the run's embedded server the app is told so, as main.ts's would be: its images go to files
+  // (a temporary folder), as an embedded mall's go under MALL_DATA_DIR; on DATABASE_URL's, to the table.
+  const database: Database = inject('testServer') === 'embedded' ? { ...opened, kind: 'embedded' } : opened;
   return {
     database,
     drop: async () => {

@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import {
   SEARCH_CAP,
   SEARCH_KINDS,
@@ -13,7 +11,6 @@ import {
 import type { Db } from '../../db/client';
 import { approvedOnly } from '../offers/repository';
 import { activeOn } from '../offers/rules';
-import { ProductIndex, productIndexCache } from './product-index';
 import { fold, Vocabulary, wordsOf } from './vocabulary';
 
 /** Words of a search taken into account; the rest are ignored (a pasted paragraph is not a search). */
@@ -134,8 +131,8 @@ function groupPage<T>(
 }
 
 /**
- * Every wanted group's page in one statement — one round trip and one plan, where three cost about
- * 2.5 ms more embedded — with the term and the folded category names worked out once for all of them.
+ * Every wanted group's page in one statement — one round trip and one plan — with the term and the folded
+ * category names worked out once for all of them.
  */
 async function searchGroups(
   db: Db,
@@ -144,7 +141,6 @@ async function searchGroups(
   queries: Partial<Record<SearchKind, GroupQuery>>,
   page: number,
   pageSize: number,
-  prepared: boolean,
 ): Promise<Partial<Record<SearchKind, GroupPage<unknown>>>> {
   const kinds = SEARCH_KINDS.filter((kind) => queries[kind]);
   const ctes = kinds.map((kind) => groupCtes(kind, words, queries[kind] as GroupQuery, page, pageSize));
@@ -154,25 +150,9 @@ async function searchGroups(
     cats as materialized (select id, name, mall_fold(name) as f from categories),
     ${sql.join(ctes, sql`,`)}
     select ${sql.join(columns, sql`, `)}`;
-  const { rows } = prepared
-    ? await execPrepared(db, statement)
-    : await db.execute<Record<string, unknown>>(statement);
+  const { rows } = await db.execute<Record<string, unknown>>(statement);
   const row = rows[0] ?? {};
   return Object.fromEntries(kinds.map((kind) => [kind, groupPage(row, kind, page, pageSize)]));
-}
-
-const dialect = new PgDialect();
-
-/**
- * A statement prepared once per connection under a name of its text (the words are parameters, so a
- * few dozen texts in all): planned anew for its first five runs, then, when no dearer, by a plan kept
- * for every later one — planning was most of the embedded database's time once the products came from
- * the index.
- */
-async function execPrepared(db: Db, statement: SQL): Promise<{ rows: Record<string, unknown>[] }> {
-  const { sql: text, params } = dialect.sqlToQuery(statement);
-  const name = `search_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
-  return db.$client.query<Record<string, unknown>>({ name, text, values: params as unknown[] });
 }
 
 /** Columns the ranking needs and the answer does not carry. */
@@ -208,14 +188,11 @@ function shopsQuery(words: readonly string[]): GroupQuery {
  * Products by name and category. A category is a word or two: its tier says enough, and the likeness —
  * a trigram comparison per candidate, the dearest part of the ranking — is worked out for the name only.
  */
-function productsQuery(words: readonly string[], found?: readonly string[]): GroupQuery {
+function productsQuery(words: readonly string[]): GroupQuery {
   const contains = containsAll(words);
   return {
-    // `found`: the matches the in-memory index found (product-index.ts), in the order a scan meets them
-    matches: found
-      ? sql`select unnest(${`{${found.join(',')}}`}::uuid[]) as id`
-      : sql`select id from products
-             where ${anyOf([contains(raw('search_name')), contains(raw('search_category'))])}`,
+    matches: sql`select id from products
+                  where ${anyOf([contains(raw('search_name')), contains(raw('search_category'))])}`,
     ranked: (candidates) => sql`
       select p.id, p.name as sort_name,
              greatest(${score(raw('p.search_name'))}, ${tier(raw('p.search_category'))} - 0.25) as score
@@ -353,31 +330,11 @@ function vocabularyCache(db: Db) {
   };
 }
 
-export interface SearchRepositoryOptions {
-  /**
-   * Find products in an in-memory index of their words, built per directory version, and hand the
-   * database their ids (the embedded database: its single session spent most of a search intersecting
-   * trigram posting lists). Off: the trigram indexes (PostgreSQL, where they are as fast).
-   */
-  productIndex?: boolean;
-}
-
 /** The mall-wide search's queries. */
-export function searchRepository(db: Db, options: SearchRepositoryOptions = {}) {
+export function searchRepository(db: Db) {
   const vocabulary = vocabularyCache(db);
-  const productIndex = options.productIndex ? productIndexCache(db) : null;
 
   return {
-    /** Starts building the product index of the directory as it is now, when none is built or building. */
-    buildProductIndex(): void {
-      productIndex?.build();
-    },
-
-    /** Waits for the product index of `version` to be built (tests, benches); null when there is none. */
-    productIndexReady(version: string): Promise<ProductIndex | null> {
-      return productIndex ? productIndex.ready(version) : Promise.resolve(null);
-    },
-
     /**
      * Every group's first page (`kind` omitted) or one group's `page`, best match first. Words the mall
      * does not have are corrected to its nearest words first (typo tolerance); when nothing matches even
@@ -395,31 +352,19 @@ export function searchRepository(db: Db, options: SearchRepositoryOptions = {}) 
       const n = corrected.length;
       const wanted = kind ? [kind] : SEARCH_KINDS;
       const queries: Partial<Record<SearchKind, GroupQuery>> = {};
-      // Prepared where the index is kept (the embedded database), unless the products are matched by
-      // the trigram indexes: their plan must see each word (a common one scans, a rare one uses the index).
-      let prepareStatements = productIndex !== null;
       // A word no product or running offer has anywhere ("xm", a misspelt "xl" too short to correct):
       // those groups are empty without asking. Asked, a word of two letters has no trigram to look up,
-      // and the database reads all 200,000 products to find none (60 ms embedded on the large mall).
+      // and the database reads all 200,000 products to find none.
       const noItems = corrected.some((word) => words.rulesOut(word));
       // nothing to look for (only punctuation): every group is empty, and the database is not asked
       if (n > 0) {
         if (wanted.includes('shops')) queries.shops = shopsQuery(corrected);
-        if (wanted.includes('products') && !noItems) {
-          // the index of this directory version, once built (until then, and for words it does not
-          // answer for, the database finds them)
-          const indexed = ProductIndex.answers(corrected) && options.version !== 'none';
-          const index = indexed ? productIndex?.get(options.version) : null;
-          const matched = index?.candidates(corrected, CAP);
-          if (!matched) queries.products = productsQuery(corrected);
-          else if (matched.length > 0) queries.products = productsQuery(corrected, matched);
-          if (!matched) prepareStatements = false;
-        }
+        if (wanted.includes('products') && !noItems) queries.products = productsQuery(corrected);
         if (wanted.includes('offers') && !noItems) queries.offers = offersQuery(corrected, today);
       }
       const found =
         Object.keys(queries).length > 0
-          ? await searchGroups(db, searched, n, queries, page, pageSize, prepareStatements)
+          ? await searchGroups(db, searched, n, queries, page, pageSize)
           : {};
       const empty = { items: [], total: 0, totalCapped: false, page, pageSize };
       const groups = SEARCH_KINDS.map((k) => (wanted.includes(k) ? (found[k] ?? empty) : null));

@@ -14,18 +14,12 @@ export const searchRoutes: FastifyPluginAsyncZod<{
   db: Db;
   now: () => Date;
   timeZone: string;
-  /** Products found in memory, the database handed their ids (the embedded database: decision 016). */
-  productIndex: boolean;
-  /** …built as soon as the server is ready (else on the first search). */
-  buildIndexAtStart?: boolean;
-}> = async (app, { db, now, timeZone, productIndex, buildIndexAtStart }) => {
-  const search = searchRepository(db, { productIndex });
+}> = async (app, { db, now, timeZone }) => {
+  const search = searchRepository(db);
   // Searches the read cache did not answer, at most a core's worth at once and a few waiting: one
   // corrected for typos costs some 16 plain ones, and 24 at once from one account held /api/health for
   // seconds. Past that: 503 with Retry-After (issue 31), like sign-ins and image uploads.
   const searching = new BoundedQueue(Math.max(2, availableParallelism()), SEARCHES_WAITING);
-  // in the background: start-up does not wait for it, and searches meanwhile ask the database
-  if (productIndex && buildIndexAtStart) app.addHook('onReady', async () => search.buildProductIndex());
   // The directory's words, and which offers run today: the mall's date counts, as for /api/offers.
   const cache = { varies: ['catalog', 'mallDate'] } as const;
 
