@@ -25,9 +25,11 @@ async function cli(script: string, ...args: string[]): Promise<{ stdout: string;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-export-cli-'));
+  // As root, the embedded database runs as an unprivileged user, who must be able to enter the folder.
+  fs.chmodSync(dir, 0o755);
   env = { ...process.env, MALL_DEMO_DATA: 'off', LOG_LEVEL: 'warn', MALL_DATA_DIR: path.join(dir, 'data') };
   delete env.DATABASE_URL;
-  if (inject('testDatabase') === 'postgres') {
+  if (inject('testServer') === 'external') {
     // A database of its own, from the migrated template, that the scripts open by its URL.
     const serverUrl = inject('postgresUrl');
     const name = `mall_test_cli_${randomBytes(6).toString('hex')}`;
@@ -43,7 +45,7 @@ beforeAll(async () => {
       await client.end();
     };
   }
-  // Embedded: a new data directory, migrated by the first script (no demo mall).
+  // Embedded: a new data directory, whose embedded server the first script starts and migrates (no demo mall).
   // Records with cells a spreadsheet would mangle: a formula, quotes, a comma, a line break, non-ASCII.
   const shops = path.join(dir, 'shops.csv');
   fs.writeFileSync(

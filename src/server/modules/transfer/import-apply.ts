@@ -2,7 +2,7 @@
 //
 // 1. Stage: the file is checked again against the mall as it now is, and each batch of rows to create or
 //    update goes to `import_staged_rows` (the target table's columns and the audit entry's changes) in a
-//    statement of its own. Other requests run between two batches — on PGlite's one session too.
+//    statement of its own, over the check's own connection (check-child.ts).
 // 2. Publish: one performWrite — one transaction — of a few set-based statements: the missing categories
 //    and floors, INSERT … SELECT and UPDATE … FROM the staged rows, their audit entries the same way, the
 //    run's own entry, and the run marked done. All or nothing: a kill -9 before COMMIT leaves only staged
@@ -97,8 +97,8 @@ async function publish(
 export interface CheckOptions {
   progress?: (rows: number) => void;
   onCheck?: (check: CheckChild) => void;
-  /** The check's own connection (`Database.workerConnection`); else (tests) through `db`. */
-  connection?: WorkerConnection;
+  /** The check's own connection (`Database.workerConnection`). */
+  connection: WorkerConnection;
 }
 
 /** What the staging step found: the counts and the categories and floors to create. */
@@ -108,10 +108,9 @@ export type Staged = Pick<CheckResult, 'counts' | 'newCategories' | 'newFloors'>
  * Step 1: checks the file against the mall as it now is and stages the rows to write, a batch per
  * statement; `progress` hears how many rows were checked. Refused rows stop it unless "valid rows only".
  */
-export async function stageImport(db: Db, run: ApplyRun, options: CheckOptions = {}): Promise<Staged> {
+export async function stageImport(db: Db, run: ApplyRun, options: CheckOptions): Promise<Staged> {
   await clearStaged(db, run.id);
   const child = checkInChild(
-    db,
     { runId: run.id, kind: run.kind, stage: true, connection: options.connection },
     options.progress,
   );

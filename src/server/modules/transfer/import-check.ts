@@ -55,10 +55,7 @@ export type Progress = (rowsChecked: number) => void;
 /** Where a confirmed run's rows to create or update go, a batch at a time (none for a preview). */
 export type PlannedSink<V> = (batch: PlannedRow<V>[]) => Promise<void>;
 
-/**
- * Planned rows handed on at once: a staging statement's worth. Small, because embedded every statement
- * holds PGlite's one session while it runs (500 rows: tens of milliseconds).
- */
+/** Planned rows handed on at once: a staging statement's worth (500 rows: tens of milliseconds). */
 const SINK_BATCH = 500;
 /** Existing products read per query while the index is built (a short statement each, likewise). */
 const INDEX_PAGE = 2000;
@@ -67,8 +64,7 @@ const BEFORE_EVERY_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
  * Every row of `table` with the given `columns` (which include its id), read in pages of `INDEX_PAGE` by
- * id. Embedded, each answer crosses the server's event loop whole (pg parses it, then it is serialised
- * into an IPC message): the large mall's offers in one answer held the loop ~50 ms.
+ * id: short statements, and no answer holding a large mall's whole table to parse at once.
  */
 async function inPages<TColumns extends SelectedFields & { id: AnyPgColumn }>(
   tx: Executor,

@@ -18,8 +18,8 @@ import {
 import type { Db, WorkerConnection } from '../../db/client';
 import { errorAnswers, HttpError } from '../../errors';
 import type { QueueTicket } from '../../lib/bounded-queue';
+import { placeOrBusy } from '../../lib/jobs/limiter';
 import { mallToday } from '../../lib/mall-time';
-import { RETRY_AFTER_SECONDS } from '../../overload';
 import { actorOf } from '../../write-path';
 import { badFile, readRows, textChunks, tooLarge, utf8Body } from './csv';
 import { csvText, exportStream } from './export';
@@ -66,8 +66,8 @@ export const transferRoutes: FastifyPluginAsyncZod<{
   now: () => Date;
   timeZone: string;
   leaseSeconds?: number;
-  /** The import checks' own connection (PostgreSQL). */
-  workerConnection?: WorkerConnection;
+  /** The import checks' own connection to the database (`Database.workerConnection`). */
+  workerConnection: WorkerConnection;
 }> = async (app, { db, now, timeZone, leaseSeconds, workerConnection }) => {
   const runs = importRunStore(db, now, leaseSeconds, workerConnection);
   // The checks' child processes end with the server (tests open and close many apps).
@@ -272,12 +272,14 @@ async function readUpload(payload: AsyncIterable<Buffer>, declared: string | und
 
 /** A place among the imports this server runs at once, or 503 + Retry-After when they are taken. */
 function placeFor(runs: { reserve(): QueueTicket | null }, reply: FastifyReply): QueueTicket {
-  const ticket = runs.reserve();
-  if (ticket) return ticket;
-  reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-  throw new HttpError(
-    503,
-    'IMPORTS_BUSY',
-    `This server is already checking or running ${IMPORTS_AT_ONCE} imports. Try again when one of them is done.`,
+  return placeOrBusy(
+    runs,
+    reply,
+    () =>
+      new HttpError(
+        503,
+        'IMPORTS_BUSY',
+        `This server is already checking or running ${IMPORTS_AT_ONCE} imports. Try again when one of them is done.`,
+      ),
   );
 }

@@ -1,11 +1,12 @@
 // Import runs (docs/decisions/022): the uploaded file and its preview kept in `import_runs` until the
-// admin confirms, so they can leave and come back. Checking and writing happen after the answer; the
-// progress of a run this server works on is kept in memory and read from there. While it works on a run,
-// the server renews the run's lease (`heartbeat_at`); a run still checking or running whose lease has
-// run out was interrupted — its server stopped — and is marked failed when next read, its staged rows
+// admin confirms, so they can leave and come back. Checking and writing happen after the answer, as
+// background jobs (lib/jobs): the check in a child process, at most IMPORTS_AT_ONCE at a time, and the
+// run's lease (`heartbeat_at`) renewed while this server works on it; the progress of a run this server
+// works on is kept in memory and read from there. A run still checking or running whose lease has run
+// out was interrupted — its server stopped — and is marked failed when next read, its staged rows
 // deleted, so it can be run again (with several servers, only the lease tells a dead one from a busy one).
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { and, desc, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import {
   type ImportCounts,
   type ImportKind,
@@ -17,9 +18,12 @@ import {
 import type { Db, WorkerConnection } from '../../db/client';
 import { importRuns } from '../../db/schema';
 import { HttpError } from '../../errors';
-import { BoundedQueue, type QueueTicket } from '../../lib/bounded-queue';
+import type { QueueTicket } from '../../lib/bounded-queue';
+import { ChildJobSet } from '../../lib/jobs/child-job';
+import { JobLeases } from '../../lib/jobs/lease';
+import { JobLimiter } from '../../lib/jobs/limiter';
 import type { Actor } from '../../write-path';
-import { type CheckChild, checkInChild } from './check-process';
+import { checkInChild } from './check-process';
 import { applyImport, clearStaged, refusedRowsError } from './import-apply';
 
 type RunRow = typeof importRuns.$inferSelect;
@@ -27,8 +31,7 @@ type RunRow = typeof importRuns.$inferSelect;
 /** Every column but the file. */
 const { content: _content, ...withoutFile } = getTableColumns(importRuns);
 
-/** The stored preview: every refused row (the error file's), the answer shows the first ones. */
-/** The preview as stored: every line matched by name (the API gives the first ones and their number). */
+/** The preview as stored: every refused row and every line matched by name (the API gives the first ones and their number). */
 type StoredPreview = Omit<ImportPreview, 'matchedByNameTotal'>;
 
 const toRun = (row: RunRow): ImportRun => {
@@ -91,75 +94,48 @@ export const DEFAULT_IMPORT_LEASE_S = 60;
 /** Imports a server checks or writes at once; another is answered 503 + Retry-After until one ends. */
 export const IMPORTS_AT_ONCE = 2;
 
-/**
- * `connection`: the checks' own connection (`Database.workerConnection`: PostgreSQL's, or PGlite's one
- * session taken in turns); without it (tests) they query through `db` in this process.
- */
+/** `connection`: the checks' own connection to the database (`Database.workerConnection`). */
 export function importRunStore(
   db: Db,
   now: () => Date,
-  leaseSeconds = DEFAULT_IMPORT_LEASE_S,
-  connection?: WorkerConnection,
+  leaseSeconds: number | undefined = DEFAULT_IMPORT_LEASE_S,
+  connection: WorkerConnection,
 ) {
-  /** Runs this process is checking or writing: their progress, newer than the stored row. */
-  const active = new Map<string, ImportRun>();
+  /**
+   * Runs this process is checking or writing: their progress, newer than the stored row, and their
+   * leases, renewed while they are here (database clock, as the sweep compares).
+   */
+  const active = new JobLeases<ImportRun>({
+    seconds: leaseSeconds,
+    renew: (ids) => db.update(importRuns).set({ heartbeatAt: sql`now()` }).where(inArray(importRuns.id, ids)),
+  });
   /**
    * The imports this server checks or writes at once: a ticket is taken before a run's row is written
    * and turned in when its check or run ends, whatever way it ends; no one waits for a turn (503).
    */
-  const places = new BoundedQueue(IMPORTS_AT_ONCE, 0);
+  const places = new JobLimiter(IMPORTS_AT_ONCE);
   /** The child processes checking runs now: ended when the server closes. */
-  const checks = new Set<CheckChild>();
-  const watch = (check: CheckChild) => {
-    checks.add(check);
-    check.result.then(
-      () => checks.delete(check),
-      () => checks.delete(check),
-    );
-  };
-  /** The lease renewed for every active run (database clock, as the sweep compares). */
-  let heartbeat: NodeJS.Timeout | null = null;
-  const beat = () => {
-    if (active.size === 0) return;
-    void db
-      .update(importRuns)
-      .set({ heartbeatAt: sql`now()` })
-      .where(inArray(importRuns.id, [...active.keys()]))
-      .catch(() => undefined);
-  };
-  const track = (id: string, run: ImportRun) => {
-    active.set(id, run);
-    if (!heartbeat) {
-      heartbeat = setInterval(beat, (leaseSeconds * 1000) / 4);
-      heartbeat.unref();
-    }
-  };
-  const untrack = (id: string) => {
-    active.delete(id);
-    if (active.size === 0 && heartbeat) {
-      clearInterval(heartbeat);
-      heartbeat = null;
-    }
-  };
+  const checks = new ChildJobSet();
 
   /** Marks failed every run checking or running whose lease ran out (not this server's own). */
   async function sweep(): Promise<void> {
-    const mine = [...active.keys()];
     const interrupted = await db
       .update(importRuns)
       .set({ status: 'failed', result: { error: INTERRUPTED, interrupted: true }, finishedAt: now() })
       .where(
         and(
           inArray(importRuns.status, ['checking', 'running']),
-          sql`coalesce(${importRuns.heartbeatAt}, ${importRuns.createdAt}) < now() - make_interval(secs => ${leaseSeconds})`,
-          mine.length > 0 ? notInArray(importRuns.id, mine) : undefined,
+          active.expired({
+            id: importRuns.id,
+            heartbeatAt: importRuns.heartbeatAt,
+            createdAt: importRuns.createdAt,
+          }),
         ),
       )
       .returning({ id: importRuns.id });
     for (const { id } of interrupted) await clearStaged(db, id);
   }
 
-  /** The run's row without its file (megabytes: the check's worker reads it in chunks). */
   /**
    * A run that ended in an error: failed, with the error's words when it is one of ours. Nobody awaits a
    * run: a failure to record its failure (the database gone at shutdown) is the lease's to report, not
@@ -174,20 +150,21 @@ export function importRunStore(
       .catch(() => undefined);
   }
 
+  /** The run's row without its file (megabytes: the check's process reads it in chunks). */
   async function stored(id: string): Promise<RunRow> {
     const [row] = await db.select(withoutFile).from(importRuns).where(eq(importRuns.id, id));
     if (!row) throw importNotFound();
     return { content: '', ...row };
   }
 
-  /** `file`: the upload's bytes, for the check's worker to store first (PostgreSQL; see `start`). */
+  /** `file`: the upload's bytes, for the check's process to store first (see `start`). */
   async function preview(id: string, kind: ImportKind, ticket: QueueTicket, file?: Buffer): Promise<void> {
     const run = active.get(id);
     try {
-      const child = checkInChild(db, { runId: id, kind, stage: false, connection, file }, (rows) => {
+      const child = checkInChild({ runId: id, kind, stage: false, connection, file }, (rows) => {
         if (run) run.rowsChecked = rows;
       });
-      watch(child);
+      checks.watch(child);
       const check = await child.result;
       const stored: StoredPreview = {
         counts: check.counts,
@@ -206,7 +183,7 @@ export function importRunStore(
       await recordFailure(id, error, 'The file could not be checked');
     } finally {
       ticket.release();
-      untrack(id);
+      active.release(id);
     }
   }
 
@@ -245,7 +222,7 @@ export function importRunStore(
     if (claimed.length === 0 || active.has(id))
       throw new HttpError(409, 'IMPORT_BUSY', 'This import is already being checked or run');
     const run: ImportRun = { ...toRun(row), status: 'running', validOnly, rowsChecked: 0, result: null };
-    track(id, run);
+    active.hold(id, run);
     void (async () => {
       try {
         await applyImport(
@@ -257,7 +234,7 @@ export function importRunStore(
             progress: (rows) => {
               run.rowsChecked = rows;
             },
-            onCheck: watch,
+            onCheck: (check) => checks.watch(check),
             connection,
           },
         );
@@ -265,7 +242,7 @@ export function importRunStore(
         await recordFailure(id, error, 'The import failed; nothing was written');
       } finally {
         ticket.release();
-        untrack(id);
+        active.release(id);
       }
     })();
     return { ...run };
@@ -297,7 +274,7 @@ export function importRunStore(
       // The check's child process stores the upload's bytes over its own connection (they reach it
       // through its standard input): pg's copies of a 14 MB file into its Bind message, and the
       // collections they start, stay out of the server. The run's row is written first, without the file.
-      const handOver = connection !== undefined && Buffer.isBuffer(content);
+      const handOver = Buffer.isBuffer(content);
       let row: Omit<RunRow, 'content'> | undefined;
       try {
         const rowsTotal = await roughRows(content);
@@ -322,7 +299,7 @@ export function importRunStore(
         throw error;
       }
       const run = toRun({ ...row, content: '' });
-      track(run.id, run);
+      active.hold(run.id, run);
       void preview(run.id, kind, ticket, handOver ? (content as Buffer) : undefined);
       return run;
     },
@@ -363,7 +340,7 @@ export function importRunStore(
 
     /** Ends the checks' child processes (the server is closing): their runs fail, their tickets return. */
     async close(): Promise<void> {
-      await Promise.all([...checks].map((check) => check.stop()));
+      await checks.stopAll();
     },
   };
 }

@@ -134,11 +134,6 @@ export const SPECS: {
 };
 
 /**
- * One batch of staged rows as the UTF-8 bytes of one JSON array (a record per row): written by the
- * check's own connection, or (embedded) handed to the server as one buffer and sent to the database as
- * it is (one text parameter read by jsonb_to_recordset), so the server makes no string or object per row.
- */
-/**
  * Writes a batch of staged rows: one statement whose parameter $2 is the batch's JSON, sent as bytes (a
  * Buffer parameter goes in binary format: for text, the UTF-8 bytes themselves); $1 is the run.
  */
@@ -147,6 +142,10 @@ export const STAGE_ROWS_SQL = `insert into import_staged_rows (run_id, seq, acti
     from jsonb_to_recordset($2::text::jsonb) as r(seq int, action text, entity_id uuid, shop_id uuid,
       entity_name text, "values" jsonb, changes jsonb)`;
 
+/**
+ * One batch of staged rows as the UTF-8 bytes of one JSON array (a record per row), written by the
+ * check's own connection as it is (one text parameter read by jsonb_to_recordset).
+ */
 export interface StageBatch {
   rows: number;
   json: Uint8Array;

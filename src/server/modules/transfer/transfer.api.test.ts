@@ -6,7 +6,8 @@ import { OfferInput } from '../../../shared/offer';
 import { ProductInput } from '../../../shared/product';
 import { type ShopDetail, ShopInput } from '../../../shared/shop';
 import type { ImportRun } from '../../../shared/transfer';
-import type { Db, WorkerConnection } from '../../db/client';
+import type { WorkerConnection } from '../../db/client';
+import type { HttpError } from '../../errors';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { CHECK_APPLICATION_NAME, checkInChild, endWaitingCheckProcesses } from './check-process';
@@ -614,55 +615,25 @@ describe('many imports at once', () => {
   });
 });
 
-describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s one session in turns)', () => {
-  /**
-   * The server's pool as the check sees it: every query refused (the check must not need the server's
-   * queries), but its client can be held (`connect`), which is how the server gives an embedded check
-   * its turns.
-   */
-  const refusingQueries = (connect: () => Promise<unknown>) =>
-    ({
-      $client: {
-        query: async () => {
-          throw new Error('the main thread was asked a query');
-        },
-        connect,
-      },
-    }) as unknown as Db;
-  let mainRefuses: Db;
-  beforeAll(() => {
-    mainRefuses = refusingQueries(() => t.database.pool.connect());
-  });
+describe('the check’s own connection', () => {
   const checkConnections = () =>
     count(
       'select count(*) as n from pg_stat_activity where application_name = $1 and datname = current_database()',
       [CHECK_APPLICATION_NAME],
     );
-  /**
-   * PostgreSQL: waits until it lists no connection of a check (a closed socket takes its backend a
-   * moment). Embedded: the server's pool is not left held by a turn (it answers at once).
-   */
+  /** Waits until PostgreSQL lists no connection of a check (a closed socket takes its backend a moment). */
   async function noCheckConnectionLeft(): Promise<void> {
-    if (t.database.kind === 'embedded') {
-      const answered = await Promise.race([
-        t.database.pool.query('select $1::int as v', [7]).then((answer) => answer.rows),
-        new Promise<string>((resolve) => setTimeout(() => resolve('no answer'), 5_000)),
-      ]);
-      expect(answered).toEqual([{ v: 7 }]);
-      expect(t.database.pool.waitingCount).toBe(0);
-      return;
-    }
     for (let i = 0; i < 100 && (await checkConnections()) > 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await checkConnections()).toBe(0);
   }
   /** Starts a check with `request`; resolves once it has reported progress, i.e. is running. */
-  async function runningCheck(request: Parameters<typeof checkInChild>[1]) {
+  async function runningCheck(request: Parameters<typeof checkInChild>[0]) {
     let started: () => void = () => undefined;
     const running = new Promise<void>((resolve) => {
       started = resolve;
     });
-    const check = checkInChild(mainRefuses, request, () => started());
+    const check = checkInChild(request, () => started());
     await running;
     return check;
   }
@@ -675,26 +646,48 @@ describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s
     return { id: run.id, code };
   }
   /** A preview's check of `file`, handed to a check process as an upload is (the process stores it). */
-  const checkUpload = (runId: string, connection: WorkerConnection | undefined, file: string) =>
-    checkInChild(mainRefuses, {
-      runId,
-      kind: 'products',
-      stage: false,
-      connection,
-      file: new TextEncoder().encode(file),
-    });
+  const checkUpload = (
+    runId: string,
+    connection: WorkerConnection,
+    file: string,
+    progress?: (rows: number) => void,
+  ) =>
+    checkInChild(
+      { runId, kind: 'products', stage: false, connection, file: new TextEncoder().encode(file) },
+      progress,
+    );
 
-  it('reads the file, matches and stages over the worker’s connection, and closes it', async () => {
+  it('stores the upload, answers its preview with the form’s messages and reports its progress', async () => {
     const connection = t.database.workerConnection;
-    expect(connection?.sharedSession).toBe(t.database.kind === 'embedded' ? true : undefined);
+    const { id } = await storedRun(3);
+    const file = 'shop,name,price\nNo such shop,Lamp,12.50\n';
+    const progress: number[] = [];
+    const result = await checkUpload(id, connection, file, (rows) => progress.push(rows)).result;
+    expect(result.counts).toEqual({ created: 0, updated: 0, unchanged: 0, refused: 1 });
+    expect(result.refused).toEqual([
+      { line: 2, errors: [{ column: 'shop', message: 'Unknown shop "No such shop"' }] },
+    ]);
+    expect(progress.at(-1)).toBe(1);
+    const stored = (await t.database.pool.query('select content from import_runs where id = $1', [id]))
+      .rows[0].content as string;
+    expect(stored).toBe(file);
+    // The file's own problem crosses the process as the form would say it: a 400, not a failed check.
+    await expect(checkUpload(id, connection, '').result).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'The file is empty',
+    } satisfies Partial<HttpError>);
+    await noCheckConnectionLeft();
+  });
+
+  it('reads the file, matches and stages over the check’s own connection, and closes it', async () => {
+    const connection = t.database.workerConnection;
     const { id, code } = await storedRun(1200);
-    // The upload's bytes, stored by the preview's worker over its connection, exactly as sent.
+    // The upload's bytes, stored by the preview's check over its connection, exactly as sent.
     const file = (await t.database.pool.query('select content from import_runs where id = $1', [id])).rows[0]
       .content as string;
     expect(file.startsWith(`shop_code,code,name,price\n${code},W0,Worker row 0,1\n`)).toBe(true);
     expect(file.endsWith(`${code},W1199,Worker row 1199,1200\n`)).toBe(true);
-    const result = await checkInChild(mainRefuses, { runId: id, kind: 'products', stage: true, connection })
-      .result;
+    const result = await checkInChild({ runId: id, kind: 'products', stage: true, connection }).result;
     expect(result.counts).toEqual({ created: 1200, updated: 0, unchanged: 0, refused: 0 });
     expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [id])).toBe(1200);
     expect(
@@ -755,76 +748,16 @@ describe('the check’s own connection (PostgreSQL’s own; embedded, PGlite’s
       await noCheckConnectionLeft();
     }
 
-    // The connection ended by the database while the check runs (PostgreSQL: PGlite has one session).
-    if (t.database.kind === 'postgres') await connectionLost();
+    // The connection ended by the database while the check runs.
+    await connectionLost();
 
-    // The server closing during the check: the worker ends, and its connection with it.
+    // The server closing during the check: the check's process ends, and its connection with it.
     const stopped = await runningCheck({ runId: id, kind: 'products', stage: false, connection });
-    if (t.database.kind === 'postgres') expect(await checkConnections()).toBe(1);
+    expect(await checkConnections()).toBe(1);
     await stopped.stop();
     await expect(stopped.result).rejects.toThrow(/stopped/);
     await noCheckConnectionLeft();
     await clearStaged(t.database.db, id);
-  });
-
-  it('embedded, a check stuck in its turn is stopped after the turn’s limit and the server’s database is free again', async () => {
-    const connection = t.database.workerConnection;
-    if (!connection?.sharedSession) {
-      // PostgreSQL: the check's connection is a session of its own, with no turns to hold.
-      expect(t.database.kind).toBe('postgres');
-      return;
-    }
-    const { id } = await storedRun(3000);
-    let pid: number | undefined;
-    // The server's pool as the check sees it, stopping the check's process as soon as it has its turn.
-    const stopsInTurn = refusingQueries(async () => {
-      const client = await t.database.pool.connect();
-      if (pid) process.kill(pid, 'SIGSTOP');
-      return client;
-    });
-    const stuck = checkInChild(
-      stopsInTurn,
-      { runId: id, kind: 'products', stage: true, connection },
-      undefined,
-      500,
-    );
-    pid = stuck.pid;
-    await expect(stuck.result).rejects.toThrow(/held the database too long/);
-    await noCheckConnectionLeft();
-    await clearStaged(t.database.db, id);
-  });
-
-  it('the server’s own queries meanwhile never land inside the check’s (embedded: PGlite’s one session, in turns)', async () => {
-    const connection = t.database.workerConnection;
-    const { id } = await storedRun(3000);
-    const staging = checkInChild(mainRefuses, {
-      runId: id,
-      kind: 'products',
-      stage: true,
-      connection,
-    }).result;
-    let done = false;
-    void staging.finally(() => {
-      done = true;
-    });
-    // Parameterised queries of the server's pool all the while, one with a parameter too large for one
-    // read of the socket: interleaved with the check's messages, they would bind its statements.
-    const wide = 'w'.repeat(400_000);
-    let asked = 0;
-    while (!done) {
-      const [small, large] = await Promise.all([
-        t.database.pool.query('select $1::int as n', [asked]),
-        t.database.pool.query('select length($1::text) as n', [wide]),
-      ]);
-      expect(small.rows[0].n).toBe(asked);
-      expect(large.rows[0].n).toBe(400_000);
-      asked++;
-    }
-    expect((await staging).counts).toEqual({ created: 3000, updated: 0, unchanged: 0, refused: 0 });
-    expect(asked).toBeGreaterThan(3);
-    expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [id])).toBe(3000);
-    await clearStaged(t.database.db, id);
-    await noCheckConnectionLeft();
   });
 });
 

@@ -1,6 +1,0 @@
-// Worker entry when the server runs from its TypeScript sources (tests, `npm run dev`): teach this
-// thread TypeScript, then run the real worker. The production build bundles pglite-worker.ts instead.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./pglite-worker.ts');
