@@ -1,5 +1,5 @@
-// Bundles the server into dist/server with esbuild. Packages stay external (PGlite loads its wasm and
-// extensions from beside its own files); the migrations are copied beside the bundle.
+// Bundles the server into dist/server with esbuild. Packages stay external (sharp and the PostgreSQL
+// binaries load files from beside their own); the migrations are copied beside the bundle.
 import fs from 'node:fs';
 import { build } from 'esbuild';
 
@@ -8,7 +8,6 @@ fs.rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: {
     main: 'src/server/main.ts',
-    'pglite-worker': 'src/server/db/pglite-worker.ts',
     'import-check': 'src/server/modules/transfer/check-child.ts',
     'image-worker': 'src/server/modules/images/image-worker.ts',
   },
@@ -17,7 +16,7 @@ await build({
   packages: 'external',
   platform: 'node',
   format: 'esm',
-  // main.js stays small: it starts the embedded database, then loads the rest (a separate chunk).
+  // main.js stays small: it sets up the process, then loads the rest (a separate chunk).
   splitting: true,
   chunkNames: '[name]-[hash]',
   target: 'node20.19',

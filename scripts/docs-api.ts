@@ -1,8 +1,9 @@
 // npm run docs:api — writes docs/api.md's route table from the app itself (docs/decisions/028): builds
-// the server on a fresh in-memory embedded database, reads its OpenAPI document and route table, and
+// the server on a fresh embedded database in a temporary folder, reads its OpenAPI document and route table, and
 // replaces the text between the markers. Deterministic: run it again after adding routes (or merging
 // someone's) and commit the result; `--check` only says whether the file is behind (exit code 1).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { routeTable, withRouteTable } from '../src/server/api-reference';
@@ -13,7 +14,10 @@ import { runMigrations } from '../src/server/db/migrate';
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'api.md');
 const check = process.argv.includes('--check');
 
-const database = await openEmbedded();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-docs-'));
+// As root, the embedded database runs as an unprivileged user, who must be able to enter the folder.
+fs.chmodSync(dataDir, 0o755);
+const database = await openEmbedded(dataDir);
 try {
   await runMigrations(database);
   const app = await buildApp({ database, timeZone: 'Asia/Kolkata' });
@@ -36,4 +40,5 @@ try {
   }
 } finally {
   await database.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }

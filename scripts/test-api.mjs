@@ -84,5 +84,7 @@ try {
 } finally {
   await cluster?.stop();
 }
-console.log(`\nAPI tests on ${name}: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${seconds(start)}`);
+console.log(
+  `\nAPI tests on ${name}: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${seconds(start)}`,
+);
 process.exitCode = code;

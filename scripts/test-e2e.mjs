@@ -21,8 +21,8 @@ const serverLogPath = path.join(repoRoot, '.tmp', 'e2e-server.log');
 const ADMIN_INVITE_CODE = 'e2e-admin-code';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
-// --postgres: the server runs on a throwaway PostgreSQL cluster (pg-cluster.mjs) instead of the embedded
-// database, with the demo mall loaded (npm run test:e2e runs the audit and compare specs this way too).
+// --postgres: the server runs on a throwaway cluster of the system's PostgreSQL (pg-cluster.mjs) instead
+// of the embedded one, with the demo mall loaded (not part of npm test: the browser sees the same API).
 const onPostgres = process.argv.includes('--postgres');
 const extraArgs = process.argv.slice(2).filter((arg) => arg !== '--postgres');
 
@@ -166,6 +166,8 @@ try {
   }
 
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-e2e-'));
+  // As root, the embedded PostgreSQL runs as an unprivileged user, who must be able to enter the folder.
+  fs.chmodSync(dataDir, 0o755);
   fs.mkdirSync(path.dirname(serverLogPath), { recursive: true });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

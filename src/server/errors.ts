@@ -60,7 +60,7 @@ export const ERROR_MEANINGS = {
   422: 'The file cannot be used (an image that cannot be read, too small, too many pixels…)',
   429: 'Too many requests from this address (`RATE_LIMITED`), or sign-in locked (`LOCKED`)',
   500: 'The server failed (`INTERNAL`); nothing of the cause is said',
-  503: 'Too busy (`OVERLOADED`, `IMPORTS_BUSY`…): try again after `Retry-After` seconds',
+  503: 'Too busy (`OVERLOADED`, `IMPORTS_BUSY`…) or the database briefly unreachable (`DATABASE_UNAVAILABLE`): try again after `Retry-After` seconds',
 } as const;
 export type ErrorStatus = keyof typeof ERROR_MEANINGS;
 
@@ -162,6 +162,26 @@ export function checkDeclaredStatuses(
   });
 }
 
+/**
+ * A failure to reach the database rather than of the query: no socket (ENOENT/ECONNREFUSED), a connection
+ * ended by the server (pg's "Connection terminated"), or PostgreSQL's own "shutting down / starting up /
+ * crashed" answers (SQLSTATE class 08 and 57P01–57P03). A query that reached the server and failed is not
+ * one of them. (A write whose answer was lost this way may or may not have committed, as with any answer
+ * lost on the network.)
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03'].includes(code))
+      return true;
+    if (/^08/.test(code)) return true;
+  }
+  return /^Connection terminated|^Client has encountered a connection error|timeout exceeded when trying to connect/.test(
+    error.message,
+  );
+}
+
 /** The only place that turns a failure into a response: one body shape, and no internals on a 5xx. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
@@ -185,6 +205,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (request.raw.errored === error) {
       request.log.info({ reqId: request.id }, 'the client went away before its request had arrived');
       return reply.status(400).send(errorBody('CLIENT_GONE', 'The request was cut off before it arrived.'));
+    }
+    // The database cannot be reached (the embedded server being restarted after a crash, a network cut,
+    // a failover): nothing was done, so the client may simply try again.
+    if (isDatabaseUnreachable(error)) {
+      request.log.warn({ err: error }, 'the database cannot be reached');
+      reply.header('retry-after', '5');
+      return reply
+        .status(503)
+        .send(
+          errorBody('DATABASE_UNAVAILABLE', 'The mall is briefly unavailable. Please try again in a moment.'),
+        );
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 500) {

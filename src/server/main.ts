@@ -75,7 +75,6 @@ async function main() {
   app = await buildApp({
     database: opened,
     timeZone: env.MALL_TIMEZONE,
-    searchIndexAtStart: true,
     operatorInviteCode: env.MALL_ADMIN_INVITE_CODE,
     rateLimits: rateLimitsFrom(env),
     trustProxy: env.MALL_TRUST_PROXY,
@@ -109,8 +108,7 @@ async function main() {
   const shownHost = ['0.0.0.0', '127.0.0.1', '::'].includes(env.HOST) ? 'localhost' : env.HOST;
   const url = `http://${shownHost}:${env.PORT}`;
   await announceSetupCode(opened, env, url);
-  const where =
-    opened.kind === 'embedded' ? `embedded PostgreSQL in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
+  const where = opened.kind === 'embedded' ? `embedded PostgreSQL in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
   process.stdout.write(`Super Mall is ready at ${url} (${where})\n`);
 }
 

@@ -8,14 +8,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AUTH_MESSAGES } from '../shared/errors';
 import { buildApp } from './app';
 import { SESSION_COOKIE } from './auth/sessions';
+import type { Database } from './db/client';
 import { parseEnv } from './env';
-import { type OpenedDatabase, openConfiguredDatabase } from './start';
+import { openConfiguredDatabase } from './start';
 import { databaseUrlFor } from './test/global-setup';
 import { OPERATOR_CODE, TEST_TIME_ZONE, uniqueEmail } from './test/harness';
 
 interface Server {
   app: FastifyInstance;
-  opened: OpenedDatabase;
+  opened: Database;
   url: string;
 }
 
@@ -25,7 +26,7 @@ async function startServer(databaseUrl: string): Promise<Server> {
   const env = parseEnv({ DATABASE_URL: databaseUrl, MALL_DEMO_DATA: 'on', MALL_TIMEZONE: TEST_TIME_ZONE });
   const opened = await openConfiguredDatabase(env, quiet);
   const app = await buildApp({
-    database: opened.database,
+    database: opened,
     timeZone: TEST_TIME_ZONE,
     operatorInviteCode: OPERATOR_CODE,
   });
@@ -96,7 +97,7 @@ describe('two servers on one PostgreSQL', () => {
   });
 
   it('both start at once on an empty database: migrated once, one demo mall', async () => {
-    const pool = a.opened.database.pool;
+    const pool = a.opened.pool;
     const migrations = await pool.query('select count(*)::int as n from drizzle.__drizzle_migrations');
     const { default: journal } = await import('./db/migrations/meta/_journal.json', {
       with: { type: 'json' },
@@ -137,15 +138,13 @@ describe('two servers on one PostgreSQL', () => {
     });
     for (const server of [a, b])
       expect((await call(server, 'GET', '/api/stats', person.cookie)).status).toBe(403);
-    await a.opened.database.pool.query("update users set role = 'admin' where id = $1", [
-      person.json.user.id,
-    ]);
+    await a.opened.pool.query("update users set role = 'admin' where id = $1", [person.json.user.id]);
     for (const server of [a, b])
       await eventually(
         async () => (await call(server, 'GET', '/api/stats', person.cookie)).status === 200,
         'the new role',
       );
-    await a.opened.database.pool.query("update users set role = 'user' where id = $1", [person.json.user.id]);
+    await a.opened.pool.query("update users set role = 'user' where id = $1", [person.json.user.id]);
     for (const server of [a, b])
       await eventually(
         async () => (await call(server, 'GET', '/api/stats', person.cookie)).status === 403,

@@ -104,8 +104,7 @@ describe('the read cache', () => {
       "insert into products (shop_id, name, price) values ($1, 'Straight In', '5.00')",
       [shop.id],
     );
-    // The commit's notification (decision 027): at once on the embedded database, within milliseconds
-    // on PostgreSQL.
+    // The commit's notification (decision 027) arrives within milliseconds.
     await t.settle();
     const page = await json(url);
     expect(page.total).toBe(1);

@@ -52,7 +52,7 @@ export function parseOpenFilesLimit(limitsText: string): number | undefined {
 
 /**
  * The connection cap for a descriptor limit, given the descriptors already open (the database's files
- * and sockets, PGlite's worker, logs…): what is left after RESERVED_DESCRIPTORS more, between
+ * and sockets, the image and import workers, logs…): what is left after RESERVED_DESCRIPTORS more, between
  * MIN_DEFAULT_CONNECTIONS and MAX_CONNECTIONS_CEILING; FALLBACK_MAX_CONNECTIONS when the limit is unknown.
  */
 export function maxConnectionsFor(openFilesLimit: number | undefined, descriptorsInUse: number): number {

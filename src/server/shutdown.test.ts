@@ -61,6 +61,8 @@ const register = (port: number, email: string) =>
 describe('graceful shutdown', () => {
   it('finishes requests in flight, refuses new ones, closes the database and exits 0', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-shutdown-'));
+    // As root, the embedded PostgreSQL runs as an unprivileged user, who must be able to enter it.
+    fs.chmodSync(dataDir, 0o755);
     const port = await freePort();
     const server = await startServer(dataDir, port);
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
@@ -86,10 +88,10 @@ describe('graceful shutdown', () => {
 
     await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
     expect(await exited).toBe(0);
-    expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
-    // The database was closed, not just dropped: pg_control's state is DB_SHUTDOWNED (1), not
-    // DB_IN_PRODUCTION (6), which a process that exits without closing PGlite leaves behind.
-    const pgControl = fs.readFileSync(path.join(dataDir, 'pgdata', 'global', 'pg_control'));
+    // The database was shut down, not just dropped: no postmaster.pid, and pg_control's state is
+    // DB_SHUTDOWNED (1), not DB_IN_PRODUCTION (6), which a server that was not stopped leaves behind.
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    const pgControl = fs.readFileSync(path.join(dataDir, 'postgres', 'global', 'pg_control'));
     expect(pgControl.readUInt32LE(16)).toBe(1);
 
     // Everything it acknowledged survived: sign in as each of them on a new server.

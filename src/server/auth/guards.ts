@@ -6,7 +6,7 @@ import { can, type Permission } from '../../shared/permissions';
 import type { Database } from '../db/client';
 import { forbidden, unauthenticated } from '../errors';
 import { isProbe, matchedRoute } from '../lib/request-route';
-import { type ChangeListener, listenOnEmbedded, listenOnPostgres, SessionCache } from './session-cache';
+import { type ChangeListener, listenOnPostgres, SessionCache } from './session-cache';
 import { createSessionResolver, SESSION_COOKIE } from './sessions';
 
 declare module 'fastify' {
@@ -49,14 +49,10 @@ export const sessionPlugin = fp<{ database: Database; now: () => Date; sessionCa
     app.addHook('onRoute', (route) => {
       const permission = route.config?.permission;
       if (permission) route.onRequest = [authorize(permission), ...[route.onRequest ?? []].flat()];
-      // A write answers only once what it changed has reached this server's session cache (on the
-      // embedded database it already has, with the commit): its author's next request sees it here.
+      // A write answers only once what it changed has reached this server's session cache: its
+      // author's next request sees it here.
       const methods = [route.method].flat();
-      if (
-        listener &&
-        database.kind === 'postgres' &&
-        methods.some((m) => !['GET', 'HEAD', 'OPTIONS'].includes(m))
-      )
+      if (listener && methods.some((m) => !['GET', 'HEAD', 'OPTIONS'].includes(m)))
         route.onSend = [[route.onSend ?? []].flat(), syncBeforeAnswering(listener)].flat();
     });
     app.addHook('onRequest', async (request) => {

@@ -1,7 +1,6 @@
 // The session cache (docs/decisions/027): a signed-in request answered from the caches asks the database
 // nothing, and every revocation the database notifies holds on the very next request.
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { lendSession } from '../db/client';
 import { type Directory, openDirectory } from '../test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, type TestApp } from '../test/harness';
 import { LISTENER_APPLICATION_NAME, SESSION_CACHE_TTL_MS } from './session-cache';
@@ -133,20 +132,13 @@ describe('the session cache', () => {
     expect((await countQueries(() => me(person))).result).not.toBeNull();
 
     const clears = cache().clears;
-    if (inject('testDatabase') === 'postgres') {
-      // The listening connection, ended by the server (a restart, a network cut, a failover).
-      const ended = await pool.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()',
-        [LISTENER_APPLICATION_NAME],
-      );
-      expect(ended.rowCount).toBe(1);
-      await until(() => cache().clears > clears, 'the cache is cleared');
-    } else {
-      // The embedded pool's connection (which the notifications come back on) closed.
-      const client = await pool.connect();
-      client.release(true);
-      await until(() => cache().clears > clears, 'the cache is cleared');
-    }
+    // The listening connection, ended by the server (a restart, a network cut, a failover).
+    const ended = await pool.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()',
+      [LISTENER_APPLICATION_NAME],
+    );
+    expect(ended.rowCount).toBe(1);
+    await until(() => cache().clears > clears, 'the cache is cleared');
     expect(await me(person)).toBeNull();
 
     // Back: a new session is cached again.
@@ -168,7 +160,7 @@ describe('the session cache', () => {
     await d.shop();
     for (const as of [shopper, shopper, leaving])
       expect((await get(as, '/api/shops?pageSize=5')).statusCode).toBe(200);
-    // A long write (an import's publish holds the embedded session 20–30 s): it signs someone out too.
+    // A long write (an import's publish): it signs someone out too.
     const writer = await t.database.pool.connect();
     let read: ReturnType<typeof get> | undefined;
     try {
@@ -179,16 +171,9 @@ describe('the session cache', () => {
         read = get(shopper, '/api/shops?pageSize=5');
         return Promise.race([read, sleep(2_000).then(() => 'still waiting' as const)]);
       });
-      if (t.database.kind === 'embedded') {
-        // Nothing else could commit meanwhile: what the cache knew is still what the database says.
-        expect(result === 'still waiting' ? result : result.statusCode).toBe(200);
-        expect(queries).toBe(0);
-        expect((await me(leaving))?.id).toBe(leaving.user.id);
-      } else {
-        // Other connections could commit: past the bound, the read asks the database, on one of them.
-        expect(result === 'still waiting' ? result : result.statusCode).toBe(200);
-        expect(queries).toBeGreaterThan(0);
-      }
+      // Other connections could commit: past the bound, the read asks the database, on one of them.
+      expect(result === 'still waiting' ? result : result.statusCode).toBe(200);
+      expect(queries).toBeGreaterThan(0);
       await writer.query('commit');
     } finally {
       writer.release();
@@ -198,27 +183,5 @@ describe('the session cache', () => {
     expect(await me(leaving)).toBeNull();
     expect((await get(leaving, '/api/shops?pageSize=5')).statusCode).toBe(401);
     expect((await me(shopper))?.id).toBe(shopper.user.id);
-  });
-
-  it('embedded: the bound is counted while the session is free or lent to the import check, not while held', async () => {
-    const clock = t.database.freeTime;
-    if (t.database.kind === 'postgres') {
-      expect(clock).toBeUndefined();
-      return;
-    }
-    if (!clock) throw new Error('the embedded database has a free-time clock');
-    const pool = t.database.pool;
-    const client = await pool.connect();
-    const held = clock();
-    await sleep(300);
-    expect(clock() - held).toBe(0);
-    // A check's turn: its connection could commit on the session unseen, so the clock runs.
-    lendSession(pool);
-    await sleep(300);
-    expect(clock() - held).toBeGreaterThanOrEqual(290);
-    client.release();
-    const free = clock();
-    await sleep(100);
-    expect(clock() - free).toBeGreaterThanOrEqual(95);
   });
 });

@@ -3,7 +3,6 @@ import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import type { SessionUser } from '../../shared/auth';
 import { CACHE_CHANNEL } from '../db/cache-channel';
-import type { Database } from '../db/client';
 
 export { CACHE_CHANNEL };
 

@@ -64,9 +64,8 @@ export interface ResolvedSession {
  * The lookup signed-in requests make, as one constant SQL text (building it with Drizzle per request
  * cost more CPU than the query) that answers a batch of lookups at once: `i` is the lookup's position
  * in the batch. Each lookup brings its own clock, so a batch changes nothing about expiry. Not a named
- * prepared statement: the embedded database multiplexes its socket connections onto one session, where a
- * name prepared by one connection collides with the next connection's (so do transaction-pooling
- * proxies such as PgBouncer).
+ * prepared statement: transaction-pooling proxies such as PgBouncer hand one session's prepared names to
+ * another connection.
  */
 const SESSION_LOOKUP = `
   select k.i::int as "i", u.id, u.email, u.role, u.display_name as "displayName",
@@ -111,7 +110,7 @@ export function createSessionResolver(
   // Signed-in people and the catalogue version in memory, revoked by the database's notifications
   // (docs/decisions/027); without one, every request asks the database.
   cache?: SessionCache,
-  // At most this many lookup queries at once (1 on the embedded database's single connection). While
+  // At most this many lookup queries at once (half the pool, at most 4). While
   // they run, the next batch stays open and gathers every request that arrives meanwhile, instead of
   // queueing one small query per event-loop turn behind them.
   maxInFlight = Math.max(1, Math.min(4, Math.floor((pool.options.max ?? 10) / 2))),

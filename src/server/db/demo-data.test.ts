@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { and, eq, gt, gte, isNotNull, lt, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openEmbedded } from './client';
@@ -48,6 +51,7 @@ describe('addDays', () => {
 
 describe('loadDemoData', () => {
   let database: Database;
+  let dataDir: string;
   let summary: DemoSummary;
 
   const counts = async () => {
@@ -63,15 +67,19 @@ describe('loadDemoData', () => {
 
   beforeAll(
     async () => {
-      database = await openEmbedded();
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-demo-'));
+      // As root, the embedded database runs as an unprivileged user, who must be able to enter it.
+      fs.chmodSync(dataDir, 0o755);
+      database = await openEmbedded(dataDir);
       await runMigrations(database);
       summary = await loadDemoData(database.db, TODAY);
     },
-    30_000, // Vitest 4 hooks take the timeout as a number; the embedded database needs ~3 s to open.
+    30_000, // Vitest 4 hooks take the timeout as a number.
   );
 
   afterAll(async () => {
     await database?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('inserts the whole mall and reports what it inserted', async () => {

@@ -171,7 +171,9 @@ let setprivPath: string | null | undefined;
 function findSetpriv(): string | null {
   if (setprivPath !== undefined) return setprivPath;
   setprivPath = null;
-  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(path.delimiter).concat(['/usr/bin', '/bin'])) {
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin')
+    .split(path.delimiter)
+    .concat(['/usr/bin', '/bin'])) {
     const candidate = path.join(dir, 'setpriv');
     if (fs.existsSync(candidate)) {
       setprivPath = candidate;
@@ -218,7 +220,11 @@ function checkReachable(root: string, runAs: RunAs | undefined) {
   while (true) {
     const stat = fs.statSync(dir);
     const through =
-      stat.uid === runAs.uid ? stat.mode & 0o100 : stat.gid === runAs.gid ? stat.mode & 0o010 : stat.mode & 0o001;
+      stat.uid === runAs.uid
+        ? stat.mode & 0o100
+        : stat.gid === runAs.gid
+          ? stat.mode & 0o010
+          : stat.mode & 0o001;
     if (!through) {
       throw new EmbeddedStartError(
         `The embedded database runs as user ${runAs.name}, who cannot enter ${dir} (mode ${(stat.mode & 0o777).toString(8)}): put MALL_DATA_DIR where that user can reach it, or chown the data folder to the user the database should run as.`,
@@ -240,7 +246,10 @@ function run(file: string, args: string[]): Promise<void> {
     child.once('error', (error) => reject(error));
     child.once('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(explain(output) ?? `${path.basename(file)} ended with ${signal ?? `exit code ${code}`}`));
+      else
+        reject(
+          new Error(explain(output) ?? `${path.basename(file)} ended with ${signal ?? `exit code ${code}`}`),
+        );
     });
   });
 }
@@ -257,12 +266,17 @@ function explain(output: string): string | undefined {
     lines.find((line) => /\b(FATAL|PANIC):/.test(line)) ??
     lines.find((line) => /\berror\b|could not|cannot|invalid|denied/i.test(line));
   if (!important) return undefined;
-  const message = important.replace(/^.*?\b(FATAL|PANIC|ERROR|LOG):\s*/, '').replace(/^initdb: (error: )?/, '');
+  const message = important
+    .replace(/^.*?\b(FATAL|PANIC|ERROR|LOG):\s*/, '')
+    .replace(/^initdb: (error: )?/, '');
   return message;
 }
 
 function describeStartFailure(message: string, cluster: string): string {
-  if (/lock file "postmaster\.pid" already exists/.test(message) || /another server might be running/i.test(message)) {
+  if (
+    /lock file "postmaster\.pid" already exists/.test(message) ||
+    /another server might be running/i.test(message)
+  ) {
     return `Another server is already using the database in ${cluster}: stop the other Super Mall (or PostgreSQL) using that data folder, or set MALL_DATA_DIR to another folder.`;
   }
   if (/permission denied/i.test(message)) {
@@ -323,7 +337,12 @@ function readSecret(file: string): string | undefined {
 }
 
 /** initdb into a side folder, renamed into place once complete. */
-async function initialise(binaries: Binaries, paths: ReturnType<typeof embeddedPaths>, runAs: RunAs | undefined, log: EmbeddedLog) {
+async function initialise(
+  binaries: Binaries,
+  paths: ReturnType<typeof embeddedPaths>,
+  runAs: RunAs | undefined,
+  log: EmbeddedLog,
+) {
   let secret = readSecret(paths.secret);
   if (!secret) {
     secret = randomBytes(32).toString('base64url');
@@ -361,7 +380,10 @@ async function initialise(binaries: Binaries, paths: ReturnType<typeof embeddedP
       );
     }
     fs.renameSync(paths.clusterInit, paths.cluster);
-    log.info({ cluster: paths.cluster, ms: Math.round(performance.now() - started) }, 'created the embedded database');
+    log.info(
+      { cluster: paths.cluster, ms: Math.round(performance.now() - started) },
+      'created the embedded database',
+    );
   } finally {
     fs.rmSync(pwDir, { recursive: true, force: true });
   }
@@ -506,7 +528,9 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
       if (failed) throw new EmbeddedStartError(`The embedded database could not start: ${failed.message}`);
       if (exited) {
         const output = [...recent, partial].join('\n');
-        throw new EmbeddedStartError(describeStartFailure(explain(output) ?? `it ended (${JSON.stringify(exited)})`, paths.cluster));
+        throw new EmbeddedStartError(
+          describeStartFailure(explain(output) ?? `it ended (${JSON.stringify(exited)})`, paths.cluster),
+        );
       }
       const client = connect('postgres');
       client.on('error', () => {});
@@ -518,7 +542,9 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
             `The database in ${paths.cluster} has ${unsafe.map((name) => `${name} = off`).join(', ')}: that loses acknowledged changes in a power cut. Set ${unsafe.join(', ')} back on (postgresql.conf or postgresql.auto.conf in that folder).`,
           );
         }
-        const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);
+        const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [
+          DATABASE_NAME,
+        ]);
         if (!rowCount) await client.query(`create database ${DATABASE_NAME}`);
         await client.end();
         break;
@@ -528,7 +554,10 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
         const code = (error as { code?: string }).code;
         // Still starting (no socket yet, or "the database system is starting up / in recovery").
         const starting = code === 'ENOENT' || code === 'ECONNREFUSED' || code === '57P03';
-        if (!starting) throw new EmbeddedStartError(`The embedded database could not be reached: ${(error as Error).message}`);
+        if (!starting)
+          throw new EmbeddedStartError(
+            `The embedded database could not be reached: ${(error as Error).message}`,
+          );
         if (performance.now() > deadline) {
           throw new EmbeddedStartError(
             `The embedded database in ${paths.cluster} did not accept connections within ${Math.round((options.readyTimeoutMs ?? 120_000) / 1000)} s: ${explain(recent.join('\n')) ?? 'no message'}`,

@@ -10,7 +10,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { databaseUrlFor } from '../test/global-setup';
-import { type Database, openEmbedded, openPostgres } from './client';
+import { type Database, openPostgres } from './client';
 
 const migrations = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -29,20 +29,16 @@ function migrationsBefore0008(): string {
 let database: Database;
 let cleanUp = async () => {};
 beforeAll(async () => {
-  if (inject('testDatabase') === 'pglite') {
-    database = await openEmbedded();
-  } else {
-    const serverUrl = inject('postgresUrl');
-    const name = `mall_levels_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    database = await openPostgres(databaseUrlFor(serverUrl, name), 2);
-    cleanUp = async () => {
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.end();
-    };
-  }
+  const serverUrl = inject('postgresUrl');
+  const name = `mall_levels_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  database = await openPostgres(databaseUrlFor(serverUrl, name), 2);
+  cleanUp = async () => {
+    await admin.query(`drop database ${name} with (force)`);
+    await admin.end();
+  };
 }, 60_000);
 afterAll(async () => {
   await database?.close();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { databaseUrlFor } from '../test/global-setup';
-import { openEmbedded, openPostgres } from './client';
+import { openPostgres } from './client';
 import { runMigrations } from './migrate';
 import journal from './migrations/meta/_journal.json' with { type: 'json' };
 
@@ -43,9 +43,7 @@ async function tableNames(pool: pg.Pool): Promise<string[]> {
 }
 
 describe('migrations at start-up', () => {
-  // One test per run: on PostgreSQL, several servers on one empty database; on PGlite, one database.
   it('are safe when several servers start at once on one empty database', async () => {
-    if (inject('testDatabase') === 'pglite') return migrateEmbeddedTwice();
     const serverUrl = inject('postgresUrl');
     const name = `mall_migrate_${randomBytes(4).toString('hex')}`;
     const admin = new pg.Client({ connectionString: serverUrl });
@@ -73,17 +71,3 @@ describe('migrations at start-up', () => {
     }
   });
 });
-
-/** PGlite serves one process: two start-up migrations on it (as a restart loop could) apply each step once. */
-async function migrateEmbeddedTwice() {
-  const database = await openEmbedded();
-  try {
-    await Promise.all([runMigrations(database), runMigrations(database)]);
-    expect(await tableNames(database.pool)).toEqual(TABLES);
-    expect(
-      (await database.pool.query('select count(*)::int as n from drizzle.__drizzle_migrations')).rows[0].n,
-    ).toBe(MIGRATIONS);
-  } finally {
-    await database.close();
-  }
-}

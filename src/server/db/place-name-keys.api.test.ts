@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Directory, expectError, openDirectory, uniqueName } from '../test/catalog-fixtures';
 import { databaseUrlFor } from '../test/global-setup';
 import { createTestApp, type TestApp } from '../test/harness';
-import { type Database, openEmbedded, openPostgres } from './client';
+import { type Database, openPostgres } from './client';
 import { runMigrations } from './migrate';
 import { placeNameKeys } from './place-name-keys';
 
@@ -20,12 +20,8 @@ const MIGRATIONS = path.join(import.meta.dirname, 'migrations');
 /** The last migration before the keys: names unique by lower(name). */
 const BEFORE_KEYS = '0004_sign_in_attempts_per_address';
 
-/** A fresh, empty database of the run's kind, and how to get rid of it. */
+/** A fresh, empty database on the run's server, and how to get rid of it. */
 async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (inject('testDatabase') === 'pglite') {
-    const database = await openEmbedded();
-    return { database, drop: () => database.close() };
-  }
   const serverUrl = inject('postgresUrl');
   const name = `mall_keys_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });

@@ -1,8 +1,7 @@
 // The keys that make category and floor names unique by how they look rather than how they are spelt
 // (docs/decisions/011). "ELECTRONICS", "Electronics" + soft hyphen, fullwidth "Ｅlectronics",
 // "Electronicѕ" with a Cyrillic dze and "Εlectronics" with a Greek capital epsilon all share a key with
-// "Electronics", and a unique index on each key refuses the second of them — under any concurrency, on
-// PostgreSQL and PGlite alike.
+// "Electronics", and a unique index on each key refuses the second of them — under any concurrency.
 import { sql } from 'drizzle-orm';
 import unhomoglyph from 'unhomoglyph';
 import { withoutBlanks } from '../../shared/text';

@@ -363,9 +363,7 @@ export function searchRepository(db: Db) {
         if (wanted.includes('offers') && !noItems) queries.offers = offersQuery(corrected, today);
       }
       const found =
-        Object.keys(queries).length > 0
-          ? await searchGroups(db, searched, n, queries, page, pageSize)
-          : {};
+        Object.keys(queries).length > 0 ? await searchGroups(db, searched, n, queries, page, pageSize) : {};
       const empty = { items: [], total: 0, totalCapped: false, page, pageSize };
       const groups = SEARCH_KINDS.map((k) => (wanted.includes(k) ? (found[k] ?? empty) : null));
       const [shops, products, offers] = groups as [
