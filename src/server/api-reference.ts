@@ -173,20 +173,3 @@ export function tableRows(markdown: string): string[][] {
     )
     .filter((cells) => !cells.every((cell) => /^-+$/.test(cell)));
 }
-
-/**
- * The OpenAPI document without the component schemas nothing refers to: zod's registry gives each
- * schema with an id an input copy too (`ApiErrorInput`), which no operation uses.
- */
-export function withoutUnusedSchemas<T extends object>(document: T): T {
-  const { components } = document as { components?: { schemas?: Record<string, unknown> } };
-  const schemas = components?.schemas;
-  if (!schemas) return document;
-  const refersTo = (value: unknown) =>
-    [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1] ?? '');
-  const used = new Set(refersTo({ ...document, components: { ...components, schemas: {} } }));
-  // And what those refer to in turn (a Set's for…of visits what is added during it).
-  for (const name of used) for (const inner of refersTo(schemas[name])) used.add(inner);
-  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
-  return { ...document, components: { ...components, schemas: kept } };
-}

@@ -81,7 +81,7 @@ export const NotModified = z.undefined().describe('Not modified: the copy named 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * The error answers any route can give, from what it declares (an `onRoute` hook, app.ts): added to its
+ * The error answers any route can give, from what it declares (an `onRoute` hook, plugins/error-answers.ts): added to its
  * `schema.response` where the route says nothing of that status itself, so that the API reference and
  * the serializer know them. Every route: 429 (rate limit, lockout), 500, 503 (overload). A route that
  * takes a body (POST, PUT, PATCH, DELETE): 400 (malformed JSON), 403 (another site), 413, 415. A query
@@ -114,7 +114,7 @@ export function declareCommonErrors(route: Pick<RouteOptions, 'method' | 'schema
 
 /**
  * The OpenAPI answers of one operation, each error referring to the `ApiError` component with what its
- * status means (the swagger transform, app.ts): the component alone would give each the same words.
+ * status means (the swagger transform, plugins/api-docs.ts): the component alone would give each the same words.
  */
 export function describeErrorAnswers(response: Record<string, unknown> | undefined): void {
   if (!response) return;

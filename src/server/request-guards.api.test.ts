@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toastStyleHashes } from './csp';
+import { toastStyleHashes } from './plugins/security-headers';
 import { createTestApp, registerAs, type SignedIn, type TestApp } from './test/harness';
 
 /** The documented limit (docs/security.md), written out: the test must not follow app.ts if it grows. */

@@ -1,0 +1,96 @@
+// The security headers on every answer (docs/security.md, docs/decisions/010): helmet's CSP,
+// X-Frame-Options and the rest on every request the hooks see, HSTS on those served over HTTPS, and the
+// same headers on the errors Fastify answers before routing, which skip the hooks.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FastifyReply, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet from 'helmet';
+import { sendFrameworkError } from '../errors';
+
+type HelmetMiddleware = ReturnType<typeof helmet>;
+
+let helmetMiddleware: HelmetMiddleware | undefined;
+
+/**
+ * Helmet's middleware, built on first use and kept (@fastify/helmet rebuilt it, and re-parsed the CSP, on
+ * every request): the hook and the framework errors' handler share it.
+ */
+function securityHeaderWriter(): HelmetMiddleware {
+  helmetMiddleware ??= helmet({
+    // Every directive written out (helmet's defaults off), exactly as docs/security.md lists them.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        fontSrc: ["'self'"],
+        // The stylesheet the toasts insert at run time, by its hash; no other inline style (below).
+        styleSrc: ["'self'", ...toastStyleHashes()],
+        imgSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    // Set by the plugin below, and only on responses served over HTTPS.
+    strictTransportSecurity: false,
+    // What frame-ancestors 'none' says, for browsers that read only this header (helmet's default is
+    // SAMEORIGIN, which would let a page of the mall frame another: the two must agree).
+    xFrameOptions: { action: 'deny' },
+  });
+  return helmetMiddleware;
+}
+
+/**
+ * Fastify's `frameworkErrors` option: the errors it meets before routing (a badly encoded URL…) get the
+ * same body as every other (errors.ts), and the security headers too: these answers skip the hooks (a
+ * 400 BAD_URL, a 414 id too long).
+ */
+export const answerFrameworkError: NonNullable<FastifyServerOptions['frameworkErrors']> = (
+  error,
+  request,
+  reply,
+) =>
+  securityHeaderWriter()(request.raw, reply.raw, () =>
+    sendFrameworkError(error, reply as unknown as FastifyReply),
+  );
+
+/** The security headers on every answer the hooks see; register it before any hook that may answer. */
+export const securityHeadersPlugin = fp(
+  async (app) => {
+    const writeHeaders = securityHeaderWriter();
+    app.addHook('onRequest', (request, reply, done) => {
+      writeHeaders(request.raw, reply.raw, () => done());
+    });
+    app.addHook('onSend', async (request, reply) => {
+      if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=15552000');
+    });
+  },
+  { name: 'security-headers' },
+);
+
+/**
+ * The one `<style>` element the app inserts at run time: sonner (the toasts) injects its stylesheet when
+ * it loads. Allowing exactly that text by its hash keeps `style-src` free of 'unsafe-inline', so an
+ * injected `<style>` (CSS-based exfiltration, fake overlays) is refused. Read from the installed package,
+ * the same file the client bundle was built from; the e2e suite fails on any CSP violation, so a sonner
+ * release that changes how it inserts its styles is noticed.
+ */
+export function toastStyleHashes(): string[] {
+  const require = createRequire(import.meta.url);
+  const source = fs.readFileSync(require.resolve('sonner'), 'utf8');
+  const call = /__insertCSS\(("(?:[^"\\]|\\.)*")\)/.exec(source);
+  if (!call?.[1])
+    throw new Error(
+      'sonner no longer inserts its stylesheet with __insertCSS: update src/server/plugins/security-headers.ts',
+    );
+  const css = JSON.parse(call[1]) as string;
+  // sonner appends the <style> element empty, then its text: the browser checks both states.
+  return [hashSource(''), hashSource(css)];
+}
+
+const hashSource = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
