@@ -1,7 +1,8 @@
 // npm run restore -- --in FILE [--force]
 // Restores a backup made by `npm run backup` into the configured database: the embedded one in
-// MALL_DATA_DIR (only into an empty or new folder unless --force; no server may be using it), or the
-// PostgreSQL database in DATABASE_URL (pg_restore --clean --if-exists --no-owner, all or nothing; into
+// MALL_DATA_DIR (only into an empty or new database unless --force; no server may be using it; a backup
+// of an older release comes back migrated, one of a newer release is refused), or the PostgreSQL
+// database in DATABASE_URL (pg_restore --clean --if-exists --no-owner, all or nothing; into
 // a database that already holds a mall only with --force).
 // Exit codes: 0 done, 1 failed (the reason is printed; nothing was changed), 2 wrong usage.
 import { parseEnv } from '../src/server/env';
@@ -11,8 +12,8 @@ import { fromCaller, parseOptions, runOps } from './ops-cli';
 const USAGE = `Usage: npm run restore -- --in FILE [--force]
 
 Restores FILE (made by npm run backup) into the configured database:
-  embedded (MALL_DATA_DIR, default ./data)  into MALL_DATA_DIR/pgdata, which must be empty or missing;
-                                             stop the server first
+  embedded (MALL_DATA_DIR, default ./data)  into the embedded database there, which must hold no mall
+                                             yet (a new MALL_DATA_DIR is fine); stop the server first
   PostgreSQL (DATABASE_URL set)              pg_restore into that database, which must hold no mall yet
 
   --in FILE    the backup (relative to the folder you run npm in)

@@ -1,27 +1,59 @@
 // Backup and restore of the configured database (issue #6), shared by scripts/backup.ts and
 // scripts/restore.ts and tested in backup.api.test.ts.
 //
-// - Embedded (PGlite): the backup is a gzip'd tarball holding PGlite's own gzip'd tarball of its data
-//   directory (`dumpDataDir`, entry database.tar.gz) and the image files (MALL_DATA_DIR/images, entries
-//   images/…), taken under the data directory's lock, so never while a server uses it. A restore opens
-//   PGlite with `loadDataDir` on MALL_DATA_DIR/pgdata (which must be empty or missing unless `force`),
-//   closes it, then puts the images in place. A backup made before images were carried (PGlite's tarball
-//   alone) still restores, without images.
-// - PostgreSQL: `pg_dump --format=custom` of the DATABASE_URL database, and `pg_restore --clean
-//   --if-exists --no-owner` into it, in one transaction. Both run online; the programs come from the
-//   newest /usr/lib/postgresql/*/bin (else PATH).
+// - Embedded (the PostgreSQL server the app starts on MALL_DATA_DIR, which has no pg_dump): the backup is
+//   a gzip'd tarball holding a manifest (format, the migrations applied, every public table with its
+//   columns and row count, the sequences' values), each table's rows in COPY text format
+//   (tables/<name>.copy, db/table-copy.ts) and the image files (images/<2 chars>/<key>/<variant>).
+//   It is taken online, in one REPEATABLE READ READ ONLY transaction, so it is consistent while the mall
+//   runs: when a server runs on MALL_DATA_DIR (its postmaster.pid names a live process) the backup
+//   connects to it through its socket with the password file; else it starts the embedded server itself,
+//   as a start does (migrations; a PGlite folder of an earlier release moved in), and stops it after.
+//   The image files are read after the tables: one removed during the backup may be missing from it.
+// - Embedded restore: no server may be running on MALL_DATA_DIR (refused); the restore starts the
+//   embedded server itself. Into an empty database, or with `force` one that holds a mall, in ONE
+//   transaction: schemas public and drizzle made again by this release's migrations up to the backup's
+//   level, every table copied in (no trigger or foreign-key check fires), the sequences set, then the
+//   remaining migrations — a backup of an older release comes back migrated; one of a newer release (a
+//   migration this release does not have) is refused before anything is touched. Then the image files,
+//   staged beside MALL_DATA_DIR/images while the backup is read, replace that folder.
+// - Backups of the PGlite releases (PGlite's own gzip'd tarball of its data folder, alone or as
+//   database.tar.gz beside the images) still restore: the tarball is opened by an in-memory PGlite and
+//   its tables copied the same way.
+// - PostgreSQL (DATABASE_URL): `pg_dump --format=custom` of the DATABASE_URL database, and `pg_restore
+//   --clean --if-exists --no-owner` into it, in one transaction. Both run online; the programs come from
+//   the newest /usr/lib/postgresql/*/bin (else PATH).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip, gunzipSync } from 'node:zlib';
-import type pg from 'pg';
+import pg from 'pg';
 import tar from 'tar-stream';
+import { z } from 'zod';
 import { IMAGE_KEY_PATTERN, IMAGE_VARIANT_PATTERN } from '../../shared/images';
-import { openEmbedded, openPostgres } from '../db/client';
-import { DataDirInUseError, lockDataDir } from '../db/data-dir-lock';
-import { isInitialised, pgDataDir } from '../db/early-embedded';
+import { type Database, openPostgres } from '../db/client';
+import {
+  DATABASE_NAME,
+  DATABASE_ROLE,
+  EmbeddedStartError,
+  embeddedPaths,
+  isInitialised,
+} from '../db/embedded-postgres';
+import { runMigrations } from '../db/migrate';
+import { openPglite, pgliteFolder, pgliteSource } from '../db/pglite-move';
+import {
+  applyCopySettings,
+  type CopySource,
+  copyOut,
+  migrationLevel,
+  queryOf,
+  readLayout,
+  replaceContents,
+  type SequenceValue,
+  TableCopyError,
+} from '../db/table-copy';
 import type { Env } from '../env';
 import { openConfiguredDatabase } from '../start';
 
@@ -94,6 +126,102 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+// ---------------------------------------------------------------------------------------------------
+// The embedded server, for a backup or a restore
+
+interface EmbeddedConnection {
+  pool: pg.Pool;
+  /** The server this process started (undefined: a running server's, reached through its socket). */
+  database?: Database;
+  close(): Promise<void>;
+}
+
+/** The server running on MALL_DATA_DIR's cluster, from its postmaster.pid, if its process is alive. */
+function runningServer(dataDir: string): { pid: number; socketDir: string; port: number } | undefined {
+  const pidFile = path.join(embeddedPaths(dataDir).cluster, 'postmaster.pid');
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new BackupError(
+      `Cannot tell whether a server uses the embedded database (${pidFile}: ${code}): run this as the user that runs Super Mall.`,
+    );
+  }
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined; // left by a crash
+  }
+  // postmaster.pid: pid, data folder, start time, port, socket folder, …
+  return { pid, port: Number.parseInt(lines[3] ?? '', 10), socketDir: (lines[4] ?? '').trim() };
+}
+
+/**
+ * A backup reaches a running server through its socket, else starts the embedded server as a start does;
+ * a restore refuses a running server and starts it itself.
+ */
+async function connectEmbedded(env: Env, purpose: 'backup' | 'restore'): Promise<EmbeddedConnection> {
+  const dataDir = env.MALL_DATA_DIR;
+  const running = runningServer(dataDir);
+  if (running && purpose === 'restore') {
+    throw new BackupError(
+      `Cannot restore while a server uses the embedded database in ${path.resolve(dataDir)} (PostgreSQL process ${running.pid}): stop Super Mall first.`,
+    );
+  }
+  if (running) {
+    let password: string;
+    try {
+      password = fs.readFileSync(embeddedPaths(dataDir).secret, 'utf8').trim();
+    } catch (error) {
+      throw new BackupError(
+        `The embedded database's password file cannot be read (${(error as NodeJS.ErrnoException).code}): run this as the user that runs Super Mall.`,
+      );
+    }
+    const pool = new pg.Pool({
+      host: running.socketDir,
+      port: running.port,
+      user: DATABASE_ROLE,
+      password,
+      database: DATABASE_NAME,
+      max: 1,
+    });
+    pool.on('error', () => {});
+    try {
+      await pool.query('select 1');
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new BackupError(
+        `The server running on ${path.resolve(dataDir)} could not be reached: ${messageOf(error)}`,
+      );
+    }
+    return { pool, close: () => pool.end() };
+  }
+  if (
+    purpose === 'backup' &&
+    !isInitialised(dataDir) &&
+    !fs.existsSync(path.join(pgliteFolder(dataDir), 'PG_VERSION'))
+  ) {
+    throw new BackupError(
+      `There is no embedded database in ${path.resolve(dataDir)} (MALL_DATA_DIR=${dataDir}): nothing to back up. ` +
+        'Set MALL_DATA_DIR to the folder the server uses, or DATABASE_URL for PostgreSQL.',
+    );
+  }
+  let database: Database;
+  try {
+    database = await openConfiguredDatabase(env, quiet, { demoData: false });
+  } catch (error) {
+    if (error instanceof EmbeddedStartError) throw new BackupError(error.message);
+    throw error;
+  }
+  return { pool: database.pool, database, close: () => database.close() };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Backup
 
@@ -126,40 +254,27 @@ async function writeAtomically(file: string, write: (temp: string) => Promise<vo
     fs.renameSync(temp, file);
     return size;
   } finally {
-    fs.rmSync(temp, { force: true });
+    fs.rmSync(temp, { recursive: true, force: true });
   }
 }
 
 async function backupEmbedded(env: Env, file: string): Promise<BackupResult> {
-  const pgDir = pgDataDir(env.MALL_DATA_DIR);
-  if (!isInitialised(env.MALL_DATA_DIR)) {
-    throw new BackupError(
-      `There is no embedded database in ${path.resolve(pgDir)} (MALL_DATA_DIR=${env.MALL_DATA_DIR}): nothing to back up. ` +
-        'Set MALL_DATA_DIR to the folder the server uses, or DATABASE_URL for PostgreSQL.',
-    );
-  }
-  let opened: Awaited<ReturnType<typeof openConfiguredDatabase>>;
+  const connection = await connectEmbedded(env, 'backup');
   try {
-    opened = await openConfiguredDatabase(env, quiet, { demoData: false });
-  } catch (error) {
-    if (error instanceof DataDirInUseError) {
-      throw new BackupError(
-        `Cannot back up the embedded database while a server uses it. ${error.message} ` +
-          '(The embedded database serves one process at a time.)',
-      );
-    }
-    throw error;
-  }
-  try {
-    const contents = await countContents(opened.database.pool);
-    const dump = opened.database.dump;
-    if (!dump) throw new BackupError('The embedded database cannot be dumped.');
-    const data = await dump();
+    let manifest: Manifest | undefined;
     const imagesDir = path.join(env.MALL_DATA_DIR, 'images');
-    const bytes = await writeAtomically(file, (temp) => writeEmbeddedBackup(temp, data, imagesDir));
+    const bytes = await writeAtomically(file, async (temp) => {
+      manifest = await writeEmbeddedBackup(temp, connection.pool, imagesDir);
+    });
+    const contents: Contents = {};
+    for (const table of manifest?.tables ?? []) {
+      if ((CONTENT_TABLES as readonly string[]).includes(table.name)) {
+        contents[table.name as keyof Contents] = table.rows;
+      }
+    }
     return { kind: 'embedded', file, bytes, contents };
   } finally {
-    await opened.close();
+    await connection.close();
   }
 }
 
@@ -175,6 +290,150 @@ async function backupPostgres(url: string, file: string): Promise<BackupResult> 
     );
   });
   return { kind: 'postgres', file, bytes, contents };
+}
+
+// The embedded backup's tarball (docs/decisions/020): the manifest first, the tables, the images.
+const MANIFEST_ENTRY = 'super-mall-backup.json';
+/** This release's backup format; 1 was PGlite's tarball in database.tar.gz (still restored). */
+const BACKUP_FORMAT = 2;
+const TABLES_PREFIX = 'tables/';
+const LEGACY_DATABASE_ENTRY = 'database.tar.gz';
+const IMAGES_PREFIX = 'images/';
+/** images/<2 characters>/<key>/<variant>: nothing else is unpacked (a crafted name cannot climb out). */
+const IMAGE_ENTRY = new RegExp(
+  `^images/([A-Za-z0-9_-]{2})/(${IMAGE_KEY_PATTERN.source.slice(1, -1)})/(${IMAGE_VARIANT_PATTERN.source.slice(1, -1)})$`,
+);
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+const tableEntry = (table: string) => `${TABLES_PREFIX}${table}.copy`;
+
+const ManifestSchema = z.object({
+  backup: z.literal('super-mall-embedded'),
+  format: z.literal(BACKUP_FORMAT),
+  madeAt: z.string(),
+  postgres: z.string().optional(),
+  /** How the tables' rows are written: PostgreSQL's COPY text format, under db/table-copy.ts' settings. */
+  copy: z.literal('text'),
+  migrations: z.array(z.object({ hash: z.string(), createdAt: z.number().int() })),
+  tables: z.array(
+    z.object({
+      name: z.string().regex(IDENTIFIER),
+      columns: z.array(z.string().min(1)),
+      rows: z.number().int().min(0),
+    }),
+  ),
+  sequences: z.array(
+    z.object({
+      name: z.string().regex(IDENTIFIER),
+      lastValue: z.string().regex(/^-?\d+$/),
+      isCalled: z.boolean(),
+    }),
+  ),
+  images: z.number().int().min(0),
+});
+type Manifest = z.infer<typeof ManifestSchema>;
+
+/** Every image file under `dir`, as "xx/<key>/<variant>" (half-written `.tmp` files left out). */
+async function imageFiles(dir: string): Promise<string[]> {
+  const list = async (folder: string) => {
+    try {
+      return (await fs.promises.readdir(folder)).filter((name) => !name.endsWith('.tmp')).sort();
+    } catch {
+      return [];
+    }
+  };
+  const files: string[] = [];
+  for (const prefix of await list(dir))
+    for (const key of await list(path.join(dir, prefix)))
+      for (const variant of await list(path.join(dir, prefix, key)))
+        files.push(`${prefix}/${key}/${variant}`);
+  return files;
+}
+
+/**
+ * The tables' rows, read in one REPEATABLE READ READ ONLY transaction (consistent while the server runs),
+ * each spooled to a file beside the backup (a tar entry's size comes first), then packed with the images.
+ */
+async function writeEmbeddedBackup(temp: string, pool: pg.Pool, imagesDir: string): Promise<Manifest> {
+  fs.rmSync(`${temp}.tables`, { recursive: true, force: true });
+  fs.mkdirSync(`${temp}.tables`);
+  const spool = (table: string) => path.join(`${temp}.tables`, `${table}.copy`);
+  try {
+    const client = await pool.connect();
+    let manifest: Manifest;
+    try {
+      await client.query('begin isolation level repeatable read read only');
+      const query = queryOf(client);
+      await applyCopySettings(query, true);
+      const layout = await readLayout(query);
+      if (!layout.tables.some((table) => table.name === 'shops')) {
+        throw new BackupError('The embedded database holds no Super Mall tables: nothing to back up.');
+      }
+      const tables: Manifest['tables'] = [];
+      for (const table of layout.tables) {
+        const rows = copyOut(client, table);
+        await pipeline(rows, fs.createWriteStream(spool(table.name)));
+        tables.push({ ...table, rows: rows.rowCount });
+      }
+      const [version] = await query('show server_version');
+      await client.query('commit');
+      manifest = {
+        backup: 'super-mall-embedded',
+        format: BACKUP_FORMAT,
+        madeAt: new Date().toISOString(),
+        postgres: version?.server_version as string | undefined,
+        copy: 'text',
+        migrations: layout.migrations,
+        tables,
+        sequences: layout.sequences,
+        images: 0,
+      };
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+    const files = await imageFiles(imagesDir);
+    manifest.images = files.length;
+
+    const pack = tar.pack();
+    // Level 6: COPY text shrinks well; AVIF/WebP do not, and cost little to try.
+    const written = pipeline(pack, createGzip({ level: 6 }), fs.createWriteStream(temp));
+    const add = (name: string, size: number, source: Readable | Buffer) =>
+      new Promise<void>((resolve, reject) => {
+        const entry = pack.entry({ name, size, mtime: new Date(0) }, (error) =>
+          error ? reject(error) : resolve(),
+        );
+        if (Buffer.isBuffer(source)) entry.end(source);
+        else pipeline(source, entry).catch(reject);
+      });
+    try {
+      const json = Buffer.from(JSON.stringify(manifest, null, 1));
+      await add(MANIFEST_ENTRY, json.length, json);
+      for (const table of manifest.tables) {
+        const file = spool(table.name);
+        await add(tableEntry(table.name), fs.statSync(file).size, fs.createReadStream(file));
+      }
+      for (const name of files) {
+        let bytes: Buffer;
+        try {
+          bytes = await fs.promises.readFile(path.join(imagesDir, name));
+        } catch (error) {
+          // Removed since it was listed (the server runs): a picture nothing uses any more.
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+          throw error;
+        }
+        await add(`${IMAGES_PREFIX}${name}`, bytes.length, bytes);
+      }
+      pack.finalize();
+    } catch (error) {
+      pack.destroy(error as Error);
+    }
+    await written;
+    return manifest;
+  } finally {
+    fs.rmSync(`${temp}.tables`, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -222,15 +481,16 @@ function readHead(file: string, length: number): Uint8Array {
   }
 }
 
+const damaged = (file: string, error: unknown) =>
+  new BackupError(`${file} is damaged or incomplete (${messageOf(error)}).`);
+
 /** Refuses a file that is not a whole gzip'd tarball of a PostgreSQL data directory, before touching anything. */
 export function checkEmbeddedBackup(file: string, data: Uint8Array): void {
   let tar: Buffer;
   try {
     tar = gunzipSync(data);
   } catch (error) {
-    throw new BackupError(
-      `${file} is damaged or incomplete (${error instanceof Error ? error.message : String(error)}).`,
-    );
+    throw damaged(file, error);
   }
   const names = tarEntryNames(tar);
   if (!names)
@@ -263,186 +523,278 @@ function tarEntryNames(tar: Buffer): string[] | undefined {
   return names.length > 0 ? names : undefined;
 }
 
-// The embedded backup's own tarball (docs/decisions/020): a manifest, the database, the images.
-const MANIFEST_ENTRY = 'super-mall-backup.json';
-const DATABASE_ENTRY = 'database.tar.gz';
-const IMAGES_PREFIX = 'images/';
-/** images/<2 characters>/<key>/<variant>: nothing else is unpacked (a crafted name cannot climb out). */
-const IMAGE_ENTRY = new RegExp(
-  `^images/([A-Za-z0-9_-]{2})/(${IMAGE_KEY_PATTERN.source.slice(1, -1)})/(${IMAGE_VARIANT_PATTERN.source.slice(1, -1)})$`,
-);
-
-/** Every image file under `dir`, as "xx/<key>/<variant>" (half-written `.tmp` files left out). */
-async function imageFiles(dir: string): Promise<string[]> {
-  const list = async (folder: string) => {
-    try {
-      return (await fs.promises.readdir(folder)).filter((name) => !name.endsWith('.tmp')).sort();
-    } catch {
-      return [];
+/**
+ * Each entry of the backup's tarball, read from the file as it streams in. `visit` must consume the
+ * entry's stream; returning false stops (the rest of the file is not read).
+ */
+async function readEntries(
+  file: string,
+  visit: (
+    name: string,
+    type: string | null | undefined,
+    data: AsyncIterable<unknown>,
+  ) => Promise<boolean | undefined>,
+): Promise<void> {
+  const extract = tar.extract();
+  const reading = pipeline(fs.createReadStream(file), createGunzip(), extract);
+  // why: leaving the loop early (a refused entry, or enough read) ends the pipeline too; its failure is
+  // reported below
+  reading.catch(() => {});
+  let stopped = false;
+  try {
+    for await (const entry of extract) {
+      if ((await visit(entry.header.name, entry.header.type, entry)) === false) {
+        stopped = true;
+        break;
+      }
     }
-  };
-  const files: string[] = [];
-  for (const prefix of await list(dir))
-    for (const key of await list(path.join(dir, prefix)))
-      for (const variant of await list(path.join(dir, prefix, key)))
-        files.push(`${prefix}/${key}/${variant}`);
-  return files;
+    if (!stopped) await reading;
+  } catch (error) {
+    if (error instanceof BackupError || error instanceof TableCopyError) throw error;
+    throw damaged(file, error);
+  }
 }
 
-async function writeEmbeddedBackup(temp: string, database: Uint8Array, imagesDir: string): Promise<void> {
-  const pack = tar.pack();
-  // Level 1: the database is gzip'd already and AVIF/WebP do not shrink; the wrapper only needs to be gzip.
-  const written = pipeline(pack, createGzip({ level: 1 }), fs.createWriteStream(temp));
-  const add = (name: string, bytes: Uint8Array) =>
-    new Promise<void>((resolve, reject) => {
-      pack.entry({ name, size: bytes.length, mtime: new Date(0) }, Buffer.from(bytes), (error) =>
-        error ? reject(error) : resolve(),
-      );
-    });
-  try {
-    const files = await imageFiles(imagesDir);
-    await add(
-      MANIFEST_ENTRY,
-      Buffer.from(JSON.stringify({ backup: 'super-mall-embedded', images: files.length })),
-    );
-    await add(DATABASE_ENTRY, database);
-    for (const name of files)
-      await add(`${IMAGES_PREFIX}${name}`, await fs.promises.readFile(path.join(imagesDir, name)));
-    pack.finalize();
-  } catch (error) {
-    pack.destroy(error as Error);
+/** Reads an entry to its end, keeping nothing. */
+async function skip(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of stream) {
+    // nothing kept
   }
-  await written;
+}
+
+async function drain(stream: AsyncIterable<unknown>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** What the first entry of an embedded backup says it is. */
+type BackupFormat = { format: 'tables'; manifest: Manifest } | { format: 'pglite' };
+
+async function readFormat(file: string): Promise<BackupFormat> {
+  let first: { name: string; data?: Buffer } | undefined;
+  await readEntries(file, async (name, _type, data) => {
+    first = { name, data: name === MANIFEST_ENTRY ? await drain(data) : undefined };
+    return false;
+  });
+  if (!first) throw new BackupError(`${file} is an empty tarball, not a Super Mall backup.`);
+  // PGlite's tarball alone (a backup of the first PGlite releases): no manifest.
+  if (!first.data) return { format: 'pglite' };
+  let json: { backup?: unknown; format?: unknown };
+  try {
+    json = JSON.parse(first.data.toString('utf8'));
+  } catch (error) {
+    throw damaged(file, error);
+  }
+  // The PGlite releases' manifest had no format: their database is PGlite's tarball, database.tar.gz.
+  if (json.format === undefined) return { format: 'pglite' };
+  if (typeof json.format === 'number' && json.format > BACKUP_FORMAT) {
+    throw new BackupError(
+      `${file} was made by a newer release of Super Mall (backup format ${json.format}): restore it with that release or a newer one.`,
+    );
+  }
+  const parsed = ManifestSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new BackupError(
+      `${file} has a manifest this release cannot read (${parsed.error.issues[0]?.message}).`,
+    );
+  }
+  return { format: 'tables', manifest: parsed.data };
 }
 
 /**
- * The database's tarball in a backup, its image files unpacked into `staged`. A backup of the database
- * alone (PGlite's tarball, as made before images were carried) is returned whole, with no images.
+ * Pass one over a backup of this release's format: every entry is the manifest, a table it lists (each
+ * once) or an image file (unpacked into `staged`); anything else refuses the backup before anything is
+ * written but the staged images.
  */
-async function readEmbeddedBackup(file: string, whole: Buffer, staged: string): Promise<Uint8Array> {
+async function checkTablesBackup(file: string, manifest: Manifest, staged: string): Promise<void> {
+  const expected = new Set(manifest.tables.map((table) => tableEntry(table.name)));
+  const seen = new Set<string>();
+  let first = true;
+  await readEntries(file, async (name, type, data) => {
+    if (first) {
+      first = false;
+      await skip(data);
+      return true;
+    }
+    if (type !== 'file') throw new BackupError(`${file} holds an unexpected entry: ${name}`);
+    if (name.startsWith(TABLES_PREFIX)) {
+      if (!expected.has(name) || seen.has(name))
+        throw new BackupError(`${file} holds an unexpected entry: ${name}`);
+      seen.add(name);
+      await skip(data); // read in the second pass, into the database
+      return true;
+    }
+    if (!name.startsWith(IMAGES_PREFIX)) throw new BackupError(`${file} holds an unexpected entry: ${name}`);
+    if (!IMAGE_ENTRY.test(name)) throw new BackupError(`${file} holds an unexpected image file: ${name}`);
+    const target = path.join(staged, name.slice(IMAGES_PREFIX.length));
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await fs.promises.writeFile(target, await drain(data));
+    return true;
+  });
+  const missing = [...expected].filter((name) => !seen.has(name));
+  if (missing.length > 0) throw new BackupError(`${file} is incomplete: ${missing.join(', ')} missing.`);
+}
+
+/** Pass two: the tables' rows, streamed from the file into the target as they come. */
+function tablesSource(file: string, manifest: Manifest): CopySource {
+  const byEntry = new Map(manifest.tables.map((table) => [tableEntry(table.name), table.name]));
+  return {
+    tables: manifest.tables.map(({ name, columns }) => ({ name, columns })),
+    sequences: manifest.sequences as SequenceValue[],
+    migrations: manifest.migrations,
+    rows: Object.fromEntries(manifest.tables.map((table) => [table.name, table.rows])),
+    async *copies() {
+      const extract = tar.extract();
+      const reading = pipeline(fs.createReadStream(file), createGunzip(), extract);
+      reading.catch(() => {});
+      for await (const entry of extract) {
+        const table = byEntry.get(entry.header.name);
+        // tar-stream's entries are streamx streams: made a Node stream for the COPY's pipeline.
+        if (table) yield { table, data: Readable.from(entry) };
+        else await skip(entry);
+      }
+      await reading;
+    },
+  };
+}
+
+/**
+ * A backup of the PGlite releases: the database's tarball (PGlite's `dumpDataDir`), its image files
+ * unpacked into `staged`. A backup of the database alone (PGlite's tarball, as made before images were
+ * carried) is returned whole, with no images.
+ */
+async function readPgliteBackup(file: string, staged: string): Promise<Uint8Array> {
+  const whole = fs.readFileSync(file);
   let head: Buffer;
   try {
     // The first entry's header is enough to tell the two apart.
     head = gunzipSync(whole.subarray(0, Math.min(whole.length, 64 * 1024)), { finishFlush: 2 });
   } catch (error) {
-    throw new BackupError(
-      `${file} is damaged or incomplete (${error instanceof Error ? error.message : String(error)}).`,
-    );
+    throw damaged(file, error);
   }
   if (head.subarray(0, MANIFEST_ENTRY.length).toString('latin1') !== MANIFEST_ENTRY) return whole;
   let database: Buffer | undefined;
-  const extract = tar.extract();
-  try {
-    const reading = pipeline(Readable.from([whole]), createGunzip(), extract);
-    // why: leaving the loop early (a refused entry) ends the pipeline too; its failure is reported below
-    reading.catch(() => {});
-    for await (const entry of extract) {
-      const { name, type } = entry.header;
-      const chunks: Buffer[] = [];
-      for await (const chunk of entry) chunks.push(chunk as Buffer);
-      if (type !== 'file') continue;
-      if (name === DATABASE_ENTRY) {
-        database = Buffer.concat(chunks);
-        continue;
-      }
-      if (!name.startsWith(IMAGES_PREFIX)) continue;
-      if (!IMAGE_ENTRY.test(name)) throw new BackupError(`${file} holds an unexpected image file: ${name}`);
-      const target = path.join(staged, name.slice(IMAGES_PREFIX.length));
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
-      await fs.promises.writeFile(target, Buffer.concat(chunks));
+  await readEntries(file, async (name, type, data) => {
+    const bytes = await drain(data);
+    if (type !== 'file') return true;
+    if (name === LEGACY_DATABASE_ENTRY) {
+      database = bytes;
+      return true;
     }
-    await reading;
-  } catch (error) {
-    if (error instanceof BackupError) throw error;
-    throw new BackupError(
-      `${file} is damaged or incomplete (${error instanceof Error ? error.message : String(error)}).`,
-    );
-  }
+    if (!name.startsWith(IMAGES_PREFIX)) return true;
+    if (!IMAGE_ENTRY.test(name)) throw new BackupError(`${file} holds an unexpected image file: ${name}`);
+    const target = path.join(staged, name.slice(IMAGES_PREFIX.length));
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await fs.promises.writeFile(target, bytes);
+    return true;
+  });
   if (!database) throw new BackupError(`${file} holds no database (damaged or another file).`);
   return database;
 }
 
-function isEmptyOrMissing(dir: string): boolean {
-  if (!fs.existsSync(dir)) return true;
-  return fs.statSync(dir).isDirectory() && fs.readdirSync(dir).length === 0;
+/** PGlite, in memory, on a PGlite release's backup; closed by the caller. */
+async function openPgliteBackup(file: string, data: Uint8Array) {
+  checkEmbeddedBackup(file, data);
+  let pglite: Awaited<ReturnType<typeof openPglite>>;
+  try {
+    pglite = await openPglite({ loadDataDir: new Blob([data as Uint8Array<ArrayBuffer>]) });
+  } catch (error) {
+    throw new BackupError(`Could not open the database in ${file}: ${messageOf(error)}`);
+  }
+  try {
+    const source = await pgliteSource(pglite);
+    if (!source.tables.some((table) => table.name === 'shops')) {
+      throw new BackupError(`${file} holds a database, but not a Super Mall one (no shops table).`);
+    }
+    return { pglite, source };
+  } catch (error) {
+    await pglite.close();
+    throw error;
+  }
+}
+
+/** A backup of a newer release (a migration this release does not have) is refused. */
+function checkMigrations(file: string, migrations: CopySource['migrations']): void {
+  try {
+    migrationLevel(migrations);
+  } catch (error) {
+    if (error instanceof TableCopyError)
+      throw new BackupError(`${file} cannot be restored: ${error.message}.`);
+    throw error;
+  }
 }
 
 async function restoreEmbedded(env: Env, file: string, force: boolean): Promise<RestoreResult> {
-  const whole = fs.readFileSync(file);
   const imagesDir = path.join(env.MALL_DATA_DIR, 'images');
-  // The images are unpacked beside the data directory first, and put in place once the database is.
+  // The images are unpacked beside their folder first, and put in place once the database is restored.
   const staged = `${imagesDir}.restoring-${process.pid}`;
-  let data: Uint8Array;
+  // A refused backup leaves no trace: not even the MALL_DATA_DIR its staged images made.
+  const dataDirExisted = fs.existsSync(env.MALL_DATA_DIR);
+  let pglite: Awaited<ReturnType<typeof openPglite>> | undefined;
   try {
-    data = await readEmbeddedBackup(file, whole, staged);
-  } catch (error) {
-    fs.rmSync(staged, { recursive: true, force: true });
-    throw error;
-  }
-  checkEmbeddedBackup(file, data);
-
-  let release: () => void;
-  try {
-    release = lockDataDir(env.MALL_DATA_DIR);
-  } catch (error) {
-    fs.rmSync(staged, { recursive: true, force: true });
-    if (error instanceof DataDirInUseError) {
-      throw new BackupError(`Cannot restore while a server uses the embedded database. ${error.message}`);
+    // Everything that can refuse the backup is checked before the database is touched.
+    const format = await readFormat(file);
+    let source: CopySource;
+    if (format.format === 'tables') {
+      if (!format.manifest.tables.some((table) => table.name === 'shops')) {
+        throw new BackupError(`${file} holds a database, but not a Super Mall one (no shops table).`);
+      }
+      checkMigrations(file, format.manifest.migrations);
+      await checkTablesBackup(file, format.manifest, staged);
+      source = tablesSource(file, format.manifest);
+    } else {
+      const opened = await openPgliteBackup(file, await readPgliteBackup(file, staged));
+      pglite = opened.pglite;
+      source = opened.source;
+      checkMigrations(file, source.migrations);
     }
-    throw error;
-  }
-  const pgDir = pgDataDir(env.MALL_DATA_DIR);
-  let aside: string | undefined;
-  try {
-    if (!isEmptyOrMissing(pgDir)) {
-      if (!force) {
+
+    const connection = await connectEmbedded(env, 'restore');
+    let contents: Contents;
+    let replaced: boolean;
+    try {
+      const existing = await countContents(connection.pool);
+      replaced = Object.values(existing).some((n) => (n ?? 0) > 0);
+      if (replaced && !force) {
         throw new BackupError(
-          `${path.resolve(pgDir)} already holds a database. A restore goes only into an empty or new ` +
-            'MALL_DATA_DIR; pass --force to replace that database with the backup.',
+          `The embedded database in ${path.resolve(env.MALL_DATA_DIR)} already holds a mall (${describeContents(existing)}). ` +
+            'A restore goes only into an empty or new MALL_DATA_DIR; pass --force to replace that database with the backup.',
         );
       }
-      // Kept until the backup is in place, and put back if the restore fails.
-      aside = `${pgDir}.before-restore-${Date.now()}`;
-      fs.renameSync(pgDir, aside);
-    }
-    fs.rmSync(pgDir, { recursive: true, force: true });
-
-    let contents: Contents;
-    try {
-      const database = await openEmbedded({ dataDir: pgDir, loadDataDir: data });
       try {
-        contents = await countContents(database.pool);
-      } finally {
-        await database.close();
+        await replaceContents(connection.pool, source, 'rebuild');
+      } catch (error) {
+        if (error instanceof BackupError) throw error;
+        throw new BackupError(
+          `Could not restore ${file}: ${messageOf(error)}` +
+            (replaced ? ' (the database that was there is unchanged)' : ''),
+        );
       }
-    } catch (error) {
-      fs.rmSync(pgDir, { recursive: true, force: true });
-      if (aside) {
-        fs.renameSync(aside, pgDir);
-        aside = undefined;
-      }
-      throw new BackupError(
-        `Could not restore ${file}: ${error instanceof Error ? error.message : String(error)}` +
-          (force ? ' (the database that was there is unchanged)' : ''),
-      );
+      // As a start would: names keyed (a backup older than the keys gets them), statistics made.
+      if (connection.database) await runMigrations(connection.database);
+      await connection.pool.query('analyze');
+      contents = await countContents(connection.pool);
+    } finally {
+      await connection.close();
     }
-    if (contents.shops === undefined) {
-      fs.rmSync(pgDir, { recursive: true, force: true });
-      if (aside) {
-        fs.renameSync(aside, pgDir);
-        aside = undefined;
-      }
-      throw new BackupError(`${file} holds a database, but not a Super Mall one (no shops table).`);
-    }
-    const replaced = aside !== undefined;
-    if (aside) fs.rmSync(aside, { recursive: true, force: true });
     // The images that were there belonged to the database that was: the backup's replace them.
     fs.rmSync(imagesDir, { recursive: true, force: true });
     if (fs.existsSync(staged)) fs.renameSync(staged, imagesDir);
     return { kind: 'embedded', file, contents, replaced };
-  } finally {
+  } catch (error) {
     fs.rmSync(staged, { recursive: true, force: true });
-    release();
+    if (!dataDirExisted) {
+      try {
+        fs.rmdirSync(env.MALL_DATA_DIR); // only when empty: a database made meanwhile stays
+      } catch {
+        // not empty, or not there
+      }
+    }
+    throw error;
+  } finally {
+    await pglite?.close();
+    fs.rmSync(staged, { recursive: true, force: true });
   }
 }
 
