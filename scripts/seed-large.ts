@@ -31,8 +31,7 @@ await runCli(async () => {
       );
     }
     const today = mallToday(env.MALL_TIMEZONE);
-    const where =
-      opened.kind === 'embedded' ? `embedded database in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
+    const where = opened.kind === 'embedded' ? `embedded database in ${env.MALL_DATA_DIR}` : 'PostgreSQL';
     console.log(`Loading the large mall into the ${where} (today is ${today} in ${env.MALL_TIMEZONE})…`);
 
     // A bar per table on a terminal; one line per finished table otherwise (CI logs, pipes).

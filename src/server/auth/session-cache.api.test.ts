@@ -1,6 +1,6 @@
 // The session cache (docs/decisions/027): a signed-in request answered from the caches asks the database
 // nothing, and every revocation the database notifies holds on the very next request.
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Directory, openDirectory } from '../test/catalog-fixtures';
 import { createTestApp, registerAs, type SignedIn, type TestApp } from '../test/harness';
 import { LISTENER_APPLICATION_NAME, SESSION_CACHE_TTL_MS } from './session-cache';

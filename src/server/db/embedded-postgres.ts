@@ -10,7 +10,7 @@
 // - fsync, full-page writes and synchronous commit are checked at start: a data folder whose settings
 //   lose commits is refused.
 // - A failure to start is one line naming the cause (EmbeddedStartError), never a stack trace.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
