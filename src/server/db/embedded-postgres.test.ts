@@ -143,6 +143,18 @@ describe('the embedded PostgreSQL server', () => {
     expect(message).toMatch(/has fsync = off: that loses acknowledged changes in a power cut/);
   }, 30_000);
 
+  it('refuses it too when the setting is made for the mall’s database, not in the folder’s files', async () => {
+    const dataDir = dataFolder();
+    const server = await startEmbeddedPostgres({ dataDir });
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    await client.query('alter database mall set synchronous_commit = off');
+    await client.end();
+    await server.stop();
+    const message = await startFailure(startEmbeddedPostgres({ dataDir }));
+    expect(message).toMatch(/has synchronous_commit = off/);
+  }, 30_000);
+
   it('says which file is missing when the secret is gone', async () => {
     const dataDir = dataFolder();
     const server = await startEmbeddedPostgres({ dataDir });

@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { syncFolderNow, writeFileDurablySync } from '../lib/durable-files';
 
 /** A start-up failure whose message is for the operator as is: one line, the cause, what to do. */
 export class EmbeddedStartError extends Error {}
@@ -346,7 +347,8 @@ async function initialise(
   let secret = readSecret(paths.secret);
   if (!secret) {
     secret = randomBytes(32).toString('base64url');
-    fs.writeFileSync(paths.secret, `${secret}\n`, { mode: 0o600 });
+    // On the disk before the cluster that needs it exists (a power cut lost it unflushed).
+    writeFileDurablySync(paths.secret, `${secret}\n`, 0o600);
   }
   fs.rmSync(paths.clusterInit, { recursive: true, force: true });
   fs.mkdirSync(paths.clusterInit, { mode: 0o700 });
@@ -380,6 +382,7 @@ async function initialise(
       );
     }
     fs.renameSync(paths.clusterInit, paths.cluster);
+    syncFolderNow(paths.root);
     log.info(
       { cluster: paths.cluster, ms: Math.round(performance.now() - started) },
       'created the embedded database',
@@ -536,17 +539,26 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
       client.on('error', () => {});
       try {
         await client.connect();
-        const unsafe = await checkDurability(client);
-        if (unsafe.length > 0) {
-          throw new EmbeddedStartError(
-            `The database in ${paths.cluster} has ${unsafe.map((name) => `${name} = off`).join(', ')}: that loses acknowledged changes in a power cut. Set ${unsafe.join(', ')} back on (postgresql.conf or postgresql.auto.conf in that folder).`,
-          );
-        }
         const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [
           DATABASE_NAME,
         ]);
         if (!rowCount) await client.query(`create database ${DATABASE_NAME}`);
         await client.end();
+        // Checked where the app works: the mall's database as its role, so that a setting made for the
+        // database or the role (ALTER DATABASE … SET) counts too, not only the folder's files.
+        const mall = connect(DATABASE_NAME);
+        mall.on('error', () => {});
+        await mall.connect();
+        try {
+          const unsafe = await checkDurability(mall);
+          if (unsafe.length > 0) {
+            throw new EmbeddedStartError(
+              `The database in ${paths.cluster} has ${unsafe.map((name) => `${name} = off`).join(', ')}: that loses acknowledged changes in a power cut. Set ${unsafe.join(', ')} back on (postgresql.conf or postgresql.auto.conf in that folder, ALTER DATABASE ${DATABASE_NAME} RESET or ALTER ROLE ${DATABASE_ROLE} RESET).`,
+            );
+          }
+        } finally {
+          await mall.end().catch(() => {});
+        }
         break;
       } catch (error) {
         await client.end().catch(() => {});

@@ -4,6 +4,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client';
 import { images, imageVariants } from '../../db/schema';
+import { makeFoldersDurably, syncFolder, writeFileDurably } from '../../lib/durable-files';
 import type { Executor, WriteTx } from '../../write-path';
 import type { ProcessedImage } from './pipeline';
 
@@ -144,16 +145,13 @@ export function fileImageStore(db: Db, root: string): ImageStore {
     async save(tx, image) {
       await upsertImageRow(tx, image);
       const dir = folder(image.key);
-      await fs.promises.mkdir(dir, { recursive: true });
-      // Each file appears whole or not at all: written beside, then renamed.
+      await makeFoldersDurably(path.dirname(root), dir);
+      // Each file appears whole or not at all, and is on the disk before the row's commit acknowledges
+      // the upload (a power cut left rows naming empty files before: docs/verification/power-cut.md).
       await Promise.all(
-        image.variants.map(async (variant) => {
-          const file = path.join(dir, variant.name);
-          const temporary = `${file}.${process.pid}.tmp`;
-          await fs.promises.writeFile(temporary, variant.bytes);
-          await fs.promises.rename(temporary, file);
-        }),
+        image.variants.map((variant) => writeFileDurably(path.join(dir, variant.name), variant.bytes)),
       );
+      await syncFolder(dir);
     },
     async read(key, name) {
       const cached = cache.get(`${key}/${name}`);
