@@ -1,9 +1,14 @@
 #!/usr/bin/env node
+// The database ceiling (scripts/bench/run.mjs, row 2): the shop-list route's two queries from
+// --connections concurrent clients, with no HTTP, over a pool of as many connections.
+//
+//   node --import tsx scripts/bench/db-ceiling.mjs (--database-url URL | --data-dir MALL_DATA_DIR) [--duration 10]
+//
+// --data-dir: the embedded database in that MALL_DATA_DIR (no server may be using it): its PostgreSQL is
+// started here (src/server/db/embedded-postgres.ts) and stopped at the end. Prints one JSON line.
 import { parseArgs } from 'node:util';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { openEmbedded, openPostgres } from '../../src/server/db/client.ts';
-import { lockDataDir } from '../../src/server/db/data-dir-lock.ts';
-import { pgDataDir } from '../../src/server/db/early-embedded.ts';
 import { categories, floors } from '../../src/server/db/schema.ts';
 import { shopRepository } from '../../src/server/modules/shops/repository.ts';
 
@@ -22,13 +27,11 @@ const warmupMs = Number(options.warmup) * 1000;
 const connections = Number(options.connections);
 const pageSize = Number(options['page-size']);
 
-let release = () => {};
 let database;
 if (options['database-url']) {
   database = await openPostgres(options['database-url'], connections);
 } else if (options['data-dir']) {
-  release = lockDataDir(options['data-dir']);
-  database = await openEmbedded({ dataDir: pgDataDir(options['data-dir']) });
+  database = await openEmbedded(options['data-dir'], { maxConnections: connections });
 } else {
   console.error('db-ceiling: give --database-url or --data-dir');
   process.exit(2);
@@ -94,7 +97,7 @@ try {
     JSON.stringify({
       kind: database.kind,
       connections,
-      poolSize: database.kind === 'embedded' ? 1 : connections,
+      poolSize: connections,
       seconds: round(seconds),
       routes: latencies.length,
       routesPerS: round(latencies.length / seconds),
@@ -109,5 +112,4 @@ try {
   );
 } finally {
   await database.close();
-  release();
 }

@@ -8,8 +8,9 @@
 //
 // Needs the built server (npm run build); builds nothing. It
 //  1. starts `dist/server/main.js` (a copy under .tmp/) under `ulimit -n --fd-limit`, on a fresh
-//     embedded database with the demo mall (its files open too), rate limits off, the connection cap
-//     left to its default (derived from the limit); registers a shopper;
+//     embedded database with the demo mall (the PostgreSQL server it starts inherits the limit; its
+//     files are its own processes' descriptors, not the server's: the pool's sockets are), rate limits
+//     off, the connection cap left to its default (derived from the limit); registers a shopper;
 //  2. for --seconds keeps the flood up, reopening what the server closes, as an attacker would:
 //     --idle idle connections (default 4 × the limit) and --slow clients (a login POST announcing a
 //     10,000-byte body, then a byte a second); meanwhile, every 250 ms, a shopper's request on a new

@@ -4,13 +4,17 @@
 //
 //   node scripts/stress/kill9-import.mjs [--kills 2] [--rows 20000] [--embedded] [--postgres]
 //
-// Needs the built server (npm run build). For each database (both when neither flag is given): starts
+// Needs the built server (npm run build). For each database (both when neither flag is given: the
+// embedded PostgreSQL the server starts on MALL_DATA_DIR, and a throwaway cluster): starts
 // dist/server/main.js (demo mall on), registers an admin, and per kill: a new shop, a CSV of --rows
 // products for it uploaded and previewed, the import confirmed (all or nothing), the server SIGKILLed
 // while the run is being written, restarted; then the shop must have 0 or all the rows, the audit log
 // exactly as many product entries of the run, and the run's entry only when the rows are there; and the
 // run itself must say so: "done" when whole, "failed" as interrupted (its lease, MALL_IMPORT_LEASE_S,
-// ran out) when absent — never left "running". Exits 1 on a partial run or a run left running.
+// ran out) when absent — never left "running". Embedded, odd kills hit the server process alone (its
+// PostgreSQL must stop by itself), even ones the whole process group, and the PostgreSQL processes from
+// before each kill must be gone within 10 s (no orphan), the new ones all the new server's. Exits 1 on a
+// partial run, a run left running, or an orphan or stray PostgreSQL process.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +22,8 @@ import { parseArgs } from 'node:util';
 import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
 import {
   Api,
+  checkOwnPostgres,
+  clusterOf,
   distServer,
   HarnessError,
   installCleanup,
@@ -27,9 +33,12 @@ import {
   repoRoot,
   Server,
   seconds,
+  signal,
   sleep,
+  snapshotPostgres,
   untilRun,
   uploadCsv,
+  waitGone,
 } from './lib.mjs';
 
 const INVITE_CODE = 'kill9-import-admin-invite-code';
@@ -70,6 +79,8 @@ async function runDatabase(kind) {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
+  /** The embedded PostgreSQL's cluster (none on an external PostgreSQL), whose processes are watched. */
+  const embeddedCluster = kind === 'embedded' ? clusterOf(env.MALL_DATA_DIR) : undefined;
   let cluster;
   let server;
   let api;
@@ -119,8 +130,19 @@ async function runDatabase(kind) {
       }
       const killAt = random.int(0, 400);
       await sleep(killAt);
-      await server.kill();
-      await server.start(30_000);
+      const alone = embeddedCluster !== undefined && run % 2 === 1;
+      const before = snapshotPostgres(embeddedCluster);
+      await server.kill({ alone });
+      const [, gone] = await Promise.all([
+        server.start(30_000),
+        embeddedCluster ? waitGone(embeddedCluster, before, () => server.pid) : null,
+      ]);
+      const processProblems = gone
+        ? [
+            ...gone.left.map((proc) => `orphan PostgreSQL process ${proc.pid}: ${proc.args.slice(0, 100)}`),
+            ...checkOwnPostgres(embeddedCluster, server),
+          ]
+        : [];
       api.reconnect(server.port);
       const me = await api.get('/api/auth/me');
       if (me.body?.user?.role !== 'admin') await api.send('POST', '/api/auth/login', ADMIN);
@@ -141,15 +163,22 @@ async function runDatabase(kind) {
         after?.status === 'failed' &&
         after.result?.interrupted === true;
       console.log(
-        `[${kind}] kill ${run}/${kills} ${killAt} ms after its check: ${products} of ${rows} products, ` +
+        `[${kind}] kill ${run}/${kills} ${killAt} ms after its check` +
+          (gone
+            ? ` (${alone ? 'server alone' : 'whole group'}; its PostgreSQL gone in ${seconds(gone.ms)}` +
+              `${processProblems.length ? `; ${processProblems.join('; ')}` : ''})`
+            : '') +
+          `: ${products} of ${rows} products, ` +
           `${productEntries - 1} product entries, run entry ${runEntry ? 'there' : 'absent'}, run ${after ? `${after.status}${after.result?.interrupted ? ' (interrupted)' : ''}` : 'still running'} — ${whole ? 'whole run' : none ? 'none of it' : 'PARTIAL OR UNREPORTED'}`,
       );
       if (!whole && !none) failures++;
+      if (processProblems.length > 0) failures++;
     }
     await server.stop();
   } finally {
     api?.close();
     if (server?.isRunning()) await server.kill();
+    for (const proc of snapshotPostgres(embeddedCluster)) signal(proc.pid, 'SIGKILL');
     await cluster?.stop();
     removeTempDir(serverCopy);
     removeTempDir(workDir);

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
-// Kill -9 durability harness (issue #6): acknowledged writes must survive the server being killed.
+// Kill -9 durability harness (issue #6): acknowledged writes must survive the server being killed — or,
+// with --kill-postgres, the embedded database's own postmaster being killed under the running server.
 //
 //   node scripts/stress/kill9.mjs [--kills 50] [--embedded] [--postgres] [--seed N] [--verbose]
+//   node scripts/stress/kill9.mjs --kill-postgres [--kills 20] [--seed N] [--verbose]
 //
 // Needs the built server (npm run build); builds nothing. For each database (both when neither
 // --embedded nor --postgres is given):
-//  1. starts `dist/server/main.js` on 127.0.0.1: embedded on a fresh temp MALL_DATA_DIR, or on a
-//     throwaway PostgreSQL cluster (scripts/pg-cluster.mjs) with DATABASE_URL; demo mall on, rate
-//     limits off, a known admin invite code; registers an admin;
-//  2. embedded: a second server on the same MALL_DATA_DIR must exit non-zero saying it is "already
-//     using the data directory" (checked at the start and at the end);
+//  1. starts `dist/server/main.js` on 127.0.0.1: embedded (the PostgreSQL server it starts itself) on a
+//     fresh temp MALL_DATA_DIR, or on a throwaway PostgreSQL cluster (scripts/pg-cluster.mjs) with
+//     DATABASE_URL; demo mall on, rate limits off, a known admin invite code; registers an admin;
+//  2. embedded: a second server on the same MALL_DATA_DIR must exit non-zero saying "Another server …
+//     is already using the database in …" (PostgreSQL's postmaster.pid is the lock; the launcher waits
+//     up to 10 s for a previous server first), and the first must stay healthy (checked at the start and
+//     at the end);
 //  3. --kills times: sends a burst of concurrent writes (create category/floor/shop/product/offer,
 //     renames, deletes of shops that have products and offers — the cascade), SIGKILLs the server
 //     50–800 ms into it, restarts it on the same data (healthy within 10 s or the run fails), and checks
@@ -18,16 +22,37 @@
 //     may not have happened; a shop delete among them must have happened completely or not at all.
 //     After each restart everything acknowledged so far is checked again from the full lists, with the
 //     constraints: every product's shop exists, every product's offer is one of its shop's.
+//     Embedded, the kills alternate: odd ones SIGKILL the server process alone (`kill -9 <pid>`: its
+//     PostgreSQL gets the parent-death signal and must stop by itself), even ones the whole process
+//     group (server, postmaster, import check — a kill of the whole service: PostgreSQL then recovers
+//     from its WAL at the restart). After each: every PostgreSQL process of the data folder from before
+//     the kill (found in /proc by its working folder, the cluster) must be gone within 10 s — none left
+//     as an orphan — and after the restart every one must be the new server's (the postmaster its child,
+//     the rest the postmaster's): no stray postmaster from before.
 // Every acknowledged write must also have its audit log entry (written in the same transaction).
 // Prints a line per kill, a summary per database and `kill9: N kills, M acknowledged writes checked,
-// L lost`; exits 1 on any loss (or failure), 0 otherwise.
+// L lost`; exits 1 on any loss, orphan, stray or failure, 0 otherwise.
+//
+// --kill-postgres (embedded only): the server keeps running and the harness SIGKILLs the embedded
+// PostgreSQL's postmaster (the first line of MALL_DATA_DIR/postgres/postmaster.pid) 50–800 ms into each
+// burst, the writers carrying on throughout. The server must notice and restart it (src/server/db/
+// client.ts): meanwhile requests that need the database are answered 503 — not a 500, and none may go
+// unanswered (10 s) — and /api/health answers 200 again, on a new postmaster that is the server's child,
+// within 15 s; the writers go on until a write is acknowledged after that. Then every acknowledged write
+// is checked as above (a write answered 503 or 500 is in doubt: it may or may not have happened), and the
+// old postmaster's processes must be gone. The server gives up after MAX_RESTARTS (5) restarts within
+// ten minutes, so it is stopped (SIGTERM) and started again every 5 kills; at the end the harness kills
+// the postmaster until the server gives up and checks it stops with one line ("Super Mall stops: …"),
+// exit code 1, no PostgreSQL process left — then starts it once more and checks everything again.
+// Every 500 is printed with its body; any 500, unanswered request or other unexpected status fails the run.
 //
 // Each burst's writes touch disjoint things (a shop being deleted gets no new products, an entity is
 // renamed at most once), so every acknowledged write has exactly one right answer after the restart.
 //
 // The server runs from a copy of dist/server under .tmp/ (a rebuild during the run cannot change it),
-// in its own process group, with TMPDIR inside the run's temp folder (a killed server leaves its
-// socket folder behind). Everything is removed at the end, on failure and on Ctrl-C.
+// in its own process group, with TMPDIR inside the run's temp folder (mode 0755: as root, the embedded
+// PostgreSQL runs as `nobody`, who must reach MALL_DATA_DIR). Everything is removed at the end, on
+// failure and on Ctrl-C (a PostgreSQL left behind too).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +60,8 @@ import { parseArgs } from 'node:util';
 import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
 import {
   Api,
+  checkOwnPostgres,
+  clusterOf,
   distServer,
   HarnessError,
   installCleanup,
@@ -42,14 +69,20 @@ import {
   killGroup,
   makeRandom,
   makeTempDir,
+  parentPid,
   percentile,
+  postgresProcesses,
+  postmasterPid,
   removeTempDir,
   repoRoot,
   runLimited,
   Server,
   seconds,
+  signal,
   sleep,
+  snapshotPostgres,
   tail,
+  waitGone,
 } from './lib.mjs';
 
 const INVITE_CODE = 'kill9-admin-invite-code';
@@ -57,6 +90,24 @@ const ADMIN = { email: 'kill9.admin@example.com', password: 'kill9-password' };
 const FIRST_START_TIMEOUT_MS = 60_000;
 const RESTART_TIMEOUT_MS = 10_000;
 const SECOND_SERVER_TIMEOUT_MS = 30_000;
+/** After a kill, the PostgreSQL processes from before must be gone within this (else: orphans). */
+const ORPHAN_GRACE_MS = 10_000;
+/** --kill-postgres: /api/health must answer 200 again, on a new postmaster, within this of the kill. */
+const RECOVERY_BOUND_MS = 15_000;
+/** --kill-postgres: how long the writers go on after the recovery (at least one write must be acknowledged). */
+const AFTER_RECOVERY_MS = 400;
+/**
+ * The restarts of the embedded database after which the server gives up (src/server/db/client.ts,
+ * MAX_RESTARTS within ten minutes), read from the source so that the harness follows it.
+ */
+const MAX_RESTARTS = (() => {
+  try {
+    const source = fs.readFileSync(path.join(repoRoot, 'src', 'server', 'db', 'client.ts'), 'utf8');
+    return Number(/export const MAX_RESTARTS = (\d+)/.exec(source)?.[1] ?? 5);
+  } catch {
+    return 5;
+  }
+})();
 const KILL_WINDOW_MS = [50, 800];
 const WRITERS = 6;
 const CHECK_CONCURRENCY = 8;
@@ -66,14 +117,15 @@ const MAX_DELETES_PER_BURST = 3;
 // ---------------------------------------------------------------------------------------------------
 // Options
 
-const USAGE = `Usage: node scripts/stress/kill9.mjs [--kills N] [--embedded] [--postgres] [--seed N] [--verbose]
+const USAGE = `Usage: node scripts/stress/kill9.mjs [--kills N] [--embedded] [--postgres] [--kill-postgres] [--seed N] [--verbose]
 
-  --kills N     kills per database (default 50)
-  --embedded    run on the embedded database (PGlite)
-  --postgres    run on a throwaway PostgreSQL cluster
-                (neither: both, embedded first)
-  --seed N      seed of the workload's choices (default: random, printed)
-  --verbose     print every loss in full and the servers' output on failure`;
+  --kills N         kills per database (default 50)
+  --embedded        run on the embedded database (the PostgreSQL server the app starts on MALL_DATA_DIR)
+  --postgres        run on a throwaway PostgreSQL cluster (DATABASE_URL)
+                    (neither: both, embedded first)
+  --kill-postgres   kill the embedded database's postmaster, not the server (embedded only)
+  --seed N          seed of the workload's choices (default: random, printed)
+  --verbose         print every loss in full and the servers' output on failure`;
 
 let options;
 try {
@@ -82,6 +134,7 @@ try {
       kills: { type: 'string', default: '50' },
       embedded: { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
+      'kill-postgres': { type: 'boolean', default: false },
       seed: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -105,25 +158,39 @@ if (!Number.isInteger(seed)) {
   console.error(`--seed must be a whole number (got "${options.seed}")`);
   process.exit(2);
 }
+const killPostgres = options['kill-postgres'];
+if (killPostgres && options.postgres) {
+  console.error(`--kill-postgres kills the embedded database's postmaster: not with --postgres\n\n${USAGE}`);
+  process.exit(2);
+}
 const databases = [];
-if (options.embedded || !options.postgres) databases.push('embedded');
-if (options.postgres || !options.embedded) databases.push('postgres');
+if (options.embedded || killPostgres || !options.postgres) databases.push('embedded');
+if (!killPostgres && (options.postgres || !options.embedded)) databases.push('postgres');
 
 // Clean-up of the servers and temp folders at exit, on failure and on Ctrl-C (scripts/stress/lib.mjs).
 installCleanup();
 
 // ---------------------------------------------------------------------------------------------------
-// The embedded database's lock
+// The embedded database's lock, and its processes
 
-/** A second server on the same MALL_DATA_DIR must refuse to start (exit ≠ 0, "already using the data directory"). */
+/**
+ * A second server on the same MALL_DATA_DIR must refuse to start: exit ≠ 0 with the launcher's line
+ * "Another server (process N) is already using the database in …" (PostgreSQL's postmaster.pid is the
+ * lock; the launcher gives a previous server 10 s to go first). The first server must stay healthy, on
+ * the same postmaster.
+ */
 async function checkSecondServerRefused(server, workDir) {
+  const cluster = clusterOf(server.env.MALL_DATA_DIR);
+  const postmasterBefore = postmasterPid(cluster);
   const port = await freePort();
   const logPath = path.join(workDir, `second-server-${Date.now()}.log`);
+  const started = performance.now();
   const child = server.spawnProcess({ ...server.env, PORT: String(port) }, logPath);
   const code = await Promise.race([
-    new Promise((resolve) => child.once('exit', (exitCode, signal) => resolve(exitCode ?? signal))),
+    new Promise((resolve) => child.once('exit', (exitCode, signalName) => resolve(exitCode ?? signalName))),
     sleep(SECOND_SERVER_TIMEOUT_MS).then(() => 'timeout'),
   ]);
+  const tookMs = performance.now() - started;
   if (code === 'timeout') {
     killGroup(child, 'SIGKILL');
     throw new HarnessError(
@@ -131,14 +198,25 @@ async function checkSecondServerRefused(server, workDir) {
     );
   }
   const output = tail(logPath, 20);
-  if (code === 0 || !output.includes('already using the data directory')) {
+  const line = output.split('\n').find((text) => /is already using the database in/.test(text));
+  if (code === 0 || !line) {
     throw new HarnessError(
-      `[${server.label}] a second server on the same MALL_DATA_DIR should exit non-zero saying "already using the data directory"; it exited with ${code}:\n${output}`,
+      `[${server.label}] a second server on the same MALL_DATA_DIR should exit non-zero saying "Another server … is already using the database in …"; it exited with ${code}:\n${output}`,
     );
   }
   if (!server.isRunning())
     throw new HarnessError(`[${server.label}] the first server died during that check`);
-  return `second server refused (exit code ${code})`;
+  const probe = new Api(server.port);
+  const health = await probe.get('/api/health').finally(() => probe.close());
+  if (health.status !== 200)
+    throw new HarnessError(
+      `[${server.label}] after that check the first server answers health ${health.status}`,
+    );
+  if (postmasterPid(cluster) !== postmasterBefore)
+    throw new HarnessError(
+      `[${server.label}] after that check the postmaster is ${postmasterPid(cluster)}, not ${postmasterBefore}`,
+    );
+  return `second server refused after ${seconds(tookMs)} (exit code ${code}: "${line.trim().slice(0, 90)}…")`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -425,10 +503,10 @@ class BurstPlanner {
 const is2xx = (status) => status !== undefined && status >= 200 && status < 300;
 
 /**
- * Runs WRITERS concurrent writers until `killAt` ms, then kills the server. Each record is
+ * Runs WRITERS concurrent writers until `killAt` ms, then `kill()`s the server. Each record is
  * { op, status?, body?, error? }: acknowledged when a 2xx status arrived.
  */
-async function burst(api, server, planner, killAt) {
+async function burst(api, planner, killAt, kill) {
   const records = [];
   let killed = false;
   const writer = async () => {
@@ -453,7 +531,7 @@ async function burst(api, server, planner, killAt) {
   const writers = Array.from({ length: WRITERS }, writer);
   await sleep(Math.max(0, killAt - (performance.now() - started)));
   killed = true;
-  await server.kill();
+  await kill();
   await Promise.all(writers);
   return records;
 }
@@ -770,6 +848,8 @@ async function runDatabase(kind, random) {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
+  /** The embedded PostgreSQL's cluster, whose processes are watched (none on an external PostgreSQL). */
+  const embeddedCluster = kind === 'embedded' ? clusterOf(env.MALL_DATA_DIR) : undefined;
   let server;
   let api;
   const stats = {
@@ -782,6 +862,10 @@ async function runDatabase(kind, random) {
     inDoubt: 0,
     applied: 0,
     notApplied: 0,
+    orphans: 0,
+    strays: 0,
+    /** How long the PostgreSQL processes from before each kill took to go: [alone, whole group]. */
+    goneMs: { alone: [], group: [] },
   };
   try {
     if (kind === 'postgres') {
@@ -811,7 +895,14 @@ async function runDatabase(kind, random) {
       );
     const model = await loadModel(api);
     const notes = [];
-    if (kind === 'embedded') notes.push(await checkSecondServerRefused(server, workDir));
+    if (embeddedCluster) {
+      const own = checkOwnPostgres(embeddedCluster, server);
+      if (own.length > 0) throw new HarnessError(`[${label}] after the first start: ${own.join('; ')}`);
+      notes.push(
+        `${postgresProcesses(embeddedCluster).length} PostgreSQL processes, postmaster ${postmasterPid(embeddedCluster)}`,
+      );
+      notes.push(await checkSecondServerRefused(server, workDir));
+    }
     console.log(
       `[${label}] server ready in ${seconds(firstStart)} on port ${server.port}: ${model.shops.size} shops, ` +
         `${model.products.size} products, ${model.offers.size} offers${notes.length ? `; ${notes.join('; ')}` : ''}`,
@@ -820,11 +911,33 @@ async function runDatabase(kind, random) {
     for (let run = 1; run <= kills; run++) {
       const planner = new BurstPlanner(model, random, `r${run}`);
       const killAt = random.int(KILL_WINDOW_MS[0], KILL_WINDOW_MS[1]);
-      const records = await burst(api, server, planner, killAt);
+      // Embedded: odd kills the server process alone, even ones its whole process group.
+      const alone = kind === 'embedded' && run % 2 === 1;
+      let before = [];
+      const records = await burst(api, planner, killAt, async () => {
+        before = snapshotPostgres(embeddedCluster);
+        await server.kill({ alone });
+      });
       stats.kills += 1;
 
-      const restartMs = await server.start(RESTART_TIMEOUT_MS);
+      // Restarted at once, as a supervisor would, while the PostgreSQL from before goes (or not).
+      const [restartMs, gone] = await Promise.all([
+        server.start(RESTART_TIMEOUT_MS),
+        embeddedCluster ? waitGone(embeddedCluster, before, () => server.pid, ORPHAN_GRACE_MS) : null,
+      ]);
       stats.restarts.push(restartMs);
+      const processProblems = [];
+      if (gone) {
+        stats.goneMs[alone ? 'alone' : 'group'].push(gone.ms);
+        for (const proc of gone.left)
+          processProblems.push(
+            `orphan: PostgreSQL process ${proc.pid} from before the kill still alive ${seconds(ORPHAN_GRACE_MS)} after it (killed now): ${proc.args.slice(0, 120)}`,
+          );
+        stats.orphans += gone.left.length;
+        const own = checkOwnPostgres(embeddedCluster, server);
+        stats.strays += own.filter((line) => line.startsWith('stray')).length;
+        processProblems.push(...own);
+      }
       api.reconnect(server.port);
       const signedInAgain = await ensureAdmin(api);
       const checkStart = performance.now();
@@ -832,7 +945,7 @@ async function runDatabase(kind, random) {
       const acknowledged = records.filter((record) => is2xx(record.status));
       const rejected = records.filter((record) => record.status !== undefined && !is2xx(record.status));
       const inDoubt = records.filter((record) => record.status === undefined);
-      const lost = [];
+      const lost = [...processProblems];
       for (const record of rejected) {
         lost.push(
           `unexpected HTTP ${record.status} for ${record.op.method} ${record.op.path}: ${JSON.stringify(record.body ?? record.error).slice(0, 300)}`,
@@ -877,9 +990,13 @@ async function runDatabase(kind, random) {
       }
       const mix = ['create', 'rename', 'delete'].map((verb) => `${counts[verb] ?? 0} ${verb}`).join('/');
       console.log(
-        `[${label}] kill ${String(run).padStart(String(kills).length)}/${kills} at ${String(killAt).padStart(3)} ms: ` +
+        `[${label}] kill ${String(run).padStart(String(kills).length)}/${kills} at ${String(killAt).padStart(3)} ms` +
+          `${embeddedCluster ? ` (${alone ? 'server alone' : 'whole group'})` : ''}: ` +
           `${records.length} sent, ${acknowledged.length} acked (${mix}), ${inDoubt.length} cut off` +
           `${applied ? ` (${applied} shop delete${applied > 1 ? 's' : ''} had happened)` : ''}; ` +
+          (gone
+            ? `its ${before.length} PostgreSQL processes gone in ${seconds(gone.ms)}${gone.left.length ? ` (${gone.left.length} ORPHANS)` : ''}; `
+            : '') +
           `restart ${seconds(restartMs)}${signedInAgain ? ' (signed in again)' : ''}; ` +
           `checked in ${seconds(checkMs)} (and all ${modelSize} known things); ` +
           `${lost.length === 0 ? 'ok' : `${lostWrites} LOST, ${lost.length - lostWriteLines} other problems`}`,
@@ -903,22 +1020,477 @@ async function runDatabase(kind, random) {
     const code = await server.stop();
     if (code !== 0)
       console.warn(`[${label}] warning: the server's SIGTERM stop ended with ${code ?? 'a SIGKILL'}`);
+    if (embeddedCluster) {
+      // A clean stop stops its PostgreSQL before the server exits.
+      const left = postgresProcesses(embeddedCluster);
+      if (left.length > 0) {
+        stats.problems += 1;
+        stats.orphans += left.length;
+        console.error(
+          `[${label}] after the server's SIGTERM stop ${left.length} PostgreSQL processes are still alive: ${left.map((proc) => proc.pid).join(', ')}`,
+        );
+      }
+    }
   } finally {
     api?.close();
     if (server?.isRunning()) await server.kill();
+    if (embeddedCluster) for (const proc of postgresProcesses(embeddedCluster)) signal(proc.pid, 'SIGKILL');
     await cluster?.stop();
     removeTempDir(serverCopy);
     removeTempDir(workDir);
   }
   const p50 = percentile(stats.restarts, 50);
   const max = Math.max(...stats.restarts);
+  const goneSummary = (list) =>
+    list.length === 0 ? '—' : `p50 ${seconds(percentile(list, 50))}, max ${seconds(Math.max(...list))}`;
   console.log(
     `kill9 [${label}]: ${stats.kills} kills, ${stats.checked} acknowledged writes checked, ${stats.lost} lost` +
       `${stats.problems ? `, ${stats.problems} other problems` : ''}; ` +
       `${stats.inDoubt} writes cut off, ${stats.applied + stats.notApplied} of them shop deletes ` +
       `(${stats.applied} had happened, ${stats.notApplied} had not; each whole); ` +
-      `restart p50 ${seconds(p50)}, max ${seconds(max)}; ${seconds(performance.now() - started)} in all`,
+      `restart p50 ${seconds(p50)}, max ${seconds(max)}; ` +
+      (embeddedCluster
+        ? `${stats.orphans} orphan and ${stats.strays} stray PostgreSQL processes; its PostgreSQL gone after a kill of the ` +
+          `server alone ${goneSummary(stats.goneMs.alone)}, of the whole group ${goneSummary(stats.goneMs.group)}; `
+        : '') +
+      `${seconds(performance.now() - started)} in all`,
   );
+  return stats;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// --kill-postgres: the embedded database's postmaster killed under the running server
+
+/** A live postmaster that is `server`'s child and /api/health 200, within `boundMs`; resolves its pid. */
+async function healthyPostmaster(
+  server,
+  cluster,
+  probe,
+  { not, boundMs = RECOVERY_BOUND_MS, statuses } = {},
+) {
+  const started = performance.now();
+  while (performance.now() - started < boundMs) {
+    if (!server.isRunning()) return undefined;
+    let status;
+    try {
+      status = (await probe.send('GET', '/api/health', undefined, 5_000)).status;
+    } catch {
+      status = 'no answer';
+    }
+    if (statuses) statuses[status] = (statuses[status] ?? 0) + 1;
+    const postmaster = postmasterPid(cluster);
+    if (status === 200 && postmaster && postmaster !== not && parentPid(postmaster) === server.pid)
+      return postmaster;
+    await sleep(25);
+  }
+  return undefined;
+}
+
+/**
+ * WRITERS concurrent writers; at `killAt` ms the postmaster is SIGKILLed; the writers go on through the
+ * outage until the server answers health 200 on a new postmaster and a write sent after that is
+ * acknowledged (at most RECOVERY_BOUND_MS + 5 s). Each record is { op, status?, body?, error?,
+ * afterRecovery? }. Resolves the records and what was seen.
+ */
+async function outageBurst(api, server, cluster, planner, killAt) {
+  const records = [];
+  let stopping = false;
+  let recoveredAt = Number.POSITIVE_INFINITY;
+  const writer = async () => {
+    while (!stopping) {
+      const op = planner.next();
+      const record = { op };
+      const sentAt = performance.now();
+      records.push(record);
+      try {
+        const { status, body } = await api.send(op.method, op.path, op.body);
+        record.status = status;
+        record.body = body;
+        if (is2xx(status)) planner.acknowledged(record);
+      } catch (error) {
+        record.error = error.message;
+        if (error.status !== undefined) record.status = error.status;
+      }
+      if (sentAt >= recoveredAt) record.afterRecovery = true;
+      // No busy loop while the database is away.
+      if (!is2xx(record.status)) await sleep(20);
+    }
+  };
+  const started = performance.now();
+  const writers = Array.from({ length: WRITERS }, writer);
+  await sleep(Math.max(0, killAt - (performance.now() - started)));
+  const before = snapshotPostgres(cluster);
+  const oldPostmaster = postmasterPid(cluster);
+  const killedAt = performance.now();
+  if (!oldPostmaster || !signal(oldPostmaster, 'SIGKILL')) {
+    stopping = true;
+    await Promise.all(writers);
+    throw new HarnessError(`no postmaster to kill (postmaster.pid: ${oldPostmaster})`);
+  }
+  const health = {};
+  const probe = new Api(server.port, { maxSockets: 1 });
+  const newPostmaster = await healthyPostmaster(server, cluster, probe, {
+    not: oldPostmaster,
+    statuses: health,
+  });
+  probe.close();
+  const recoveryMs = newPostmaster ? performance.now() - killedAt : undefined;
+  recoveredAt = performance.now();
+  if (newPostmaster) {
+    await sleep(AFTER_RECOVERY_MS);
+    const deadline = performance.now() + 5_000;
+    while (
+      !records.some((record) => record.afterRecovery && is2xx(record.status)) &&
+      performance.now() < deadline
+    )
+      await sleep(50);
+  }
+  stopping = true;
+  await Promise.all(writers);
+  const gone = await waitGone(cluster, before, () => server.pid, ORPHAN_GRACE_MS);
+  return { records, before, gone, oldPostmaster, newPostmaster, recoveryMs, health };
+}
+
+/** The first line of a 5xx answer's body, for the report. */
+const bodyLine = (record) =>
+  `${record.op.method} ${record.op.path} → HTTP ${record.status}: ${JSON.stringify(record.body ?? record.error).slice(0, 300)}`;
+
+/**
+ * The causes the server logged for its 500s ("request failed" lines, level error) in its log from byte
+ * `from` on: "Type: message (code)" each.
+ */
+function loggedCauses(logPath, from) {
+  let text = '';
+  try {
+    text = fs.readFileSync(logPath, 'utf8').slice(from);
+  } catch {
+    return [];
+  }
+  const causes = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{') || !line.includes('"request failed"')) continue;
+    try {
+      const { err } = JSON.parse(line);
+      const message = String(err?.message ?? '?');
+      // Drizzle's "Failed query: <sql>\nparams: <values>: <cause>" (pino joins the causes with ": "):
+      // the statement's first words and the cause are what tell.
+      const failed = /^Failed query: (\S+(?: \S+){0,3})/.exec(message);
+      const cause = failed ? message.slice(message.lastIndexOf(': ') + 2) : message;
+      causes.push(
+        `${err?.type ?? 'Error'}${failed ? ` (${failed[1]} …)` : ''}: ${cause.slice(0, 200)}${err?.code ? ` (code ${err.code})` : ''}`,
+      );
+    } catch {
+      // Not one of pino's lines.
+    }
+  }
+  return causes;
+}
+
+/**
+ * The server's give-up (client.ts: more than MAX_RESTARTS restarts within ten minutes): the postmaster
+ * killed until then; the server must stop on its own with one line "Super Mall stops: …", a non-zero
+ * exit code, and no PostgreSQL process of the data folder left. Resolves a note; throws on failure.
+ */
+async function checkGiveUp(server, cluster, killsThisLife) {
+  const probe = new Api(server.port, { maxSockets: 1 });
+  const logStart = fs.statSync(server.logPath).size;
+  const child = server.child;
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signalName) => resolve(code ?? signalName)),
+  );
+  let postmaster = postmasterPid(cluster);
+  const needed = MAX_RESTARTS + 1 - killsThisLife;
+  try {
+    for (let kill = 1; kill <= needed; kill++) {
+      signal(postmaster, 'SIGKILL');
+      if (kill === needed) break;
+      const statuses = {};
+      const next = await healthyPostmaster(server, cluster, probe, { not: postmaster, statuses });
+      if (!next)
+        throw new HarnessError(
+          `give-up check: ${server.isRunning() ? `no recovery within ${seconds(RECOVERY_BOUND_MS)}` : 'the server exited'} after ` +
+            `kill ${killsThisLife + kill} of this server's life (health answers ${JSON.stringify(statuses)}; postmaster.pid: ` +
+            `${postmasterPid(cluster)}). The server's output:\n${tail(server.logPath, 30)}`,
+        );
+      postmaster = next;
+      // Not at the very moment it is back: the server registers for the next stop once its start returns.
+      await sleep(1_000);
+    }
+  } finally {
+    probe.close();
+  }
+  const code = await Promise.race([exited, sleep(30_000).then(() => 'timeout')]);
+  if (code === 'timeout')
+    throw new HarnessError(
+      `give-up check: the server still runs 30 s after its database's ${MAX_RESTARTS + 1}th unexpected stop`,
+    );
+  const output = fs.readFileSync(server.logPath, 'utf8').slice(logStart);
+  const line = output.split('\n').find((text) => text.startsWith('Super Mall stops:'));
+  if (code === 0 || !line)
+    throw new HarnessError(
+      `give-up check: the server should stop non-zero with "Super Mall stops: …"; it exited with ${code}:\n${output.split('\n').slice(-15).join('\n')}`,
+    );
+  await sleep(500);
+  const left = postgresProcesses(cluster);
+  for (const proc of left) signal(proc.pid, 'SIGKILL');
+  if (left.length > 0)
+    throw new HarnessError(
+      `give-up check: ${left.length} PostgreSQL processes left after the server stopped: ${left.map((proc) => proc.pid).join(', ')}`,
+    );
+  return `after ${needed} more kills the server gave up (exit code ${code}: "${line.slice(0, 140)}"), no PostgreSQL process left`;
+}
+
+async function runKillPostgres(random) {
+  const label = 'embedded, postgres killed';
+  const started = performance.now();
+  const workDir = makeTempDir(os.tmpdir(), 'super-mall-kill-postgres-');
+  const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), 'kill-postgres-');
+  fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
+  const serverTmp = path.join(workDir, 'tmp');
+  fs.mkdirSync(serverTmp);
+  const logPath = path.join(workDir, 'server.log');
+  const env = {
+    ...process.env,
+    TMPDIR: serverTmp,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    MALL_DATA_DIR: path.join(workDir, 'data'),
+    MALL_DEMO_DATA: 'on',
+    MALL_ADMIN_INVITE_CODE: INVITE_CODE,
+    MALL_RATE_LIMIT: 'off',
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  const cluster = clusterOf(env.MALL_DATA_DIR);
+  const stats = {
+    kills: 0,
+    checked: 0,
+    lost: 0,
+    problems: 0,
+    acknowledged: 0,
+    afterRecovery: 0,
+    unavailable: 0,
+    serverErrors: 0,
+    unanswered: 0,
+    otherStatuses: 0,
+    inDoubt: 0,
+    applied: 0,
+    notApplied: 0,
+    recoveries: [],
+    goneMs: [],
+    orphans: 0,
+    strays: 0,
+    serverRestarts: 0,
+    /** Each distinct 5xx body other than 503 (with a count), for the report. */
+    errorBodies: new Map(),
+    /** The causes the server logged for them ("request failed"), with a count. */
+    errorCauses: new Map(),
+    giveUp: undefined,
+  };
+  let server;
+  let api;
+  try {
+    server = new Server({ label, mainJs: path.join(serverCopy, 'server', 'main.js'), env, logPath });
+    const firstStart = await server.start(FIRST_START_TIMEOUT_MS);
+    api = new Api(server.port);
+    const register = await api.send('POST', '/api/auth/register', {
+      ...ADMIN,
+      role: 'admin',
+      inviteCode: INVITE_CODE,
+    });
+    if (register.status !== 201)
+      throw new HarnessError(
+        `registering the admin failed: HTTP ${register.status} ${JSON.stringify(register.body)}`,
+      );
+    const model = await loadModel(api);
+    console.log(
+      `[${label}] server ready in ${seconds(firstStart)} on port ${server.port}: ${model.shops.size} shops, ` +
+        `${model.products.size} products, ${model.offers.size} offers; postmaster ${postmasterPid(cluster)}; ` +
+        `the server gives up after ${MAX_RESTARTS} restarts of it within ten minutes, so it is restarted every ${MAX_RESTARTS} kills`,
+    );
+
+    let killsThisLife = 0;
+    for (let run = 1; run <= kills; run++) {
+      if (killsThisLife === MAX_RESTARTS) {
+        const code = await server.stop();
+        const left = postgresProcesses(cluster);
+        if (code !== 0 || left.length > 0) {
+          stats.problems += 1;
+          console.error(
+            `[${label}] the server's SIGTERM stop ended with ${code ?? 'a SIGKILL'}, ${left.length} PostgreSQL processes left`,
+          );
+        }
+        await server.start(RESTART_TIMEOUT_MS);
+        api.reconnect(server.port);
+        await ensureAdmin(api);
+        stats.serverRestarts += 1;
+        killsThisLife = 0;
+      }
+      const planner = new BurstPlanner(model, random, `p${run}`);
+      const killAt = random.int(KILL_WINDOW_MS[0], KILL_WINDOW_MS[1]);
+      const logFrom = fs.statSync(logPath).size;
+      const outcome = await outageBurst(api, server, cluster, planner, killAt);
+      for (const cause of loggedCauses(logPath, logFrom))
+        stats.errorCauses.set(cause, (stats.errorCauses.get(cause) ?? 0) + 1);
+      const { records, gone } = outcome;
+      stats.kills += 1;
+      killsThisLife += 1;
+      const lost = [];
+      if (!server.isRunning())
+        throw new HarnessError(
+          `[${label}] the server process ended after the postmaster's kill (${server.child.exitCode !== null ? `exit code ${server.child.exitCode}` : `signal ${server.child.signalCode}`}) — it must restart its database and go on. Its output:\n${tail(logPath, 60)}`,
+        );
+      if (outcome.recoveryMs === undefined)
+        lost.push(
+          `no recovery: /api/health did not answer 200 on a new postmaster within ${seconds(RECOVERY_BOUND_MS)} (health answers: ${JSON.stringify(outcome.health)})`,
+        );
+      else stats.recoveries.push(outcome.recoveryMs);
+      stats.goneMs.push(gone.ms);
+      for (const proc of gone.left)
+        lost.push(
+          `orphan: process ${proc.pid} of the killed postmaster still alive ${seconds(ORPHAN_GRACE_MS)} after the kill (killed now): ${proc.args.slice(0, 120)}`,
+        );
+      stats.orphans += gone.left.length;
+      const own = checkOwnPostgres(cluster, server);
+      stats.strays += own.filter((line) => line.startsWith('stray')).length;
+      lost.push(...own);
+
+      const acknowledged = records.filter((record) => is2xx(record.status));
+      const unavailable = records.filter((record) => record.status === 503);
+      const serverErrors = records.filter(
+        (record) => record.status !== undefined && record.status >= 500 && record.status !== 503,
+      );
+      const unanswered = records.filter((record) => record.status === undefined);
+      const other = records.filter(
+        (record) => record.status !== undefined && !is2xx(record.status) && record.status < 500,
+      );
+      const afterRecovery = acknowledged.filter((record) => record.afterRecovery).length;
+      if (outcome.recoveryMs !== undefined && afterRecovery === 0)
+        lost.push('no write was acknowledged after the recovery');
+      for (const record of serverErrors) {
+        const key = `HTTP ${record.status} ${JSON.stringify(record.body ?? record.error).slice(0, 300)}`;
+        stats.errorBodies.set(key, (stats.errorBodies.get(key) ?? 0) + 1);
+      }
+      // 500s are reported as problems with their bodies (a few per kill); unanswered and other statuses too.
+      for (const record of serverErrors.slice(0, 3)) lost.push(`500-class answer: ${bodyLine(record)}`);
+      if (serverErrors.length > 3) lost.push(`… and ${serverErrors.length - 3} more 500-class answers`);
+      for (const record of unanswered.slice(0, 3))
+        lost.push(`no answer: ${record.op.method} ${record.op.path}: ${record.error}`);
+      for (const record of other.slice(0, 3)) lost.push(`unexpected answer: ${bodyLine(record)}`);
+
+      api.reconnect(server.port);
+      const signedInAgain = await ensureAdmin(api);
+      const checkStart = performance.now();
+      let lostWrites = 0;
+      let lostWriteLines = 0;
+      await runLimited(
+        acknowledged.map((record) => async () => {
+          const problems = [];
+          await checkAcknowledged(api, record, problems);
+          if (problems.length > 0) {
+            lostWrites += 1;
+            lostWriteLines += problems.length;
+            lost.push(...problems);
+          }
+        }),
+        CHECK_CONCURRENCY,
+      );
+      for (const record of acknowledged) if (record.body?.id || record.op.id) applyToModel(model, record);
+      // Everything not acknowledged may or may not have happened (a 503 can come after the commit).
+      const inDoubt = records.filter((record) => !is2xx(record.status));
+      let applied = 0;
+      for (const record of inDoubt) {
+        forgetInDoubt(model, record);
+        const result = await resolveInDoubt(api, model, record, lost);
+        if (result === 'applied') applied += 1;
+        if (result === 'not applied') stats.notApplied += 1;
+      }
+      const modelSize = await checkWholeDirectory(api, model, lost);
+      const checkMs = performance.now() - checkStart;
+
+      stats.checked += acknowledged.length;
+      stats.acknowledged += acknowledged.length;
+      stats.afterRecovery += afterRecovery;
+      stats.unavailable += unavailable.length;
+      stats.serverErrors += serverErrors.length;
+      stats.unanswered += unanswered.length;
+      stats.otherStatuses += other.length;
+      stats.inDoubt += inDoubt.length;
+      stats.applied += applied;
+      const healthSeen = Object.entries(outcome.health)
+        .map(([status, count]) => `${status}×${count}`)
+        .join(' ');
+      const problemLines = lost.length - lostWriteLines;
+      console.log(
+        `[${label}] kill ${String(run).padStart(String(kills).length)}/${kills} at ${String(killAt).padStart(3)} ms ` +
+          `(postmaster ${outcome.oldPostmaster} → ${outcome.newPostmaster ?? 'none'}): ` +
+          `${records.length} sent, ${acknowledged.length} acked (${afterRecovery} after the recovery), ` +
+          `${unavailable.length} answered 503, ${serverErrors.length} 500-class, ${other.length} other, ` +
+          `${unanswered.length} unanswered; health ${healthSeen}; ` +
+          `${outcome.recoveryMs === undefined ? 'NOT RECOVERED' : `recovered in ${seconds(outcome.recoveryMs)}`}; ` +
+          `its ${outcome.before.length} processes gone in ${seconds(gone.ms)}${gone.left.length ? ` (${gone.left.length} ORPHANS)` : ''}; ` +
+          `checked in ${seconds(checkMs)}${signedInAgain ? ' (signed in again)' : ''} (and all ${modelSize} known things); ` +
+          `${lost.length === 0 ? 'ok' : `${lostWrites} LOST, ${problemLines} other problems`}`,
+      );
+      if (lost.length > 0) {
+        stats.lost += lostWrites;
+        stats.problems += problemLines;
+        const shown = options.verbose ? lost : lost.slice(0, 20);
+        for (const line of shown) console.error(`    ${line}`);
+        if (shown.length < lost.length)
+          console.error(`    … and ${lost.length - shown.length} more (--verbose)`);
+        // A lost write or a failed recovery ends the run; 500s and the like are counted and the run goes on.
+        if (lostWrites > 0 || outcome.recoveryMs === undefined) {
+          if (options.verbose) console.error(`--- server output ---\n${tail(logPath, 80)}`);
+          break;
+        }
+      }
+    }
+
+    if (stats.lost === 0 && server.isRunning()) {
+      stats.giveUp = await checkGiveUp(server, cluster, killsThisLife);
+      console.log(`[${label}] ${stats.giveUp}`);
+      await server.start(RESTART_TIMEOUT_MS);
+      api.reconnect(server.port);
+      await ensureAdmin(api);
+      const lost = [];
+      const modelSize = await checkWholeDirectory(api, model, lost);
+      for (const line of checkOwnPostgres(cluster, server)) lost.push(line);
+      console.log(
+        `[${label}] started again after the give-up: all ${modelSize} known things checked; ${lost.length === 0 ? 'ok' : `${lost.length} PROBLEMS`}`,
+      );
+      for (const line of lost) console.error(`    ${line}`);
+      stats.problems += lost.length;
+    }
+    const code = await server.stop();
+    if (code !== 0)
+      console.warn(`[${label}] warning: the server's SIGTERM stop ended with ${code ?? 'a SIGKILL'}`);
+  } finally {
+    api?.close();
+    if (server?.isRunning()) await server.kill();
+    for (const proc of postgresProcesses(cluster)) signal(proc.pid, 'SIGKILL');
+    removeTempDir(serverCopy);
+    removeTempDir(workDir);
+  }
+  const spread = (list) =>
+    list.length === 0 ? '—' : `p50 ${seconds(percentile(list, 50))}, max ${seconds(Math.max(...list))}`;
+  console.log(
+    `kill9 [${label}]: ${stats.kills} postmaster kills, ${stats.checked} acknowledged writes checked ` +
+      `(${stats.afterRecovery} of them sent after a recovery), ${stats.lost} lost` +
+      `${stats.problems ? `, ${stats.problems} other problems` : ''}; meanwhile ${stats.unavailable} writes answered 503, ` +
+      `${stats.serverErrors} a 500-class error, ${stats.otherStatuses} another status, ${stats.unanswered} unanswered; ` +
+      `${stats.inDoubt} in doubt, ${stats.applied + stats.notApplied} of them shop deletes (${stats.applied} had happened, ` +
+      `${stats.notApplied} had not; each whole); recovery (kill → health 200 on a new postmaster) ${spread(stats.recoveries)}; ` +
+      `the killed postmaster's processes gone ${spread(stats.goneMs)}; ${stats.orphans} orphan and ${stats.strays} stray ` +
+      `PostgreSQL processes; the server restarted ${stats.serverRestarts} times (SIGTERM) to stay under its give-up; ` +
+      `${seconds(performance.now() - started)} in all`,
+  );
+  if (stats.errorBodies.size > 0) {
+    console.log(`kill9 [${label}]: the 500-class answers' bodies:`);
+    for (const [body, count] of stats.errorBodies) console.log(`    ${count}× ${body}`);
+    console.log(`kill9 [${label}]: what the server logged for them ("request failed"):`);
+    for (const [cause, count] of stats.errorCauses) console.log(`    ${count}× ${cause}`);
+  }
   return stats;
 }
 
@@ -930,15 +1502,18 @@ if (!fs.existsSync(mainJs)) {
   process.exit(1);
 }
 
-/** A hard ceiling per database, whatever hangs: a minute to start plus 20 s a kill. */
-const deadlineMs = databases.length * (90_000 + kills * 20_000);
+/** A hard ceiling per database, whatever hangs: a minute to start plus 20 s a kill (--kill-postgres: 40 s). */
+const deadlineMs =
+  databases.length * (90_000 + kills * (killPostgres ? 40_000 : 20_000)) + (killPostgres ? 120_000 : 0);
 const watchdog = setTimeout(() => {
   console.error(`kill9: gave up after ${seconds(deadlineMs)} (the run took too long); cleaning up.`);
   process.exit(1);
 }, deadlineMs);
 
 console.log(
-  `kill9: ${kills} kill${kills > 1 ? 's' : ''} per database on ${databases.join(' and ')}, seed ${seed}, Node ${process.version}`,
+  killPostgres
+    ? `kill9: ${kills} kill${kills > 1 ? 's' : ''} of the embedded database's postmaster under the running server, seed ${seed}, Node ${process.version}`
+    : `kill9: ${kills} kill${kills > 1 ? 's' : ''} per database on ${databases.join(' and ')}, seed ${seed}, Node ${process.version}`,
 );
 const random = makeRandom(seed);
 let totalKills = 0;
@@ -948,7 +1523,7 @@ let totalProblems = 0;
 let exitCode = 0;
 for (const kind of databases) {
   try {
-    const stats = await runDatabase(kind, random);
+    const stats = killPostgres ? await runKillPostgres(random) : await runDatabase(kind, random);
     totalKills += stats.kills;
     totalChecked += stats.checked;
     totalLost += stats.lost;

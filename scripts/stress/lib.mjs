@@ -1,6 +1,7 @@
-// Helpers shared by the stress harnesses (kill9.mjs, soak.mjs): clean-up of server processes and temp
-// folders whatever way the run ends, a small seeded random generator, an HTTP client that keeps the
-// session cookie, and the built server as a child process.
+// Helpers shared by the stress harnesses (kill9.mjs, soak.mjs…) and the benches: clean-up of server
+// processes and temp folders whatever way the run ends, a small seeded random generator, an HTTP client
+// that keeps the session cookie, the built server as a child process, and the embedded PostgreSQL's
+// processes as /proc shows them (which are alive, whose they are, their memory).
 //
 // SERVER_NODE_ARGS (environment): extra node flags for every server process the harnesses start,
 // split on spaces, e.g. to profile a bench's server:
@@ -52,6 +53,10 @@ export function killGroup(child, signal) {
 
 function cleanupSync() {
   for (const child of liveChildren) killGroup(child, 'SIGKILL');
+  // An embedded PostgreSQL left behind by a server killed alone (it should go by itself: a stray one
+  // is what kill9.mjs looks for): none outlives the run, whatever way it ends.
+  for (const dir of tempPaths)
+    for (const proc of postgresProcesses(dir, { under: true })) signal(proc.pid, 'SIGKILL');
   for (const dir of tempPaths) fs.rmSync(dir, { recursive: true, force: true });
 }
 
@@ -85,9 +90,15 @@ export function spawnTracked(command, args, spawnOptions) {
   return child;
 }
 
+/**
+ * A temp folder, removed at exit. Mode 0755, not mkdtemp's 0700: as root, the embedded PostgreSQL runs
+ * as `nobody`, who must be able to go through every parent of MALL_DATA_DIR (and of TMPDIR, where
+ * initdb's password file is made).
+ */
 export function makeTempDir(parent, prefix) {
   fs.mkdirSync(parent, { recursive: true });
   const dir = fs.mkdtempSync(path.join(parent, prefix));
+  fs.chmodSync(dir, 0o755);
   tempPaths.add(dir);
   return dir;
 }
@@ -101,6 +112,16 @@ export function removeTempDir(dir) {
 // Small helpers
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** process.kill that ignores a process already gone; true when the signal was sent. */
+export function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
+  }
+}
 export const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 /** mulberry32: a small seeded generator, so a run's choices can be replayed with --seed. */
@@ -290,6 +311,11 @@ export class Server {
   /** Starts the server and resolves the milliseconds until GET /api/health answered 200. */
   async start(timeoutMs) {
     const started = performance.now();
+    try {
+      this.logStart = fs.statSync(this.logPath).size;
+    } catch {
+      this.logStart = 0;
+    }
     const child = this.spawnProcess();
     this.child = child;
     const probe = new Api(this.port);
@@ -321,22 +347,57 @@ export class Server {
     }
   }
 
-  /** SIGKILL to the server's process group; resolves once it is gone. */
-  async kill() {
+  /**
+   * Resolves once this start printed "Super Mall is ready at …" — the end of its start-up, shortly after
+   * /api/health first answers 200 (a SIGTERM before it interrupts the start-up's last steps); false
+   * after `timeoutMs`.
+   */
+  async untilReady(timeoutMs = 10_000) {
+    const deadline = performance.now() + timeoutMs;
+    while (performance.now() < deadline) {
+      try {
+        if (
+          fs
+            .readFileSync(this.logPath, 'utf8')
+            .slice(this.logStart ?? 0)
+            .includes('Super Mall is ready at')
+        )
+          return true;
+      } catch {
+        // No log yet.
+      }
+      if (!this.isRunning()) return false;
+      await sleep(20);
+    }
+    return false;
+  }
+
+  /**
+   * SIGKILL to the server's process group — the server, the embedded PostgreSQL's postmaster (its other
+   * processes are in sessions of their own and end when it does) and the import check — as a kill of the
+   * whole service (systemd's KillMode=control-group, the OOM killer on a cgroup) does; resolves once the
+   * server is gone. `{ alone: true }`: SIGKILL to the server process only (`kill -9 <pid>`): the
+   * embedded PostgreSQL must then stop by itself (its parent-death signal).
+   */
+  async kill({ alone = false } = {}) {
     const child = this.child;
     if (!child || !isRunning(child)) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    killGroup(child, 'SIGKILL');
+    if (alone) signal(child.pid, 'SIGKILL');
+    else killGroup(child, 'SIGKILL');
     await exited;
   }
 
-  /** SIGTERM, then SIGKILL after 10 s. Resolves the exit code (null when it had to be killed). */
+  /**
+   * SIGTERM to the server process (it stops the embedded PostgreSQL itself), then SIGKILL to the group
+   * after 15 s. Resolves the exit code (null when it had to be killed).
+   */
   async stop() {
     const child = this.child;
     if (!child || !isRunning(child)) return child?.exitCode ?? null;
     const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-    killGroup(child, 'SIGTERM');
-    const code = await Promise.race([exited, sleep(10_000).then(() => 'timeout')]);
+    signal(child.pid, 'SIGTERM');
+    const code = await Promise.race([exited, sleep(15_000).then(() => 'timeout')]);
     if (code === 'timeout') {
       killGroup(child, 'SIGKILL');
       await exited;
@@ -374,4 +435,168 @@ export async function untilRun(api, id, statuses, timeoutMs = 120_000) {
     await sleep(50);
   }
   throw new HarnessError(`the run ${id} did not reach ${statuses.join('/')}`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The embedded PostgreSQL's processes, as /proc shows them (Linux; as root, every process is readable).
+
+/** The embedded PostgreSQL's cluster inside a MALL_DATA_DIR (src/server/db/embedded-postgres.ts). */
+export const clusterOf = (dataDir) => path.join(dataDir, 'postgres');
+
+/** The postmaster's pid: the first line of <cluster>/postmaster.pid (PostgreSQL's lock), or undefined. */
+export function postmasterPid(cluster) {
+  try {
+    const pid = Number.parseInt(
+      fs.readFileSync(path.join(cluster, 'postmaster.pid'), 'utf8').split('\n')[0],
+      10,
+    );
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's parent (field 4 of /proc/<pid>/stat), or undefined once it is gone. */
+export function parentPid(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` is `ancestor` or one of its descendants (following parents up /proc). */
+export function descendsFrom(pid, ancestor) {
+  for (let current = pid, steps = 0; current && current > 1 && steps < 64; steps++) {
+    if (current === ancestor) return true;
+    current = parentPid(current);
+  }
+  return false;
+}
+
+/** The processes a process started, and theirs (its threads' children lists). */
+export function descendantsOf(pid) {
+  let children = [];
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const listed = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      if (listed) children = children.concat(listed.split(/\s+/).map(Number));
+    }
+  } catch {
+    // Gone meanwhile.
+  }
+  return children.flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+function realPath(folder) {
+  try {
+    return fs.realpathSync(folder);
+  } catch {
+    return path.resolve(folder);
+  }
+}
+
+/** A process's command line with spaces for NULs, or undefined once it is gone. */
+export function commandLine(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The PostgreSQL processes of the cluster in `cluster`: every one of them works in its data folder
+ * (its cwd), the backends too, whose command line is rewritten ("postgres: mall mall [local] idle");
+ * the postmaster's command line also names the folder (-D). `{ under: true }`: those of any cluster
+ * below the folder. Each is { pid, ppid, args }.
+ */
+export function postgresProcesses(cluster, { under = false } = {}) {
+  const real = realPath(cluster);
+  const found = [];
+  let entries = [];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    const args = commandLine(pid);
+    if (!args) continue;
+    const program = args.split(' ')[0];
+    if (!(args.startsWith('postgres:') || path.basename(program) === 'postgres')) continue;
+    let cwd;
+    try {
+      cwd = fs.readlinkSync(`/proc/${pid}/cwd`).replace(/ \(deleted\)$/, '');
+    } catch {
+      cwd = undefined;
+    }
+    const named = args.includes(` -D ${real} `) || args.includes(` -D ${cluster} `);
+    const inside = cwd !== undefined && (cwd === real || (under && cwd.startsWith(`${real}/`)));
+    if (inside || named || (under && args.includes(` -D ${real}/`)))
+      found.push({ pid, ppid: parentPid(pid), args });
+  }
+  return found;
+}
+
+/** The PostgreSQL processes of the cluster now (a snapshot, before a kill); none without a cluster. */
+export const snapshotPostgres = (cluster) => (cluster ? postgresProcesses(cluster) : []);
+
+/**
+ * Waits until none of `before` (PostgreSQL processes from before a kill) is alive any more, up to
+ * `graceMs`; a pid alive again as a process of the new server (`currentServerPid()`, reused) does not
+ * count. Resolves { ms, left }: how long they took, and those still alive then — the orphans, which it
+ * kills.
+ */
+export async function waitGone(cluster, before, currentServerPid, graceMs = 10_000) {
+  const started = performance.now();
+  const pids = new Set(before.map((proc) => proc.pid));
+  const alive = () => {
+    const now = postgresProcesses(cluster);
+    return now.filter(
+      (proc) => pids.has(proc.pid) && !(currentServerPid() && descendsFrom(proc.pid, currentServerPid())),
+    );
+  };
+  for (;;) {
+    const left = alive();
+    if (left.length === 0) return { ms: performance.now() - started, left: [] };
+    if (performance.now() - started > graceMs) {
+      for (const proc of left) signal(proc.pid, 'SIGKILL');
+      return { ms: performance.now() - started, left };
+    }
+    await sleep(20);
+  }
+}
+
+/**
+ * After a (re)start: the postmaster in postmaster.pid is the server's child, and every PostgreSQL process
+ * of the cluster is the server's (none left from an earlier life). Returns the problems found.
+ */
+export function checkOwnPostgres(cluster, server) {
+  const problems = [];
+  const postmaster = postmasterPid(cluster);
+  if (!postmaster) problems.push('no postmaster.pid after the start');
+  else if (parentPid(postmaster) !== server.pid)
+    problems.push(
+      `the postmaster ${postmaster} (postmaster.pid) is not the server's child (its parent: ${parentPid(postmaster)}, the server: ${server.pid})`,
+    );
+  for (const proc of postgresProcesses(cluster)) {
+    if (!descendsFrom(proc.pid, server.pid))
+      problems.push(`stray PostgreSQL process ${proc.pid} (parent ${proc.ppid}): ${proc.args.slice(0, 120)}`);
+  }
+  return problems;
+}
+
+/** Proportional set size of a process in MB (/proc/<pid>/smaps_rollup), or 0 once it is gone. */
+export function pssMb(pid) {
+  try {
+    const match = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
 }

@@ -9,9 +9,10 @@
 //
 //   node scripts/stress/write-search.mjs [--seconds 30] [--embedded] [--postgres] [--out FILE]
 //
-// Needs the built server (npm run build). Each database gets the large mall (scripts/seed-large.ts) in a
-// throwaway data directory or cluster. Exits 1 when a shopper's request failed (5xx or no answer) under
-// the attack; the latencies and the loop's block are recorded, not asserted (they are benchmarks).
+// Needs the built server (npm run build). Each database gets the large mall (scripts/seed-large.ts): the
+// embedded PostgreSQL the server starts on a throwaway MALL_DATA_DIR, or a throwaway cluster. Exits 1
+// when a shopper's request failed (5xx or no answer) under the attack; the latencies and the loop's
+// block are recorded, not asserted (they are benchmarks).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
 import {
   Api,
+  clusterOf,
   distServer,
   HarnessError,
   installCleanup,
@@ -53,7 +55,8 @@ const { values: options } = parseArgs({
     embedded: { type: 'boolean', default: false },
     postgres: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/write-search.md' },
-    // embedded only: this data directory, seeded when empty and kept (to repeat runs without reloading)
+    // embedded only: this MALL_DATA_DIR, seeded when it holds no database yet and kept (to repeat runs
+    // without reloading); its parents must let `nobody` through when run as root
     'data-dir': { type: 'string' },
     // products with codes imported first: their codes are words of the mall (a vocabulary of this many)
     codes: { type: 'string', default: '100000' },
@@ -184,7 +187,9 @@ async function runDatabase(kind) {
       cluster = await startThrowawayCluster();
       env.DATABASE_URL = cluster.url;
     }
-    const seeded = fs.existsSync(path.join(env.MALL_DATA_DIR, 'pgdata'));
+    // An embedded database made earlier (--data-dir): src/server/db/embedded-postgres.ts's isInitialised.
+    const seeded =
+      kind === 'embedded' && fs.existsSync(path.join(clusterOf(env.MALL_DATA_DIR), 'PG_VERSION'));
     if (!seeded) {
       const seedStarted = performance.now();
       await seedLargeMall(env, path.join(workDir, 'seed.log'));

@@ -169,15 +169,17 @@ export function checkDeclaredStatuses(
  * one of them. (A write whose answer was lost this way may or may not have committed, as with any answer
  * lost on the network.)
  */
-export function isDatabaseUnreachable(error: unknown): boolean {
+export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error)) return false;
+  // Drizzle wraps the driver's error (DrizzleQueryError, `cause`).
+  if (depth < 5 && error.cause !== undefined && isDatabaseUnreachable(error.cause, depth + 1)) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03'].includes(code))
       return true;
     if (/^08/.test(code)) return true;
   }
-  return /^Connection terminated|^Client has encountered a connection error|timeout exceeded when trying to connect/.test(
+  return /^Connection terminated|^Client has encountered a connection error|timeout exceeded when trying to connect|terminating connection due to (unexpected postmaster exit|administrator command)/.test(
     error.message,
   );
 }

@@ -113,6 +113,8 @@ async function main() {
 }
 
 main().catch(async (error: unknown) => {
+  // Stopped during start-up (SIGTERM while it was still starting): stop() closes everything and exits 0.
+  if (stopping) return;
   const expected = isExpected(error);
   const detail =
     error instanceof Error ? (expected ? error.message : (error.stack ?? error.message)) : String(error);

@@ -30,6 +30,12 @@ function poolFor(url: string, maxConnections: number): pg.Pool {
   pool.on('error', () => {
     // An idle client lost its server connection; the pool replaces it on the next query.
   });
+  // A client checked out of the pool (a write's transaction, a migration) has no listener of the pool's:
+  // the server going away mid-transaction would be an unhandled 'error' and end the process. Its query
+  // fails with the same error, which the caller handles (errors.ts answers 503 for a lost database).
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }
 
@@ -81,7 +87,7 @@ export async function openEmbedded(dataDir: string, options: EmbeddedOpenOptions
       restarts.push(now);
       while (restarts.length > 0 && (restarts[0] as number) < now - RESTART_WINDOW_MS) restarts.shift();
       if (restarts.length > MAX_RESTARTS) {
-        onGiveUp?.(`${reason}, ${restarts.length} times within ten minutes: Super Mall stops.`);
+        onGiveUp?.(`${reason}, ${restarts.length} times within ten minutes`);
         return;
       }
       log?.error?.({ reason }, 'the embedded database stopped unexpectedly; restarting it');

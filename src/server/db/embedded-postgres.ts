@@ -581,6 +581,16 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
     await stop();
     throw error;
   }
+  if (exited) {
+    // It ended between answering and now: as good as not started.
+    await stop();
+    throw new EmbeddedStartError(
+      describeStartFailure(
+        explain([...recent, partial].join('\n')) ?? 'it ended as it started',
+        paths.cluster,
+      ),
+    );
+  }
   ready = true;
   log.info(
     { pid: child.pid, runAs: runAs?.name, ms: Math.round(performance.now() - started) },
@@ -594,6 +604,15 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
     stop,
     onUnexpectedExit(listener) {
       exitListeners.push(listener);
+      // Already gone (between starting and this call): told at once, not never.
+      if (exited && !stopping) {
+        const { code, signal } = exited;
+        setImmediate(() =>
+          listener(
+            `the embedded database stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`})`,
+          ),
+        );
+      }
     },
   };
 }
