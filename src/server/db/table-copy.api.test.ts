@@ -69,92 +69,89 @@ async function rowsOf(query: (text: string) => Promise<{ rows: Record<string, un
   return (await query(ROWS_AS_TEXT)).rows.map((row) => row.row);
 }
 
-if (inject('testServer') === 'embedded')
-  describe('copying every public table with COPY text', () => {
-    it('copies every awkward value exactly, whatever the order of the columns, and the sequences', async () => {
-      const pglite = await awkwardPglite();
-      const target = await migratedDatabase();
+describe('copying every public table with COPY text', () => {
+  it('copies every awkward value exactly, whatever the order of the columns, and the sequences', async () => {
+    const pglite = await awkwardPglite();
+    const target = await migratedDatabase();
+    try {
+      await target.pool.query(`create table public.awkward (${AWKWARD_COLUMNS_REORDERED})`);
+      const counts = await replaceContents(target.pool, await pgliteSource(pglite), 'truncate');
+      expect(counts).toMatchObject({ awkward: 4, categories: 1, shops: 0 });
+      const expected = await rowsOf((text) => pglite.query(text));
+      expect(expected).toHaveLength(4);
+      const client = await target.pool.connect();
       try {
-        await target.pool.query(`create table public.awkward (${AWKWARD_COLUMNS_REORDERED})`);
-        const counts = await replaceContents(target.pool, await pgliteSource(pglite), 'truncate');
-        expect(counts).toMatchObject({ awkward: 4, categories: 1, shops: 0 });
-        const expected = await rowsOf((text) => pglite.query(text));
-        expect(expected).toHaveLength(4);
-        const client = await target.pool.connect();
-        try {
-          expect(await rowsOf((text) => client.query(text))).toEqual(expected);
-        } finally {
-          client.release(true);
-        }
-        // The sequence goes on from the source's value.
-        const { rows } = await target.pool.query<{ id: string }>(
-          `insert into audit_log (actor_email, entity_type, entity_name, action, changes)
+        expect(await rowsOf((text) => client.query(text))).toEqual(expected);
+      } finally {
+        client.release(true);
+      }
+      // The sequence goes on from the source's value.
+      const { rows } = await target.pool.query<{ id: string }>(
+        `insert into audit_log (actor_email, entity_type, entity_name, action, changes)
            values ('a@example.com', 'shop', 'S', 'update', '{}') returning id::text`,
-        );
-        expect(rows[0]?.id).toBe('3');
-      } finally {
-        await pglite.close();
-        await target.close();
-      }
-    });
-
-    it('leaves the target as it was when a copy fails, and refuses tables that are not the same', async () => {
-      const pglite = await awkwardPglite();
-      const target = await migratedDatabase();
-      try {
-        await target.pool.query(`create table public.awkward (${AWKWARD_COLUMNS})`);
-        await target.pool.query(`insert into categories (name) values ('Toys')`);
-        const categories = async () =>
-          (await target.pool.query<{ name: string }>('select name from categories order by name')).rows.map(
-            (row) => row.name,
-          );
-        const source = await pgliteSource(pglite);
-
-        // A table whose rows are not what was announced: everything rolled back, the truncate too.
-        const wrongCount: CopySource = { ...source, rows: { awkward: 5 } };
-        await expect(replaceContents(target.pool, wrongCount, 'truncate')).rejects.toThrow(
-          /awkward has 4 rows where 5 were expected/,
-        );
-        expect(await categories()).toEqual(['Toys']);
-
-        // A table the target does not have, a table it lacks, a missing table's rows.
-        const extra: CopySource = {
-          ...source,
-          tables: [...source.tables, { name: 'stranger', columns: ['id'] }],
-        };
-        await expect(replaceContents(target.pool, extra, 'truncate')).rejects.toThrow(
-          /table stranger is not one of this release's/,
-        );
-        const lacking: CopySource = {
-          ...source,
-          tables: source.tables.filter((table) => table.name !== 'awkward'),
-        };
-        await expect(replaceContents(target.pool, lacking, 'truncate')).rejects.toThrow(
-          /it has no table awkward/,
-        );
-        const silent: CopySource = {
-          ...source,
-          async *copies() {
-            for await (const copy of source.copies()) if (copy.table !== 'shops') yield copy;
-          },
-        };
-        await expect(replaceContents(target.pool, silent, 'truncate')).rejects.toThrow(
-          /the rows of shops are missing/,
-        );
-        // Made by a newer release.
-        const newer: CopySource = {
-          ...source,
-          migrations: [...source.migrations, { hash: 'f'.repeat(64), createdAt: 4_102_444_800_000 }],
-        };
-        const refusal = await replaceContents(target.pool, newer, 'truncate').catch(
-          (error: unknown) => error,
-        );
-        expect(refusal).toBeInstanceOf(TableCopyError);
-        expect((refusal as Error).message).toMatch(/made by a newer release of Super Mall/);
-        expect(await categories()).toEqual(['Toys']);
-      } finally {
-        await pglite.close();
-        await target.close();
-      }
-    });
+      );
+      expect(rows[0]?.id).toBe('3');
+    } finally {
+      await pglite.close();
+      await target.close();
+    }
   });
+
+  it('leaves the target as it was when a copy fails, and refuses tables that are not the same', async () => {
+    const pglite = await awkwardPglite();
+    const target = await migratedDatabase();
+    try {
+      await target.pool.query(`create table public.awkward (${AWKWARD_COLUMNS})`);
+      await target.pool.query(`insert into categories (name) values ('Toys')`);
+      const categories = async () =>
+        (await target.pool.query<{ name: string }>('select name from categories order by name')).rows.map(
+          (row) => row.name,
+        );
+      const source = await pgliteSource(pglite);
+
+      // A table whose rows are not what was announced: everything rolled back, the truncate too.
+      const wrongCount: CopySource = { ...source, rows: { awkward: 5 } };
+      await expect(replaceContents(target.pool, wrongCount, 'truncate')).rejects.toThrow(
+        /awkward has 4 rows where 5 were expected/,
+      );
+      expect(await categories()).toEqual(['Toys']);
+
+      // A table the target does not have, a table it lacks, a missing table's rows.
+      const extra: CopySource = {
+        ...source,
+        tables: [...source.tables, { name: 'stranger', columns: ['id'] }],
+      };
+      await expect(replaceContents(target.pool, extra, 'truncate')).rejects.toThrow(
+        /table stranger is not one of this release's/,
+      );
+      const lacking: CopySource = {
+        ...source,
+        tables: source.tables.filter((table) => table.name !== 'awkward'),
+      };
+      await expect(replaceContents(target.pool, lacking, 'truncate')).rejects.toThrow(
+        /it has no table awkward/,
+      );
+      const silent: CopySource = {
+        ...source,
+        async *copies() {
+          for await (const copy of source.copies()) if (copy.table !== 'shops') yield copy;
+        },
+      };
+      await expect(replaceContents(target.pool, silent, 'truncate')).rejects.toThrow(
+        /the rows of shops are missing/,
+      );
+      // Made by a newer release.
+      const newer: CopySource = {
+        ...source,
+        migrations: [...source.migrations, { hash: 'f'.repeat(64), createdAt: 4_102_444_800_000 }],
+      };
+      const refusal = await replaceContents(target.pool, newer, 'truncate').catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(TableCopyError);
+      expect((refusal as Error).message).toMatch(/made by a newer release of Super Mall/);
+      expect(await categories()).toEqual(['Toys']);
+    } finally {
+      await pglite.close();
+      await target.close();
+    }
+  });
+});
