@@ -593,7 +593,7 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   }
   ready = true;
   log.info(
-    { pid: child.pid, runAs: runAs?.name, ms: Math.round(performance.now() - started) },
+    { postgresPid: child.pid, runAs: runAs?.name, ms: Math.round(performance.now() - started) },
     'embedded database ready',
   );
   return {
