@@ -214,10 +214,15 @@ function own(file: string, runAs: RunAs | undefined) {
   if (runAs) fs.chownSync(file, runAs.uid, runAs.gid);
 }
 
-/** The reader of a folder's contents: every parent must let the database's user through. */
-function checkReachable(root: string, runAs: RunAs | undefined) {
+/**
+ * As root, the database's user must be able to go through every folder above its data folder and its
+ * programs (node_modules). A checkout under /root (mode 700 on Debian) would stop it: each such folder is
+ * given search permission for others (o+x: going through to a name one knows, not listing), said in the
+ * log. Without this, `npm install && npm start` as root in /root could not start at all.
+ */
+function ensureReachable(target: string, runAs: RunAs | undefined, log: EmbeddedLog) {
   if (!runAs) return;
-  let dir = root;
+  let dir = target;
   while (true) {
     const stat = fs.statSync(dir);
     const through =
@@ -227,8 +232,21 @@ function checkReachable(root: string, runAs: RunAs | undefined) {
           ? stat.mode & 0o010
           : stat.mode & 0o001;
     if (!through) {
-      throw new EmbeddedStartError(
-        `The embedded database runs as user ${runAs.name}, who cannot enter ${dir} (mode ${(stat.mode & 0o777).toString(8)}): put MALL_DATA_DIR where that user can reach it, or chown the data folder to the user the database should run as.`,
+      const mode = stat.mode & 0o7777;
+      try {
+        fs.chmodSync(dir, mode | 0o001);
+      } catch (error) {
+        throw new EmbeddedStartError(
+          `The embedded database runs as user ${runAs.name}, who cannot enter ${dir} (mode ${(mode & 0o777).toString(8)}), and it could not be opened to it (${(error as NodeJS.ErrnoException).code}): put MALL_DATA_DIR and the checkout where that user can reach them, or chown the data folder to the user the database should run as.`,
+        );
+      }
+      log.warn?.(
+        {
+          folder: dir,
+          mode: `${(mode & 0o777).toString(8)} → ${((mode | 0o001) & 0o777).toString(8)}`,
+          runAs: runAs.name,
+        },
+        `gave others search permission (o+x) on ${dir} so that the database's user ${runAs.name} can reach its files; run Super Mall as a normal user, or outside ${dir}, to avoid it`,
       );
     }
     const parent = path.dirname(dir);
@@ -430,7 +448,8 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   }
   const binaries = findBinaries();
   const runAs = chooseUser(paths.root);
-  checkReachable(paths.root, runAs);
+  ensureReachable(paths.root, runAs, log);
+  ensureReachable(binaries.packageDir, runAs, log);
 
   if (!fs.existsSync(path.join(paths.cluster, 'PG_VERSION'))) {
     if (fs.existsSync(paths.cluster) && fs.readdirSync(paths.cluster).length > 0) {
