@@ -7,8 +7,10 @@ const withCode = (message: string, code: string) => Object.assign(new Error(mess
 describe('isDatabaseUnreachable', () => {
   it('knows a lost or absent database, also wrapped by Drizzle', () => {
     const lost = [
-      withCode('connect ENOENT /data/postgres.socket/.s.PGSQL.5432', 'ENOENT'),
-      withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+      Object.assign(withCode('connect ENOENT /data/postgres.socket/.s.PGSQL.5432', 'ENOENT'), {
+        syscall: 'connect',
+      }),
+      Object.assign(withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'), { syscall: 'connect' }),
       withCode('write EPIPE', 'EPIPE'),
       withCode('terminating connection due to unexpected postmaster exit', '57P01'),
       withCode('the database system is starting up', '57P03'),
@@ -27,6 +29,9 @@ describe('isDatabaseUnreachable', () => {
       withCode('duplicate key value violates unique constraint', '23505'),
       withCode('canceling statement due to statement timeout', '57014'),
       withCode('deadlock detected', '40P01'),
+      Object.assign(withCode("ENOENT: no such file or directory, open 'dist/client/index.html'", 'ENOENT'), {
+        syscall: 'open',
+      }),
       new Error('something else'),
     ]) {
       expect(isDatabaseUnreachable(error), error.message).toBe(false);

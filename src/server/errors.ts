@@ -175,10 +175,13 @@ export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
   if (depth < 5 && error.cause !== undefined && isDatabaseUnreachable(error.cause, depth + 1)) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
-    if (['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03'].includes(code))
-      return true;
+    // A missing file (ENOENT) is the database only when connecting to its socket.
+    if (code === 'ENOENT' || code === 'ECONNREFUSED')
+      return (error as { syscall?: unknown }).syscall === 'connect';
+    if (['ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03'].includes(code)) return true;
     if (/^08/.test(code)) return true;
   }
+
   return /^Connection terminated|^Client has encountered a connection error|timeout exceeded when trying to connect|terminating connection due to (unexpected postmaster exit|administrator command)/.test(
     error.message,
   );

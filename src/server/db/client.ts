@@ -58,6 +58,7 @@ export async function openPostgres(url: string, maxConnections = 10): Promise<Da
 /** Restarts of a database that keeps stopping, after which the server gives up (RESTART_WINDOW_MS). */
 export const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 10 * 60_000;
+const RESTART_WAIT_MS = 60_000;
 
 export interface EmbeddedOpenOptions {
   log?: EmbeddedLog;
@@ -80,6 +81,7 @@ export async function openEmbedded(dataDir: string, options: EmbeddedOpenOptions
   const pool = poolFor(server.url, maxConnections);
   let closed = false;
   const restarts: number[] = [];
+  let restarting: Promise<EmbeddedServer> | null = null;
   const supervise = (current: EmbeddedServer) =>
     current.onUnexpectedExit(async (reason) => {
       if (closed) return;
@@ -91,8 +93,10 @@ export async function openEmbedded(dataDir: string, options: EmbeddedOpenOptions
         return;
       }
       log?.error?.({ reason }, 'the embedded database stopped unexpectedly; restarting it');
+      const attempt = restartWhenFree(current);
+      restarting = attempt;
       try {
-        const next = await startEmbeddedPostgres({ dataDir, log, socketDir: current.socketDir });
+        const next = await attempt;
         if (closed) {
           await next.stop();
           return;
@@ -100,9 +104,30 @@ export async function openEmbedded(dataDir: string, options: EmbeddedOpenOptions
         server = next;
         supervise(next);
       } catch (error) {
-        onGiveUp?.(`${reason}, and it could not be restarted: ${(error as Error).message}`);
+        if (!closed) onGiveUp?.(`${reason}, and it could not be restarted: ${(error as Error).message}`);
+      } finally {
+        if (restarting === attempt) restarting = null;
       }
     });
+  /**
+   * A killed postmaster's backends finish what they were running before they notice and exit, holding
+   * its shared memory meanwhile ("pre-existing shared memory block is still in use"): the restart is tried
+   * again for up to a minute while that is the reason.
+   */
+  async function restartWhenFree(current: EmbeddedServer): Promise<EmbeddedServer> {
+    const deadline = Date.now() + RESTART_WAIT_MS;
+    while (true) {
+      try {
+        return await startEmbeddedPostgres({ dataDir, log, socketDir: current.socketDir });
+      } catch (error) {
+        const busy = /shared memory block|already using the database|postmaster\.pid/i.test(
+          (error as Error).message,
+        );
+        if (!busy || closed || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  }
   supervise(server);
   return {
     kind: 'embedded',
@@ -116,6 +141,8 @@ export async function openEmbedded(dataDir: string, options: EmbeddedOpenOptions
       if (closed) return;
       closed = true;
       await pool.end().catch(() => {});
+      // A restart under way finishes first (and stops what it started: `closed`), then the current one.
+      await restarting?.catch(() => {});
       await server.stop();
     },
   };

@@ -210,8 +210,19 @@ function childEnv(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', TZ: 'UTC' };
 }
 
-function own(file: string, runAs: RunAs | undefined) {
-  if (runAs) fs.chownSync(file, runAs.uid, runAs.gid);
+/**
+ * Hands a folder this process just made to the database's user — through a descriptor opened without
+ * following a link: a name in a folder someone else can write could be swapped for a link to any file
+ * between the mkdir and a chown by path, and root would give that file away.
+ */
+function own(dir: string, runAs: RunAs | undefined) {
+  if (!runAs) return;
+  const fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  try {
+    fs.fchownSync(fd, runAs.uid, runAs.gid);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -260,8 +271,8 @@ function run(file: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
     child.once('error', (error) => reject(error));
     child.once('exit', (code, signal) => {
       if (code === 0) resolve();
@@ -310,6 +321,17 @@ function describeStartFailure(message: string, cluster: string): string {
   return `The embedded database could not start: ${message}`;
 }
 
+/** On Linux, whether the process runs a PostgreSQL server program; elsewhere assumed so. */
+function isPostgres(pid: number): boolean {
+  if (process.platform !== 'linux') return true;
+  try {
+    return path.basename(fs.readlinkSync(`/proc/${pid}/exe`)).startsWith('postgres');
+  } catch (error) {
+    // Unreadable (another user's, without the right): assumed to be one; gone: not.
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -334,7 +356,8 @@ async function waitForPreviousServer(cluster: string, graceMs = 10_000): Promise
     } catch {
       return;
     }
-    if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return; // stale: PostgreSQL recovers by itself
+    // stale (no such process, or a reused pid that is no PostgreSQL): PostgreSQL recovers by itself
+    if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !isPostgres(pid)) return;
     if (Date.now() > deadline) {
       throw new EmbeddedStartError(
         `Another server (process ${pid}) is already using the database in ${cluster}: stop the other Super Mall using MALL_DATA_DIR, or set MALL_DATA_DIR to another folder.`,
@@ -371,13 +394,23 @@ async function initialise(
   fs.rmSync(paths.clusterInit, { recursive: true, force: true });
   fs.mkdirSync(paths.clusterInit, { mode: 0o700 });
   own(paths.clusterInit, runAs);
-  // initdb reads the password from a file the database's user can read: a private one, removed at once.
+  // initdb reads the password from a file: in a fresh folder of root's in the temporary folder (0711: the
+  // database's user may go through it, not change it), written new and handed over by its descriptor.
   const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-initdb-'));
   const pwFile = path.join(pwDir, 'password');
   try {
-    fs.writeFileSync(pwFile, `${secret}\n`, { mode: 0o600 });
-    own(pwDir, runAs);
-    own(pwFile, runAs);
+    const fd = fs.openSync(
+      pwFile,
+      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      fs.writeSync(fd, `${secret}\n`);
+      if (runAs) fs.fchownSync(fd, runAs.uid, runAs.gid);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (runAs) fs.chmodSync(pwDir, 0o711);
     const args = [
       '-D',
       paths.clusterInit,
@@ -410,13 +443,21 @@ async function initialise(
   }
 }
 
-function socketFolder(paths: ReturnType<typeof embeddedPaths>, previous?: string): string {
+function socketFolder(paths: ReturnType<typeof embeddedPaths>, previous?: string, runAsUid?: number): string {
   if (previous && previous !== paths.socketDir) {
-    fs.mkdirSync(previous, { recursive: true, mode: 0o700 });
+    // A restart keeps its temporary socket folder (the pool's address): only while it is still a real
+    // folder of this server's or the database's, never one someone made in its place.
+    const stat = fs.lstatSync(previous, { throwIfNoEntry: false });
+    const mine = typeof process.getuid === 'function' ? process.getuid() : 0;
+    if (!stat?.isDirectory() || (stat.uid !== mine && stat.uid !== runAsUid) || (stat.mode & 0o077) !== 0) {
+      throw new EmbeddedStartError(
+        `The embedded database's socket folder ${previous} is gone or not its own any more: start Super Mall again.`,
+      );
+    }
     return previous;
   }
   const inside = paths.socketDir;
-  if (`${inside}/.s.PGSQL.${SOCKET_PORT}`.length <= MAX_SOCKET_PATH) {
+  if (Buffer.byteLength(`${inside}/.s.PGSQL.${SOCKET_PORT}`) <= MAX_SOCKET_PATH) {
     fs.rmSync(inside, { recursive: true, force: true });
     fs.mkdirSync(inside, { mode: 0o700 });
     return inside;
@@ -437,6 +478,22 @@ export async function checkDurability(client: pg.ClientBase): Promise<string[]> 
 }
 
 export async function startEmbeddedPostgres(options: StartOptions): Promise<EmbeddedServer> {
+  try {
+    return await start(options);
+  } catch (error) {
+    if (error instanceof EmbeddedStartError) throw error;
+    const { code, path: where, message } = error as NodeJS.ErrnoException;
+    // A file-system step that failed (permissions, a full disk, a read-only folder): one line, not a trace.
+    if (code) {
+      throw new EmbeddedStartError(
+        `The embedded database could not start: ${where ? `${code} on ${where}` : message}: check that folder's owner, permissions and free space.`,
+      );
+    }
+    throw error;
+  }
+}
+
+async function start(options: StartOptions): Promise<EmbeddedServer> {
   const log = options.log ?? silentLog;
   const paths = embeddedPaths(options.dataDir);
   try {
@@ -468,7 +525,7 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   }
   await waitForPreviousServer(paths.cluster);
 
-  const socketDir = socketFolder(paths, options.socketDir);
+  const socketDir = socketFolder(paths, options.socketDir, runAs?.uid);
   own(socketDir, runAs);
   const args = [
     '-D',
@@ -490,7 +547,14 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
     'log_checkpoints=off',
   ];
   const { file, args: fullArgs } = command(binaries.postgres, args, runAs, true);
-  const child = spawn(file, fullArgs, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group: a Ctrl-C or a service manager's SIGTERM to the server's group reaches the
+  // server alone, which lets requests in flight finish before it stops the database (the parent-death
+  // signal still stops it when the server dies).
+  const child = spawn(file, fullArgs, {
+    env: childEnv(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   const recent: string[] = [];
   let partial = '';
   let ready = false;
@@ -507,7 +571,9 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   });
   let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   const exitListeners: ((reason: string) => void)[] = [];
+  let resolveExit: () => void = () => {};
   const exitPromise = new Promise<void>((resolve) => {
+    resolveExit = resolve;
     child.once('exit', (code, signal) => {
       exited = { code, signal };
       resolve();
@@ -518,6 +584,11 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
     });
   });
   const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+  // A program that could not be started emits 'error' and never 'exit': nothing to wait for then.
+  void spawnError.then(() => {
+    exited ??= { code: null, signal: null };
+    resolveExit();
+  });
 
   const url = `postgresql://${DATABASE_ROLE}:${encodeURIComponent(secret)}@localhost/${DATABASE_NAME}?host=${encodeURIComponent(socketDir)}&port=${SOCKET_PORT}`;
   const connect = (database: string) =>

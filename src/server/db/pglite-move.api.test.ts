@@ -370,4 +370,35 @@ describe('moving a PGlite data folder into the embedded server', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'never empties a mall the server already keeps when a PGlite folder reappears: refused in one line',
+    async () => {
+      const dataDir = newDataDir('back');
+      const { log } = recordingLog();
+      const env = parseEnv({ MALL_DATA_DIR: dataDir });
+      // A mall of the embedded server's own (the demo), then a PGlite folder next to it (a rollback to the
+      // PGlite release, a folder renamed back).
+      const first = await openConfiguredDatabase(env, log);
+      await first.close();
+      await makePgliteMall(dataDir);
+      await expect(openConfiguredDatabase(env, log)).rejects.toThrow(
+        /already holds a mall that did not come from this folder/,
+      );
+      const database = await openConfiguredDatabase(
+        parseEnv({ MALL_DATA_DIR: dataDir, MALL_DEMO_DATA: 'off' }),
+        log,
+      ).catch(() => null);
+      expect(database).toBeNull();
+      // The mall is as it was: the pgdata folder moved out by hand, the next start serves it.
+      fs.renameSync(path.join(dataDir, 'pgdata'), path.join(dataDir, 'pgdata.old'));
+      const again = await openConfiguredDatabase(env, log);
+      try {
+        expect((await again.pool.query('select count(*)::int as n from shops')).rows[0]?.n).toBe(24);
+      } finally {
+        await again.close();
+      }
+    },
+    TIMEOUT,
+  );
 });

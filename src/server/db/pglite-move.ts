@@ -9,6 +9,8 @@
 // between the commit and the rename makes the next start copy it again, which gives the same result.
 import fs from 'node:fs';
 import path from 'node:path';
+import type pg from 'pg';
+import { syncFolderNow } from '../lib/durable-files';
 import type { Database } from './client';
 import { EmbeddedStartError } from './embedded-postgres';
 import { runMigrations, type StartLog } from './migrate';
@@ -61,6 +63,35 @@ function timestamp(date: Date): string {
   return date.toISOString().replace(/\D/g, '').slice(0, 14);
 }
 
+/** The embedded database's comment once a PGlite folder's contents were copied into it (same transaction). */
+const MOVED_MARK = 'super-mall: moved in from PGlite';
+
+/**
+ * Inside the copy's transaction: refuses to empty a mall that did not come from PGlite (a `pgdata` folder
+ * that reappeared — a rollback to the PGlite release, a folder renamed back — must never wipe the mall
+ * the server has been keeping since), and marks the database as moved, with the copy. A start after a
+ * crash between the copy's commit and the folder's renaming finds the mark and copies again (the same
+ * contents).
+ */
+async function guardAndMark(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ name: string; note: string | null }>(
+    `select datname as name, shobj_description(oid, 'pg_database') as note
+       from pg_database where datname = current_database()`,
+  );
+  const { name, note } = rows[0] ?? { name: '', note: null };
+  if (note !== MOVED_MARK) {
+    const held = await client.query<{ n: string }>(
+      'select (select count(*) from users) + (select count(*) from shops) + (select count(*) from categories) as n',
+    );
+    if (Number(held.rows[0]?.n ?? 0) > 0) {
+      throw new Error(
+        'the embedded server already holds a mall that did not come from this folder, and it is not emptied for it: move the pgdata folder out of MALL_DATA_DIR (restore a backup if you meant to go back to it)',
+      );
+    }
+  }
+  await client.query(`comment on database "${name.replaceAll('"', '""')}" is '${MOVED_MARK}'`);
+}
+
 /**
  * When MALL_DATA_DIR holds PGlite's data folder: copies it into `database` (the embedded server, migrated),
  * renames it aside and returns true. Else returns false at once.
@@ -81,14 +112,14 @@ export async function moveFromPglite(database: Database, dataDir: string, log: S
       const { drizzle } = await import('drizzle-orm/pglite');
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzle(pglite), { migrationsFolder });
-      counts = await replaceContents(database.pool, await pgliteSource(pglite), 'truncate');
+      counts = await replaceContents(database.pool, await pgliteSource(pglite), 'truncate', guardAndMark);
     } finally {
       await pglite.close();
     }
   } catch (error) {
     throw new EmbeddedStartError(
       `The PGlite database of an earlier release in ${path.resolve(folder)} could not be moved into the embedded PostgreSQL server: ` +
-        `${error instanceof Error ? error.message : String(error)}. Nothing was moved, and the folder stays where it is.`,
+        `${error instanceof Error ? error.message : String(error)}. Nothing was moved, and the folder stays where it is (migrated to this release's tables).`,
     );
   }
   // Names kept unique as every start makes sure (a folder of a release older than the keys gets them).
@@ -99,6 +130,8 @@ export async function moveFromPglite(database: Database, dataDir: string, log: S
   let aside = base;
   for (let n = 2; fs.existsSync(aside); n++) aside = `${base}-${n}`;
   fs.renameSync(folder, aside);
+  // The folder set aside for good: a power cut must not bring `pgdata` back under its old name.
+  syncFolderNow(dataDir);
 
   const rows = Object.fromEntries(
     MAIN_TABLES.filter((table) => table in counts).map((table) => [table, counts[table]]),

@@ -211,12 +211,15 @@ export async function replaceContents(
   pool: pg.Pool,
   source: CopySource,
   mode: TargetMode,
+  /** Runs first inside the copy's transaction (a check that may refuse, a mark that commits with it). */
+  inTransaction?: (client: pg.PoolClient) => Promise<void>,
 ): Promise<Record<string, number>> {
   const release = releaseMigrations();
   const level = migrationLevel(source.migrations, release);
   const client = await pool.connect();
   try {
     await client.query('begin');
+    await inTransaction?.(client);
     const query = queryOf(client);
     await applyCopySettings(query, true);
     if (mode === 'rebuild') {

@@ -4,6 +4,33 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/**
+ * Flags of a temporary file: made new, never through a link planted at its (predictable) name — the
+ * folder may belong to the database's user, and this process may be root.
+ */
+const NEW_FILE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
+
+/** Opens `file` as a new file; one left by a crash (or planted) is removed first, once. */
+async function openNew(file: string, mode: number): Promise<fs.promises.FileHandle> {
+  try {
+    return await fs.promises.open(file, NEW_FILE, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    await fs.promises.unlink(file);
+    return fs.promises.open(file, NEW_FILE, mode);
+  }
+}
+
+function openNewSync(file: string, mode: number): number {
+  try {
+    return fs.openSync(file, NEW_FILE, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    fs.unlinkSync(file);
+    return fs.openSync(file, NEW_FILE, mode);
+  }
+}
+
 /** Flushes a folder's entries (the names created, renamed or removed in it). */
 export async function syncFolder(dir: string): Promise<void> {
   const handle = await fs.promises.open(dir, 'r');
@@ -29,7 +56,7 @@ export function syncFolderNow(dir: string): void {
  */
 export async function writeFileDurably(file: string, bytes: Uint8Array, mode = 0o644): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
-  const handle = await fs.promises.open(temporary, 'w', mode);
+  const handle = await openNew(temporary, mode);
   try {
     await handle.writeFile(bytes);
     await handle.sync();
@@ -42,7 +69,7 @@ export async function writeFileDurably(file: string, bytes: Uint8Array, mode = 0
 /** The same, synchronously, with the folder flushed too (start-up's few small files). */
 export function writeFileDurablySync(file: string, text: string, mode = 0o644): void {
   const temporary = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(temporary, 'w', mode);
+  const fd = openNewSync(temporary, mode);
   try {
     fs.writeFileSync(fd, text);
     fs.fsyncSync(fd);
