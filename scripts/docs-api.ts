@@ -15,8 +15,6 @@ const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs
 const check = process.argv.includes('--check');
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-docs-'));
-// As root, the embedded database runs as an unprivileged user, who must be able to enter the folder.
-fs.chmodSync(dataDir, 0o755);
 const database = await openEmbedded(dataDir);
 try {
   await runMigrations(database);

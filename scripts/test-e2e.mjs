@@ -166,8 +166,6 @@ try {
   }
 
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-e2e-'));
-  // As root, the embedded PostgreSQL runs as an unprivileged user, who must be able to enter the folder.
-  fs.chmodSync(dataDir, 0o755);
   fs.mkdirSync(path.dirname(serverLogPath), { recursive: true });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

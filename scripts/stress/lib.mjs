@@ -90,15 +90,10 @@ export function spawnTracked(command, args, spawnOptions) {
   return child;
 }
 
-/**
- * A temp folder, removed at exit. Mode 0755, not mkdtemp's 0700: as root, the embedded PostgreSQL runs
- * as `nobody`, who must be able to go through every parent of MALL_DATA_DIR (and of TMPDIR, where
- * initdb's password file is made).
- */
+/** A temp folder, removed at exit (as root, the launcher lets the database's user through it). */
 export function makeTempDir(parent, prefix) {
   fs.mkdirSync(parent, { recursive: true });
   const dir = fs.mkdtempSync(path.join(parent, prefix));
-  fs.chmodSync(dir, 0o755);
   tempPaths.add(dir);
   return dir;
 }

@@ -61,8 +61,6 @@ interface Started {
 /** The server from its sources, under `ulimit -n FD_LIMIT`, on a new embedded data directory. */
 async function startServer(port: number): Promise<Started> {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-flood-'));
-  // As root, the embedded PostgreSQL runs as an unprivileged user, who must be able to enter it.
-  fs.chmodSync(dataDir, 0o755);
   const child = spawn(
     'bash',
     ['-c', `ulimit -n ${FD_LIMIT} && exec "$0" --import tsx src/server/main.ts`, process.execPath],

@@ -61,8 +61,6 @@ const register = (port: number, email: string) =>
 describe('graceful shutdown', () => {
   it('finishes requests in flight, refuses new ones, closes the database and exits 0', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-shutdown-'));
-    // As root, the embedded PostgreSQL runs as an unprivileged user, who must be able to enter it.
-    fs.chmodSync(dataDir, 0o755);
     const port = await freePort();
     const server = await startServer(dataDir, port);
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));

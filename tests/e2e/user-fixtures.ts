@@ -156,8 +156,6 @@ export interface EmptyMall {
 export async function startEmptyMall(): Promise<EmptyMall> {
   const entry = path.resolve(process.env.E2E_SERVER_ENTRY ?? 'dist/server/main.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-e2e-empty-'));
-  // As root, the embedded PostgreSQL runs as an unprivileged user, who must be able to enter it.
-  fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {

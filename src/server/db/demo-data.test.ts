@@ -68,8 +68,6 @@ describe('loadDemoData', () => {
   beforeAll(
     async () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-demo-'));
-      // As root, the embedded database runs as an unprivileged user, who must be able to enter it.
-      fs.chmodSync(dataDir, 0o755);
       database = await openEmbedded(dataDir);
       await runMigrations(database);
       summary = await loadDemoData(database.db, TODAY);

@@ -12,10 +12,9 @@ import { EmbeddedStartError, embeddedPaths, startEmbeddedPostgres } from './embe
 const isRoot = process.getuid?.() === 0;
 const folders: string[] = [];
 
-/** A data folder the database's user can enter (as root it runs as `nobody`). */
+/** A new data folder under a temporary one (mode 700: as root, the launcher lets its user through). */
 function dataFolder(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-embedded-'));
-  fs.chmodSync(dir, 0o755);
   folders.push(dir);
   return path.join(dir, 'data');
 }

@@ -25,8 +25,6 @@ const TIMEOUT = 240_000;
 let root: string;
 beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-pglite-move-'));
-  // As root the database runs as `nobody`, who must be able to enter the folders.
-  fs.chmodSync(root, 0o755);
 });
 afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
@@ -35,7 +33,6 @@ afterAll(() => {
 function newDataDir(name: string): string {
   const dir = path.join(root, name);
   fs.mkdirSync(dir, { mode: 0o755 });
-  fs.chmodSync(dir, 0o755);
   return dir;
 }
 

@@ -49,8 +49,6 @@ const ROUND_TRIP_TIMEOUT = 240_000;
 let root: string;
 beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-backup-'));
-  // As root the embedded database runs as `nobody`, who must be able to enter the folders.
-  fs.chmodSync(root, 0o755);
 });
 afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
@@ -224,7 +222,6 @@ async function expectRejection(promise: Promise<unknown>, message: RegExp) {
 function newDataDir(name: string): string {
   const dir = path.join(root, name);
   fs.mkdirSync(dir, { mode: 0o755 });
-  fs.chmodSync(dir, 0o755);
   return dir;
 }
 

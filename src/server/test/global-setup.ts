@@ -32,8 +32,6 @@ export default async function setup(project: TestProject) {
   let stopServer = async () => {};
   if (!serverUrl) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-api-'));
-    // As root the database runs as an unprivileged user, who must be able to enter the folder.
-    fs.chmodSync(dataDir, 0o755);
     const server = await startEmbeddedPostgres({ dataDir });
     serverUrl = server.url;
     stopServer = async () => {

@@ -25,8 +25,6 @@ async function cli(script: string, ...args: string[]): Promise<{ stdout: string;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'super-mall-export-cli-'));
-  // As root, the embedded database runs as an unprivileged user, who must be able to enter the folder.
-  fs.chmodSync(dir, 0o755);
   env = { ...process.env, MALL_DEMO_DATA: 'off', LOG_LEVEL: 'warn', MALL_DATA_DIR: path.join(dir, 'data') };
   delete env.DATABASE_URL;
   if (inject('testServer') === 'external') {
