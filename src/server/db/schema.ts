@@ -115,6 +115,11 @@ export const categories = pgTable(
     name: text('name').notNull(),
     nameKey: nameKey('name_key'),
     nameGlyphKey: nameKey('name_glyph_key'),
+    /**
+     * The schema.org type of this category's shops in the public directory's structured data: `Store` or
+     * one of its subtypes (shared/structured-data.ts STORE_TYPES), set by admins (docs/decisions/034).
+     */
+    schemaType: text('schema_type').notNull().default('Store'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -187,6 +192,12 @@ export const shops = pgTable(
   {
     id: id(),
     name: text('name').notNull(),
+    /**
+     * The shop's address in the public directory (`/shops/pixel-point`), made from its name by a trigger
+     * on every insert and rename, unique among live slugs and old ones (migration 0016); an old slug goes
+     * to shop_slug_redirects. Never written by the app.
+     */
+    slug: text('slug').notNull().default(''),
     description: text('description').notNull().default(''),
     categoryId: uuid('category_id')
       .notNull()
@@ -210,6 +221,7 @@ export const shops = pgTable(
   },
   (t) => [
     uniqueIndex('shops_external_code_key').on(t.externalCode),
+    uniqueIndex('shops_slug_key').on(t.slug),
     index('shops_category_id_idx').on(t.categoryId),
     index('shops_logo_image_idx').on(t.logoImage).where(sql`${t.logoImage} is not null`),
     index('shops_cover_image_idx').on(t.coverImage).where(sql`${t.coverImage} is not null`),
@@ -224,6 +236,18 @@ export const shops = pgTable(
     check('shops_name_check', sql`length(btrim(${t.name})) > 0`),
   ],
 );
+
+/**
+ * A shop's earlier slugs: each answers with a permanent redirect to the shop's page (docs/decisions/034).
+ * Written by the slug trigger on a rename (migration 0016); they go with their shop.
+ */
+export const shopSlugRedirects = pgTable('shop_slug_redirects', {
+  slug: text('slug').primaryKey(),
+  shopId: uuid('shop_id')
+    .notNull()
+    .references(() => shops.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
 
 /**
  * A floor's amenities (restrooms, lifts, ATMs…): a small list per floor, shown on the shoppers' Floors
@@ -344,6 +368,37 @@ export const mallHours = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [check('mall_hours_single_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * The mall's own profile (shared/mall-profile.ts): one row, set by admins, used by the public directory's
+ * pages, its structured data and the sitemap. A change raises the catalogue version (migration 0016).
+ */
+export const mallProfile = pgTable(
+  'mall_profile',
+  {
+    id: smallint('id').primaryKey().default(1),
+    name: text('name').notNull().default('Super Mall'),
+    streetAddress: text('street_address').notNull().default(''),
+    locality: text('locality').notNull().default(''),
+    region: text('region').notNull().default(''),
+    postalCode: text('postal_code').notNull().default(''),
+    /** ISO 3166-1 alpha-2, or empty. */
+    country: text('country').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    latitude: numeric('latitude', { precision: 9, scale: 6, mode: 'number' }),
+    longitude: numeric('longitude', { precision: 9, scale: 6, mode: 'number' }),
+    /** ISO 4217: the prices' currency in the structured data. */
+    currency: text('currency').notNull().default('INR'),
+    logoImage: text('logo_image').references(() => images.key),
+    /** Where the mall's site is on the web (https://…), the base of canonical URLs and the sitemap; empty: the request's own. */
+    publicUrl: text('public_url').notNull().default(''),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('mall_profile_single_row', sql`${t.id} = 1`),
+    check('mall_profile_position_check', sql`(${t.latitude} is null) = (${t.longitude} is null)`),
+  ],
 );
 
 /**
