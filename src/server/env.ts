@@ -59,6 +59,12 @@ const EnvSchema = z.object({
       if (value === 'true') return true;
       return value;
     }),
+  /**
+   * The public directory (docs/decisions/034): `/shops`, `/shops/{slug}`, `/offers`, `/floors`, `/search`
+   * server-rendered for anyone, the sitemap, and anonymous reads of the directory's API. `off`: those
+   * pages answer 404, the directory's API needs a sign-in again, and robots.txt disallows everything.
+   */
+  MALL_PUBLIC_DIRECTORY: flag.default(true),
   /** Directory reads cached in memory and answered with ETag / 304 (see read-cache.ts). */
   MALL_READ_CACHE: flag.default(true),
   /** Signed-in people and the catalogue version kept in memory, revoked by notifications (decision 027). */
