@@ -91,6 +91,12 @@ export type ShopListQuery = z.input<typeof ShopListQuery>;
 export const Shop = z.object({
   id: z.string(),
   name: z.string(),
+  /**
+   * The shop's address in the public directory (`/shops/pixel-point`): made from its name by the database
+   * on every create and rename, unique among every shop's slugs, old ones included (migration 0016). Never
+   * written by the API: ShopInput refuses it.
+   */
+  slug: z.string(),
   description: z.string(),
   categoryId: z.string(),
   category: z.string(),

@@ -30,9 +30,9 @@ ALTER TABLE "shop_slug_redirects" ADD CONSTRAINT "shop_slug_redirects_shop_id_sh
 -- hand-written below
 -- Public directory (docs/decisions/034). A shop's slug: its name folded to lower-case ASCII words joined
 -- by "-" (accents dropped by unaccent: "Café Noir" is cafe-noir), at most 60 characters, "shop" when
--- nothing is left (a name in another script), and "-2", "-3"… after it while another shop has it live or
--- as an old slug. Made by this trigger on every insert and rename, whoever writes (API, import, CLI,
--- psql), so no write path has to know.
+-- nothing is left (a name in another script), and "-2", "-3"… after it (the name cut shorter to keep 60)
+-- while another shop has it live or as an old slug. Made by these triggers on every insert and rename,
+-- whoever writes (API, import, CLI, psql), so no write path has to know.
 CREATE FUNCTION shop_slug_base(name text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$
   SELECT coalesce(
     nullif(btrim(left(btrim(regexp_replace(lower(public.unaccent('public.unaccent'::regdictionary, name)),
@@ -40,10 +40,33 @@ CREATE FUNCTION shop_slug_base(name text) RETURNS text LANGUAGE sql IMMUTABLE PA
     'shop')
 $$;
 --> statement-breakpoint
+-- The n-th choice for a base: the base itself, then the base cut to leave room for "-n" within 60.
+CREATE FUNCTION shop_slug_numbered(base text, n integer) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$
+  SELECT CASE WHEN n = 1 THEN base
+    ELSE rtrim(left(base, 59 - length(n::text)), '-') || '-' || n::text END
+$$;
+--> statement-breakpoint
 CREATE FUNCTION shop_slug_free(candidate text, shop uuid) RETURNS boolean LANGUAGE sql STABLE AS $$
   SELECT NOT EXISTS (SELECT 1 FROM shops WHERE slug = candidate AND id <> shop)
      AND NOT EXISTS (SELECT 1 FROM shop_slug_redirects WHERE slug = candidate AND shop_id <> shop)
 $$;
+--> statement-breakpoint
+-- Slugs are chosen one transaction at a time: the one lock below, held to the transaction's end, so a
+-- choice sees every committed one and no two transactions choose the same slug. One lock for all, not
+-- one per name: "Pair" chosen twice and "Pair 2" want the same "pair-2", and a transaction that made
+-- 80,000 shops with a lock per name ran out of the server's lock table ("out of shared memory"). Taken
+-- before a statement touches any shop (the statement trigger below), and by a rename before it locks its
+-- shop's row (shops/repository.ts), so that it is always taken before a shop's row lock: a rename and an
+-- import changing the same shop wait for each other instead of deadlocking.
+CREATE FUNCTION shop_slugs_lock() RETURNS void LANGUAGE sql VOLATILE AS $$
+  SELECT pg_advisory_xact_lock(hashtext('shop_slugs'))
+$$;
+--> statement-breakpoint
+CREATE FUNCTION shops_lock_slugs() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM shop_slugs_lock();
+  RETURN NULL;
+END $$;
 --> statement-breakpoint
 CREATE FUNCTION shops_set_slug() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -55,19 +78,17 @@ BEGIN
     NEW.slug := OLD.slug;
     RETURN NEW;
   END IF;
-  -- Two shops named alike in concurrent transactions: the unique index refuses the second commit's
-  -- slug, and the write is retried as any other conflict is; the lock makes them wait for each other.
-  PERFORM pg_advisory_xact_lock(hashtext('shop_slug:' || base));
+  -- Held already when the statement trigger ran; taken again (at no cost) should it not have.
+  PERFORM shop_slugs_lock();
+  -- The shop's own slug, or one of its own old ones, is free for it: a rename back takes its old slug.
   WHILE NOT shop_slug_free(candidate, NEW.id) LOOP
     n := n + 1;
-    candidate := base || '-' || n;
+    candidate := shop_slug_numbered(base, n);
   END LOOP;
   IF TG_OP = 'UPDATE' AND candidate <> OLD.slug THEN
     -- The old address keeps answering (a permanent redirect); the new one is live, not a redirect.
     INSERT INTO shop_slug_redirects (slug, shop_id) VALUES (OLD.slug, NEW.id) ON CONFLICT (slug) DO NOTHING;
     DELETE FROM shop_slug_redirects WHERE slug = candidate;
-  ELSIF TG_OP = 'UPDATE' THEN
-    candidate := OLD.slug;
   END IF;
   NEW.slug := candidate;
   RETURN NEW;
@@ -87,13 +108,16 @@ BEGIN
     n := 1;
     WHILE EXISTS (SELECT 1 FROM shops WHERE slug = candidate) LOOP
       n := n + 1;
-      candidate := base || '-' || n;
+      candidate := shop_slug_numbered(base, n);
     END LOOP;
     UPDATE shops SET slug = candidate WHERE id = shop.id;
   END LOOP;
 END $$;
 --> statement-breakpoint
 CREATE UNIQUE INDEX "shops_slug_key" ON "shops" USING btree ("slug");
+--> statement-breakpoint
+CREATE TRIGGER shops_lock_slugs BEFORE INSERT OR UPDATE OF name ON shops
+  FOR EACH STATEMENT EXECUTE FUNCTION shops_lock_slugs();
 --> statement-breakpoint
 CREATE TRIGGER shops_set_slug BEFORE INSERT OR UPDATE OF name, slug ON shops
   FOR EACH ROW EXECUTE FUNCTION shops_set_slug();

@@ -33,6 +33,7 @@ export function shopWriteError(error: unknown): HttpError | null {
 const shopColumns = {
   id: shops.id,
   name: shops.name,
+  slug: shops.slug,
   description: shops.description,
   categoryId: shops.categoryId,
   category: categories.name,
@@ -172,6 +173,9 @@ export function shopRepository(db: Db, { timeZone }: { timeZone: string } = { ti
       id: string,
       patch: z.output<typeof ShopPatch>,
     ): Promise<{ before: Shop; after: ShopDetail } | null> {
+      // A rename chooses a slug under the slugs' lock (migration 0016): taken before the row's lock, in
+      // the order every write takes them, so a rename and an import of the same shop never deadlock.
+      if (patch.name !== undefined) await tx.execute(sql`select shop_slugs_lock()`);
       const before = await lockAndRead(tx, id);
       if (!before) return null;
       if (Object.keys(patch).length > 0) await tx.update(shops).set(patch).where(eq(shops.id, id));

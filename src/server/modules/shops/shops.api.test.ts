@@ -74,6 +74,8 @@ describe('create and read', () => {
     expect(shop).toEqual({
       id: expect.any(String),
       name,
+      // Made by the database from the name (migration 0016; slugs.api.test.ts).
+      slug: name.toLowerCase().replaceAll(' ', '-'),
       description: 'Shoes and bags',
       categoryId: category.id,
       category: category.name,
@@ -332,6 +334,7 @@ describe('list', () => {
       [
         'id',
         'name',
+        'slug',
         'description',
         'categoryId',
         'category',
