@@ -7,3 +7,4 @@ export {
   useUpdateProduct,
 } from './api';
 export { ProductCard, ProductCardSkeleton } from './product-card';
+export { ProductName, productPriceColumn } from './product-columns';

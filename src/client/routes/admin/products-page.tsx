@@ -1,4 +1,3 @@
-import { formatDollars } from '../../../shared/money';
 import type { Product } from '../../../shared/product';
 import {
   type AdminListConfig,
@@ -6,9 +5,8 @@ import {
   adminPage,
   prefetchAdminList,
 } from '../../components/admin-list-page';
-import { Badge } from '../../components/ui/badge';
 import { TransferActions } from '../../features/imports';
-import { productsQuery, useDeleteProduct } from '../../features/products';
+import { ProductName, productPriceColumn, productsQuery, useDeleteProduct } from '../../features/products';
 import { shopFilter } from '../../features/shops';
 
 const products: AdminListConfig<Product> = {
@@ -27,25 +25,13 @@ const products: AdminListConfig<Product> = {
       header: 'Name',
       cell: (product) => (
         <div className="min-w-0">
-          <p className="font-medium text-slate-900">
-            {product.name}
-            {product.offer ? (
-              <Badge tone="green" className="ml-2 align-middle">
-                {product.offer.discount}% off
-              </Badge>
-            ) : null}
-          </p>
+          <ProductName product={product} />
           <p className="text-xs text-slate-500 lg:hidden">{product.shopName || 'Unknown'}</p>
         </div>
       ),
     },
     { header: 'Shop', className: 'hidden lg:table-cell', cell: (product) => product.shopName || 'Unknown' },
-    {
-      header: 'Price',
-      className: 'text-right whitespace-nowrap tabular-nums',
-      width: 'w-28',
-      cell: (product) => formatDollars(product.price),
-    },
+    productPriceColumn,
     {
       header: 'Category',
       className: 'hidden lg:table-cell',

@@ -2,12 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Eye, History, Pencil, Percent, Plus } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatDollars } from '../../../shared/money';
 import type { ReviewedOffer } from '../../../shared/offer';
 import type { Product } from '../../../shared/product';
 import { type AdminListConfig, AdminListPage, adminPage } from '../../components/admin-list-page';
 import { RecordNotFound } from '../../components/admin-page';
-import { Badge } from '../../components/ui/badge';
 import { buttonClass } from '../../components/ui/button';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
@@ -19,7 +17,7 @@ import {
   managedOffersQuery,
   OfferReviewStatus,
 } from '../../features/managers';
-import { productsQuery, useDeleteProduct } from '../../features/products';
+import { ProductName, productPriceColumn, productsQuery, useDeleteProduct } from '../../features/products';
 import { settingsQuery } from '../../features/settings';
 import { ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
 import { isNotFound } from '../../lib/api';
@@ -160,23 +158,9 @@ function ManagedProducts({ shopId }: { shopId: string }) {
       columns: [
         {
           header: 'Name',
-          cell: (product) => (
-            <p className="font-medium text-slate-900">
-              {product.name}
-              {product.offer ? (
-                <Badge tone="green" className="ml-2 align-middle">
-                  {product.offer.discount}% off
-                </Badge>
-              ) : null}
-            </p>
-          ),
+          cell: (product) => <ProductName product={product} />,
         },
-        {
-          header: 'Price',
-          className: 'text-right whitespace-nowrap tabular-nums',
-          width: 'w-28',
-          cell: (product) => formatDollars(product.price),
-        },
+        productPriceColumn,
       ],
       name: (product) => product.name,
       owner: (product) => ({ shopId: product.shopId }),
