@@ -1,4 +1,4 @@
 export { type AuditFilters, auditActorsQuery, auditKeys, auditQuery } from './api';
-export { AuditEntryCard } from './audit-entry-card';
+export { AuditTrail } from './audit-trail';
 export { ENTITY_LABELS, formatWhen } from './format';
 export { LastChanged } from './last-changed';

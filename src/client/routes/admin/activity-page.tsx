@@ -5,12 +5,10 @@ import { AUDIT_ENTITY_TYPES, type AuditEntityType } from '../../../shared/audit'
 import { AdminPageHeader } from '../../components/admin-page';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/form-field';
-import { Pagination } from '../../components/ui/pagination';
-import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
-import { Skeleton } from '../../components/ui/skeleton';
+import { EmptyState } from '../../components/ui/query-states';
 import {
-  AuditEntryCard,
   type AuditFilters,
+  AuditTrail,
   auditActorsQuery,
   auditQuery,
   ENTITY_LABELS,
@@ -128,14 +126,20 @@ export function ActivityPage() {
         />
       </fieldset>
 
-      <QueryView
-        query={entries}
-        loading={
-          <SkeletonList count={3} className="space-y-3" label="Loading activity">
-            <Skeleton className="h-20 w-full rounded-xl" />
-          </SkeletonList>
-        }
-        isEmpty={(page) => page.items.length === 0}
+      <AuditTrail
+        entries={entries}
+        page={filters.page}
+        pageSize={PAGE_SIZE}
+        onPageChange={setPage}
+        loadingLabel="Loading activity"
+        pagesLabel="Activity pages"
+        timeZone={settings.data?.timeZone}
+        summary={(page) => (
+          <p className="text-sm text-slate-600" aria-live="polite">
+            {page.total} {page.total === 1 ? 'change' : 'changes'}
+            {settings.data ? ` · times in the mall's time zone (${settings.data.timeZone})` : ''}
+          </p>
+        )}
         empty={
           entries.data && entries.data.total > 0 ? (
             <EmptyState
@@ -164,28 +168,7 @@ export function ActivityPage() {
             </EmptyState>
           )
         }
-      >
-        {(page) => (
-          <>
-            <p className="text-sm text-slate-600" aria-live="polite">
-              {page.total} {page.total === 1 ? 'change' : 'changes'}
-              {settings.data ? ` · times in the mall's time zone (${settings.data.timeZone})` : ''}
-            </p>
-            <ol aria-label="Changes, newest first" aria-busy={entries.isFetching} className="space-y-3">
-              {page.items.map((entry) => (
-                <AuditEntryCard key={entry.id} entry={entry} timeZone={settings.data?.timeZone} />
-              ))}
-            </ol>
-            <Pagination
-              label="Activity pages"
-              page={filters.page}
-              pageCount={Math.ceil(page.total / PAGE_SIZE)}
-              onPageChange={setPage}
-              busy={entries.isFetching}
-            />
-          </>
-        )}
-      </QueryView>
+      />
     </div>
   );
 }

@@ -7,10 +7,9 @@ import type { Product } from '../../../shared/product';
 import { type AdminListConfig, AdminListPage, adminPage } from '../../components/admin-list-page';
 import { RecordNotFound } from '../../components/admin-page';
 import { buttonClass } from '../../components/ui/button';
-import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
-import { AuditEntryCard } from '../../features/audit';
+import { AuditTrail } from '../../features/audit';
 import {
   MANAGED_ACTIVITY_PAGE_SIZE,
   managedActivityQuery,
@@ -196,40 +195,19 @@ function ShopHistory({ shopId }: { shopId: string }) {
           decisions on offers.
         </p>
       </div>
-      <QueryView
-        query={entries}
-        loading={
-          <SkeletonList count={3} className="space-y-3" label="Loading history">
-            <Skeleton className="h-20 w-full rounded-xl" />
-          </SkeletonList>
-        }
-        isEmpty={(data) => data.items.length === 0}
+      <AuditTrail
+        entries={entries}
+        page={page}
+        pageSize={MANAGED_ACTIVITY_PAGE_SIZE}
+        onPageChange={setPage}
+        loadingLabel="Loading history"
+        pagesLabel="History pages"
+        timeZone={settings.data?.timeZone}
+        linkRecords={false}
         empty={
           <EmptyState title="No changes yet." icon={<History aria-hidden="true" className="size-6" />} />
         }
-      >
-        {(data) => (
-          <>
-            <ol aria-label="Changes, newest first" aria-busy={entries.isFetching} className="space-y-3">
-              {data.items.map((entry) => (
-                <AuditEntryCard
-                  key={entry.id}
-                  entry={entry}
-                  timeZone={settings.data?.timeZone}
-                  linkRecords={false}
-                />
-              ))}
-            </ol>
-            <Pagination
-              label="History pages"
-              page={page}
-              pageCount={Math.ceil(data.total / MANAGED_ACTIVITY_PAGE_SIZE)}
-              onPageChange={setPage}
-              busy={entries.isFetching}
-            />
-          </>
-        )}
-      </QueryView>
+      />
     </section>
   );
 }
