@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { History } from 'lucide-react';
+import type { ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { AUDIT_ENTITY_TYPES, type AuditEntityType } from '../../../shared/audit';
 import { AdminPageHeader } from '../../components/admin-page';
@@ -68,6 +69,14 @@ export function ActivityPage() {
     setParams(next, { replace: true });
   }
 
+  /** The From and To fields: a day of the range, kept in the URL. */
+  const dayField = (name: 'from' | 'to', label: string) => ({
+    label,
+    type: 'date',
+    value: filters[name] ?? '',
+    onChange: (event: ChangeEvent<HTMLInputElement>) => setFilter(name, event.target.value),
+  });
+
   function setPage(page: number) {
     const next = new URLSearchParams(params);
     if (page > 1) next.set('page', String(page));
@@ -110,20 +119,8 @@ export function ActivityPage() {
             </option>
           ))}
         </SelectField>
-        <TextField
-          label="From"
-          type="date"
-          value={filters.from ?? ''}
-          max={filters.to}
-          onChange={(event) => setFilter('from', event.target.value)}
-        />
-        <TextField
-          label="To"
-          type="date"
-          value={filters.to ?? ''}
-          min={filters.from}
-          onChange={(event) => setFilter('to', event.target.value)}
-        />
+        <TextField {...dayField('from', 'From')} max={filters.to} />
+        <TextField {...dayField('to', 'To')} min={filters.from} />
       </fieldset>
 
       <AuditTrail
