@@ -129,11 +129,28 @@ export function ChoiceOptions({
 }
 
 /** A record's shop where it cannot be changed (a shop manager's forms): shown as text, not a control. */
-export function FixedShop({ name }: { name: string }) {
+function FixedShop({ name }: { name: string }) {
   return (
     <div className="space-y-1.5">
       <p className="text-sm font-medium text-slate-700">Shop</p>
       <p className="text-sm wrap-anywhere text-slate-900">{name}</p>
     </div>
+  );
+}
+
+type ShopFieldProps = Omit<SelectFieldProps, 'label' | 'children'> & {
+  /** The mall's shops to choose from. */
+  shops: ReadonlyArray<{ id: string; name: string }>;
+  /** The record's shop when it cannot be changed (a shop manager's forms): shown instead of the select. */
+  fixedShop?: { name: string };
+};
+
+/** A record's shop: the Shop select, or the shop as text where it is fixed. */
+export function ShopField({ shops, fixedShop, ...selectProps }: ShopFieldProps) {
+  if (fixedShop) return <FixedShop name={fixedShop.name} />;
+  return (
+    <SelectField label="Shop" {...selectProps}>
+      <ChoiceOptions placeholder="Select shop" choices={shops} />
+    </SelectField>
   );
 }

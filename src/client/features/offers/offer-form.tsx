@@ -3,13 +3,7 @@ import { useWatch } from 'react-hook-form';
 import { type Offer, OfferInput } from '../../../shared/offer';
 import type { Shop } from '../../../shared/shop';
 import { EntityForm, useEntityForm } from '../../components/entity-form';
-import {
-  ChoiceOptions,
-  FixedShop,
-  SelectField,
-  TextAreaField,
-  TextField,
-} from '../../components/ui/form-field';
+import { ShopField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { useCreateOffer, useUpdateOffer } from './api';
 
 interface OfferFormProps {
@@ -70,13 +64,7 @@ export function OfferForm({
         <TextField label="Start Date" type="date" {...field('startDate')} />
         <TextField label="End Date" type="date" min={startDate || undefined} {...field('endDate')} />
       </div>
-      {fixedShop ? (
-        <FixedShop name={fixedShop.name} />
-      ) : (
-        <SelectField label="Shop" {...field('shopId')}>
-          <ChoiceOptions placeholder="Select shop" choices={shops} />
-        </SelectField>
-      )}
+      <ShopField shops={shops} fixedShop={fixedShop} {...field('shopId')} />
     </EntityForm>
   );
 }

@@ -3,13 +3,7 @@ import { useWatch } from 'react-hook-form';
 import { type Product, ProductInput } from '../../../shared/product';
 import type { Shop } from '../../../shared/shop';
 import { EntityForm, useEntityForm } from '../../components/entity-form';
-import {
-  ChoiceOptions,
-  FixedShop,
-  SelectField,
-  TextAreaField,
-  TextField,
-} from '../../components/ui/form-field';
+import { SelectField, ShopField, TextAreaField, TextField } from '../../components/ui/form-field';
 import { shopOffersQuery } from '../offers';
 import { useCreateProduct, useUpdateProduct } from './api';
 
@@ -59,19 +53,14 @@ export function ProductForm({ product, shops, listPath, fixedShop }: ProductForm
         hint="Optional: the product's code (a SKU), unique within its shop. Imports match products by it."
         {...field('externalCode')}
       />
-      {fixedShop ? (
-        <FixedShop name={fixedShop.name} />
-      ) : (
-        <SelectField
-          label="Shop"
-          {...field('shopId', {
-            // an offer belongs to one shop; a new shop starts with none.
-            onChange: () => form.setValue('offerId', null),
-          })}
-        >
-          <ChoiceOptions placeholder="Select shop" choices={shops} />
-        </SelectField>
-      )}
+      <ShopField
+        shops={shops}
+        fixedShop={fixedShop}
+        {...field('shopId', {
+          // an offer belongs to one shop; a new shop starts with none.
+          onChange: () => form.setValue('offerId', null),
+        })}
+      />
       {shopOffers.length > 0 ? (
         <SelectField
           label="Apply Offer"
