@@ -10,11 +10,10 @@ import {
   WEEKDAY_NAMES,
   WEEKDAYS,
   type Weekday,
-  weekGroups,
 } from '../../../shared/hours';
 import { parseHoursText } from '../../../shared/hours-text';
 import { Button } from '../../components/ui/button';
-import { cn } from '../../lib/cn';
+import { WeekSummary } from './week-summary';
 
 const inputClass =
   'block w-full rounded-lg border border-slate-300 bg-white px-2.5 py-2 text-sm text-slate-900 shadow-sm outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 aria-invalid:border-red-400';
@@ -330,20 +329,6 @@ function SpecialDayRow({
         disabled={disabled}
       />
     </fieldset>
-  );
-}
-
-/** The week in a few lines: "Mon–Sat 10:00–21:00", "Sun Closed". */
-export function WeekSummary({ hours, className }: { hours: OpeningHours; className?: string }) {
-  return (
-    <dl className={cn('grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm', className)}>
-      {weekGroups(hours.weekly).map((group) => (
-        <div key={group.days} className="contents">
-          <dt className="font-medium text-slate-700">{group.days}</dt>
-          <dd className="text-slate-600">{group.intervals}</dd>
-        </div>
-      ))}
-    </dl>
   );
 }
 

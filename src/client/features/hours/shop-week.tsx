@@ -1,7 +1,8 @@
 import type { OpeningHours } from '../../../shared/hours';
-import { formatIntervals, weekGroups } from '../../../shared/hours-core';
+import { formatIntervals } from '../../../shared/hours-core';
 import { addDays, specialDayOn, wallClock } from '../../../shared/hours-status';
 import { useMallClock } from './use-mall-clock';
+import { WeekSummary } from './week-summary';
 
 /** A shop's structured week and its coming special days, under its free-text hours. */
 export function ShopWeek({ hours }: { hours: OpeningHours }) {
@@ -19,14 +20,7 @@ export function ShopWeek({ hours }: { hours: OpeningHours }) {
       <h2 id="shop-week" className="text-sm font-semibold text-slate-900">
         Weekly hours
       </h2>
-      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        {weekGroups(hours.weekly).map((group) => (
-          <div key={group.days} className="contents">
-            <dt className="font-medium text-slate-700">{group.days}</dt>
-            <dd className="text-slate-600">{group.intervals}</dd>
-          </div>
-        ))}
-      </dl>
+      <WeekSummary hours={hours} className="mt-2" />
       {coming.length > 0 ? (
         <>
           <h3 className="mt-4 text-sm font-semibold text-slate-900">Special days</h3>
