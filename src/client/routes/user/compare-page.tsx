@@ -3,6 +3,7 @@ import { GitCompareArrows, RefreshCw, Store, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { formatRupees } from '../../../shared/money';
+import type { Product } from '../../../shared/product';
 import { Badge } from '../../components/ui/badge';
 import { Button, buttonClass } from '../../components/ui/button';
 import { LoadingStatus } from '../../components/ui/loading-status';
@@ -21,6 +22,38 @@ const shopLinkClass =
 
 const GONE_TEXT = 'No longer available';
 const GONE_HELP = 'The mall no longer sells this product, so it is left out of the comparison.';
+
+/** The table's column headers; the price's stays on one line. */
+const COLUMNS = ['Product', 'Description', 'Price (₹)', 'Shop', 'Remove'];
+
+/** The product's photo, when it has one. */
+function ProductPhoto({ product, sizes, className }: { product: Product; sizes: string; className: string }) {
+  return product.image ? (
+    <Picture image={product.image} name={product.name} sizes={sizes} className={className} />
+  ) : null;
+}
+
+/** The product's shop: its logo and the link to its page (smaller, and the logo unnamed, on the cards). */
+function ShopOf({ product, small = false }: { product: Product; small?: boolean }) {
+  return (
+    <span className={cn('flex items-center gap-2', small && 'min-w-0')}>
+      <Picture
+        image={product.shopLogo}
+        name={product.shopName}
+        sizes={small ? '1.5rem' : '2rem'}
+        fit="contain"
+        decorative={small}
+        className={cn(
+          'shrink-0 border border-slate-100 bg-white',
+          small ? 'size-6 rounded text-[0.6rem]' : 'size-8 rounded-md text-xs',
+        )}
+      />
+      <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>
+        {product.shopName}
+      </Link>
+    </span>
+  );
+}
 
 /** The row's product name when known (a deleted product is known only if read earlier on this page). */
 function rowName(row: CompareRow): string | null {
@@ -183,14 +216,7 @@ export function ComparePage() {
         return (
           <tr key={row.id} className="align-top">
             <th scope="row" className="w-48 px-4 py-4 font-semibold wrap-anywhere text-slate-900">
-              {product.image ? (
-                <Picture
-                  image={product.image}
-                  name={product.name}
-                  sizes="6rem"
-                  className="mb-2 aspect-[4/3] w-24 rounded-lg"
-                />
-              ) : null}
+              <ProductPhoto product={product} sizes="6rem" className="mb-2 aspect-[4/3] w-24 rounded-lg" />
               {product.name}
             </th>
             <td className="min-w-48 px-4 py-4 wrap-anywhere text-slate-600">
@@ -198,18 +224,7 @@ export function ComparePage() {
             </td>
             <td className="px-4 py-4 whitespace-nowrap">{price(row)}</td>
             <td className="px-4 py-2">
-              <span className="flex items-center gap-2">
-                <Picture
-                  image={product.shopLogo}
-                  name={product.shopName}
-                  sizes="2rem"
-                  fit="contain"
-                  className="size-8 shrink-0 rounded-md border border-slate-100 bg-white text-xs"
-                />
-                <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>
-                  {product.shopName}
-                </Link>
-              </span>
+              <ShopOf product={product} />
             </td>
             <td className="px-4 py-3">{removeButton(row, index)}</td>
           </tr>
@@ -270,14 +285,11 @@ export function ComparePage() {
         return (
           <article aria-label={product.name} className={frame}>
             <div className="flex items-start gap-3">
-              {product.image ? (
-                <Picture
-                  image={product.image}
-                  name={product.name}
-                  sizes="4rem"
-                  className="aspect-square w-16 shrink-0 rounded-lg"
-                />
-              ) : null}
+              <ProductPhoto
+                product={product}
+                sizes="4rem"
+                className="aspect-square w-16 shrink-0 rounded-lg"
+              />
               {/* The price goes under a name that does not fit beside it, instead of the name breaking
                   inside a word ("AirBoo / k 14"). */}
               <div className="flex min-w-0 flex-1 flex-wrap items-start justify-between gap-x-3 gap-y-1">
@@ -289,19 +301,7 @@ export function ComparePage() {
               <p className="mt-1 text-sm wrap-anywhere text-slate-600">{product.description}</p>
             ) : null}
             <div className="mt-2 flex items-center justify-between gap-3 text-sm">
-              <span className="flex min-w-0 items-center gap-2">
-                <Picture
-                  image={product.shopLogo}
-                  name={product.shopName}
-                  sizes="1.5rem"
-                  fit="contain"
-                  decorative
-                  className="size-6 shrink-0 rounded border border-slate-100 bg-white text-[0.6rem]"
-                />
-                <Link to={`/user/shops/${product.shopId}`} className={shopLinkClass}>
-                  {product.shopName}
-                </Link>
-              </span>
+              <ShopOf product={product} small />
               {removeButton(row, index, 'shrink-0')}
             </div>
           </article>
@@ -344,21 +344,15 @@ export function ComparePage() {
               <caption className="sr-only">Products selected for comparison</caption>
               <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>
-                  <th scope="col" className="px-4 py-3">
-                    Product
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Description
-                  </th>
-                  <th scope="col" className="px-4 py-3 whitespace-nowrap">
-                    Price (₹)
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Shop
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Remove
-                  </th>
+                  {COLUMNS.map((column) => (
+                    <th
+                      key={column}
+                      scope="col"
+                      className={cn('px-4 py-3', column === 'Price (₹)' && 'whitespace-nowrap')}
+                    >
+                      {column}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">{rows.map(tableRow)}</tbody>
