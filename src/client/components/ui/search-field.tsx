@@ -4,6 +4,16 @@ import { cn } from '../../lib/cn';
 
 type SearchFieldProps = Omit<ComponentProps<'input'>, 'type'> & { label: string };
 
+/** The magnifier at a search box's left edge, inside a `relative` box; the input leaves it room (pl-9). */
+export function SearchIcon() {
+  return (
+    <Search
+      aria-hidden="true"
+      className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+    />
+  );
+}
+
 /** A labelled search box with a magnifier icon. */
 export function SearchField({ label, className, ...inputProps }: SearchFieldProps) {
   const id = useId();
@@ -13,10 +23,7 @@ export function SearchField({ label, className, ...inputProps }: SearchFieldProp
         {label}
       </label>
       <div className="relative">
-        <Search
-          aria-hidden="true"
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
-        />
+        <SearchIcon />
         <input
           id={id}
           type="search"

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Search } from 'lucide-react';
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { SearchResults } from '../../../shared/search';
+import { SearchIcon } from '../../components/ui/search-field';
 import { cn } from '../../lib/cn';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { Picture } from '../images';
@@ -152,10 +152,7 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
         Search the mall
       </label>
       <div className="relative">
-        <Search
-          aria-hidden="true"
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
-        />
+        <SearchIcon />
         <input
           ref={inputRef}
           id={`${baseId}-input`}
