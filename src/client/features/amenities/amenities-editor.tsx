@@ -2,13 +2,13 @@
 // a confirmation. Shoppers see them on the Floors page.
 import { useQuery } from '@tanstack/react-query';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { AMENITY_KINDS, AMENITY_LABELS, type Amenity, AmenityInput } from '../../../shared/amenity';
 import { type Floor, levelLabel } from '../../../shared/place';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { SelectField, TextField } from '../../components/ui/form-field';
+import { ChoiceOptions, SelectField, TextField } from '../../components/ui/form-field';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { ApiError, errorMessage } from '../../lib/api';
 import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
@@ -45,6 +45,8 @@ function serverErrors(error: unknown): Errors {
   if (fields?.location) return { location: fields.location };
   return { kind: errorMessage(error) };
 }
+
+const KIND_CHOICES = AMENITY_KINDS.map((kind) => ({ id: kind, name: AMENITY_LABELS[kind] }));
 
 const amenityName = (amenity: Amenity) => `${AMENITY_LABELS[amenity.kind]} (${amenity.floor})`;
 
@@ -185,48 +187,31 @@ function AmenityFields({
   onKeyDown?(event: KeyboardEvent<HTMLElement>): void;
   labelSuffix?: string;
 }) {
+  /** What a field's control needs: its label, value, change, Escape and message. */
+  const bind = (name: keyof Fields, label: string) => ({
+    label: `${label}${labelSuffix}`,
+    value: fields[name],
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+      onChange({ ...fields, [name]: event.target.value }),
+    onKeyDown,
+    error: errors[name],
+  });
   return (
     <>
       <div className="min-w-0 basis-full sm:basis-40 sm:flex-1">
-        <SelectField
-          label={`Floor${labelSuffix}`}
-          value={fields.floorId}
-          onChange={(event) => onChange({ ...fields, floorId: event.target.value })}
-          onKeyDown={onKeyDown}
-          error={errors.floorId}
-        >
-          <option value="">Select floor</option>
-          {floors.map((floor) => (
-            <option key={floor.id} value={floor.id}>
-              {floor.name}
-            </option>
-          ))}
+        <SelectField {...bind('floorId', 'Floor')}>
+          <ChoiceOptions placeholder="Select floor" choices={floors} />
         </SelectField>
       </div>
       <div className="min-w-0 basis-full sm:basis-40 sm:flex-1">
-        <SelectField
-          label={`Kind${labelSuffix}`}
-          value={fields.kind}
-          onChange={(event) => onChange({ ...fields, kind: event.target.value })}
-          onKeyDown={onKeyDown}
-          error={errors.kind}
-        >
-          <option value="">Select kind</option>
-          {AMENITY_KINDS.map((kind) => (
-            <option key={kind} value={kind}>
-              {AMENITY_LABELS[kind]}
-            </option>
-          ))}
+        <SelectField {...bind('kind', 'Kind')}>
+          <ChoiceOptions placeholder="Select kind" choices={KIND_CHOICES} />
         </SelectField>
       </div>
       <div className="min-w-0 basis-full sm:flex-[2]">
         <TextField
-          label={`Location${labelSuffix}`}
+          {...bind('location', 'Location')}
           placeholder="e.g. Beside the lifts"
-          value={fields.location}
-          onChange={(event) => onChange({ ...fields, location: event.target.value })}
-          onKeyDown={onKeyDown}
-          error={errors.location}
           autoComplete="off"
           {...locationAttributes}
         />
@@ -235,15 +220,17 @@ function AmenityFields({
   );
 }
 
-function AddAmenity({ floors }: { floors: Floor[] }) {
-  const create = useCreateAmenity();
-  const empty: Fields = { floorId: '', kind: '', location: '' };
-  const [fields, setFields] = useState<Fields>(empty);
+/**
+ * An amenity form's fields and messages, and its submit: checked with the shared schema, then `send`;
+ * the server's refusal goes under the field it names. A change clears the messages.
+ */
+function useAmenityForm(initial: Fields, pending: boolean, send: (input: AmenityInput) => Promise<void>) {
+  const [fields, setFields] = useState<Fields>(initial);
   const [errors, setErrors] = useState<Errors>({});
 
-  async function add(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (create.isPending) return;
+    if (pending) return;
     const checked = validate(fields);
     if ('errors' in checked) {
       setErrors(checked.errors);
@@ -251,31 +238,39 @@ function AddAmenity({ floors }: { floors: Floor[] }) {
     }
     setErrors({});
     try {
-      await create.mutateAsync(checked.input);
-      toast.success('Amenity added');
-      // The next one is often on the same floor.
-      setFields({ ...empty, floorId: fields.floorId });
+      await send(checked.input);
     } catch (error) {
       setErrors(serverErrors(error));
     }
   }
 
+  function change(next: Fields) {
+    setFields(next);
+    setErrors({});
+  }
+
+  return { fields, setFields, errors, change, submit };
+}
+
+const NO_FIELDS: Fields = { floorId: '', kind: '', location: '' };
+
+function AddAmenity({ floors }: { floors: Floor[] }) {
+  const create = useCreateAmenity();
+  const form = useAmenityForm(NO_FIELDS, create.isPending, async (input) => {
+    await create.mutateAsync(input);
+    toast.success('Amenity added');
+    // The next one is often on the same floor.
+    form.setFields({ ...NO_FIELDS, floorId: form.fields.floorId });
+  });
+
   return (
     <form
       noValidate
-      onSubmit={add}
+      onSubmit={form.submit}
       aria-label="Add an amenity"
       className="mt-4 flex flex-wrap items-start gap-3"
     >
-      <AmenityFields
-        fields={fields}
-        errors={errors}
-        floors={floors}
-        onChange={(next) => {
-          setFields(next);
-          setErrors({});
-        }}
-      />
+      <AmenityFields fields={form.fields} errors={form.errors} floors={floors} onChange={form.change} />
       <Button type="submit" className="shrink-0 py-2.5 sm:mt-6.5" disabled={create.isPending}>
         <Plus aria-hidden="true" className="size-4" />
         Add Amenity
@@ -286,29 +281,12 @@ function AddAmenity({ floors }: { floors: Floor[] }) {
 
 function EditAmenity({ amenity, floors, onDone }: { amenity: Amenity; floors: Floor[]; onDone(): void }) {
   const update = useUpdateAmenity();
-  const [fields, setFields] = useState<Fields>({
-    floorId: amenity.floorId,
-    kind: amenity.kind,
-    location: amenity.location,
+  const { floorId, kind, location } = amenity;
+  const form = useAmenityForm({ floorId, kind, location }, update.isPending, async (input) => {
+    await update.mutateAsync({ id: amenity.id, input });
+    toast.success('Amenity updated');
+    onDone();
   });
-  const [errors, setErrors] = useState<Errors>({});
-
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (update.isPending) return;
-    const checked = validate(fields);
-    if ('errors' in checked) {
-      setErrors(checked.errors);
-      return;
-    }
-    try {
-      await update.mutateAsync({ id: amenity.id, input: checked.input });
-      toast.success('Amenity updated');
-      onDone();
-    } catch (error) {
-      setErrors(serverErrors(error));
-    }
-  }
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>) {
     if (event.key === 'Escape') {
@@ -322,18 +300,15 @@ function EditAmenity({ amenity, floors, onDone }: { amenity: Amenity; floors: Fl
   return (
     <form
       noValidate
-      onSubmit={save}
+      onSubmit={form.submit}
       aria-label={`Edit ${amenityName(amenity)}`}
       className="flex flex-wrap items-start gap-3 rounded-xl bg-slate-50 p-3"
     >
       <AmenityFields
-        fields={fields}
-        errors={errors}
+        fields={form.fields}
+        errors={form.errors}
         floors={floors}
-        onChange={(next) => {
-          setFields(next);
-          setErrors({});
-        }}
+        onChange={form.change}
         onKeyDown={onKeyDown}
         labelSuffix={` of ${AMENITY_LABELS[amenity.kind].toLowerCase()}`}
       />
