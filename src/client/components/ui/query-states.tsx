@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { Button } from './button';
+import { Skeleton } from './skeleton';
 
 /** A failed load: the message and a Try again button that refetches. */
 export function ErrorState({
@@ -139,5 +140,25 @@ export function SkeletonList({
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * A SkeletonList of plain grey cards, all of one height and corner (`card`: 'h-28 rounded-2xl'), for a
+ * list of cards while it loads.
+ */
+export function SkeletonCards({
+  card,
+  ...list
+}: {
+  count: number;
+  className: string;
+  label?: string;
+  card: string;
+}) {
+  return (
+    <SkeletonList {...list}>
+      <Skeleton className={cn('w-full', card)} />
+    </SkeletonList>
   );
 }

@@ -2,8 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { AuditPage } from '../../../shared/audit';
 import { Pagination } from '../../components/ui/pagination';
-import { QueryView, SkeletonList } from '../../components/ui/query-states';
-import { Skeleton } from '../../components/ui/skeleton';
+import { QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { AuditEntryCard } from './audit-entry-card';
 
 interface AuditTrailProps {
@@ -40,11 +39,7 @@ export function AuditTrail({
   return (
     <QueryView
       query={entries}
-      loading={
-        <SkeletonList count={3} className="space-y-3" label={loadingLabel}>
-          <Skeleton className="h-20 w-full rounded-xl" />
-        </SkeletonList>
-      }
+      loading={<SkeletonCards count={3} className="space-y-3" label={loadingLabel} card="h-20 rounded-xl" />}
       isEmpty={(data) => data.items.length === 0}
       empty={empty}
     >

@@ -9,8 +9,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { FormAlert } from '../../components/ui/form-alert';
 import { TextAreaField } from '../../components/ui/form-field';
-import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
-import { Skeleton } from '../../components/ui/skeleton';
+import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { formatWhen } from '../../features/audit';
 import {
   OfferTerms,
@@ -41,9 +40,7 @@ export function ApprovalsPage() {
       <QueryView
         query={reviews}
         loading={
-          <SkeletonList count={2} className="space-y-4" label="Loading approvals">
-            <Skeleton className="h-48 w-full rounded-2xl" />
-          </SkeletonList>
+          <SkeletonCards count={2} className="space-y-4" label="Loading approvals" card="h-48 rounded-2xl" />
         }
         isEmpty={(data) => data.items.length === 0}
         empty={

@@ -4,8 +4,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import type { ManagedShop } from '../../../shared/managers';
 import { Badge } from '../../components/ui/badge';
-import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
-import { Skeleton } from '../../components/ui/skeleton';
+import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { managedShopsQuery } from '../../features/managers';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
@@ -32,9 +31,7 @@ export function MyShopsPage() {
       <QueryView
         query={shops}
         loading={
-          <SkeletonList count={2} className={GRID} label="Loading your shops">
-            <Skeleton className="h-36 w-full rounded-2xl" />
-          </SkeletonList>
+          <SkeletonCards count={2} className={GRID} label="Loading your shops" card="h-36 rounded-2xl" />
         }
         isEmpty={(data) => data.length === 0}
         empty={

@@ -7,8 +7,7 @@ import type { Product } from '../../../shared/product';
 import { type AdminListConfig, AdminListPage, adminPage } from '../../components/admin-list-page';
 import { RecordNotFound } from '../../components/admin-page';
 import { buttonClass } from '../../components/ui/button';
-import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
-import { Skeleton } from '../../components/ui/skeleton';
+import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { AuditTrail } from '../../features/audit';
 import {
   MANAGED_ACTIVITY_PAGE_SIZE,
@@ -92,9 +91,7 @@ function ManagedOffers({ shopId }: { shopId: string }) {
       <QueryView
         query={offers}
         loading={
-          <SkeletonList count={2} className="space-y-3" label="Loading offers">
-            <Skeleton className="h-28 w-full rounded-2xl" />
-          </SkeletonList>
+          <SkeletonCards count={2} className="space-y-3" label="Loading offers" card="h-28 rounded-2xl" />
         }
         isEmpty={(data) => data.length === 0}
         empty={
