@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleCheck, LogOut } from 'lucide-react';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { type FieldValues, type Path, type UseFormSetError, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
@@ -9,6 +9,7 @@ import { PASSWORD_MIN_LENGTH } from '../../shared/auth';
 import { Button } from '../components/ui/button';
 import { FormAlert } from '../components/ui/form-alert';
 import { TextField } from '../components/ui/form-field';
+import { Panel } from '../components/ui/panel';
 import { PasswordField } from '../components/ui/password-field';
 import { useChangePassword, useSetDisplayName } from '../features/account';
 import { errorMessage } from '../lib/api';
@@ -47,18 +48,10 @@ function Section({
   description: string;
   children: ReactNode;
 }) {
-  const id = useId();
   return (
-    <section
-      aria-labelledby={id}
-      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
-    >
-      <h2 id={id} className="text-lg font-semibold text-slate-900">
-        {title}
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">{description}</p>
+    <Panel title={title} description={description} className="sm:p-6">
       <div className="mt-4">{children}</div>
-    </section>
+    </Panel>
   );
 }
 

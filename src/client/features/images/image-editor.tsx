@@ -8,6 +8,7 @@ import { type ApiErrorBody, IMAGE_MESSAGES } from '../../../shared/errors';
 import { IMAGE_ACCEPT, MAX_IMAGE_BYTES, UPLOAD_HEADER } from '../../../shared/images';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { Panel } from '../../components/ui/panel';
 import { ApiError, api, errorMessage, GENERIC_ERROR_MESSAGE } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { queryKeys } from '../../lib/query-keys';
@@ -234,7 +235,7 @@ export function ShopImagesPanel({
   cover: string | null;
 }) {
   return (
-    <ImagesSection id="shop-images" title="Images" note={FORMATS_NOTE}>
+    <ImagesSection title="Images" note={FORMATS_NOTE}>
       <div className="grid gap-6 md:grid-cols-2">
         <ImageUpload
           label="Logo"
@@ -268,7 +269,7 @@ export function ProductPhotoPanel({
   image: string | null;
 }) {
   return (
-    <ImagesSection id="product-photo" title="Photo">
+    <ImagesSection title="Photo">
       <ImageUpload
         label="Photo"
         url={`/api/products/${productId}/photo`}
@@ -283,25 +284,11 @@ export function ProductPhotoPanel({
 const FORMATS_NOTE = 'JPEG, PNG, WebP or AVIF, up to 10 MB. Saved as soon as chosen.';
 
 /** The card an edit form's images sit in: a heading (the section's name), an optional note, the uploads. */
-function ImagesSection({
-  id,
-  title,
-  note,
-  children,
-}: {
-  id: string;
-  title: string;
-  note?: string;
-  children: ReactNode;
-}) {
+function ImagesSection({ title, note, children }: { title: string; note?: string; children: ReactNode }) {
   return (
-    <section aria-labelledby={id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id={id} className="text-lg font-semibold text-slate-900">
-        {title}
-      </h2>
-      {note ? <p className="mt-1 text-sm text-slate-600">{note}</p> : null}
+    <Panel title={title} description={note}>
       <div className="mt-4">{children}</div>
-    </section>
+    </Panel>
   );
 }
 

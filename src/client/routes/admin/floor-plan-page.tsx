@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Map as MapIcon } from 'lucide-react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { AdminPageHeader } from '../../components/admin-page';
+import { Panel } from '../../components/ui/panel';
 import { EmptyState, QueryView } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { floorGuideQuery } from '../../features/amenities';
@@ -44,13 +45,7 @@ export function FloorPlanPage() {
                 title={`Plan of ${floor.name}`}
                 description="Upload the floor's plan, then place each shop and amenity on it. Shoppers see the plan on the Floors page and on each shop's page."
               />
-              <section
-                aria-labelledby="plan-image"
-                className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
-              >
-                <h2 id="plan-image" className="sr-only">
-                  Plan image
-                </h2>
+              <Panel title="Plan image" hideTitle>
                 <ImageUpload
                   label="Floor plan"
                   url={`/api/floors/${floor.id}/plan`}
@@ -60,14 +55,8 @@ export function FloorPlanPage() {
                   boxClassName="aspect-[16/10] w-32 sm:w-48"
                   removeDescription="Every pin on this floor is removed with it."
                 />
-              </section>
-              <section
-                aria-labelledby="plan-pins"
-                className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
-              >
-                <h2 id="plan-pins" className="text-lg font-semibold text-slate-900">
-                  Place pins
-                </h2>
+              </Panel>
+              <Panel title="Place pins">
                 {floor.planImage ? (
                   floor.shops.length + floor.amenities.length === 0 ? (
                     <p className="mt-2 text-sm text-slate-600">No shops or amenities on this floor yet.</p>
@@ -81,7 +70,7 @@ export function FloorPlanPage() {
                     Upload the plan first; then place the pins here.
                   </p>
                 )}
-              </section>
+              </Panel>
             </div>
           ) : (
             <EmptyState title="Floor not found" icon={<MapIcon aria-hidden="true" className="size-6" />} />

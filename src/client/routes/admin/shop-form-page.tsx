@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
 import { EntityFormPage } from '../../components/entity-form';
 import { buttonClass } from '../../components/ui/button';
+import { Panel } from '../../components/ui/panel';
 import { floorGuideQuery } from '../../features/amenities';
 import { LastChanged } from '../../features/audit';
 import { ShopImagesPanel } from '../../features/images/forms';
@@ -63,13 +64,7 @@ function ShopPinPanel({ shopId, floorId, pinned }: { shopId: string; floorId: st
   const floor = guide.data?.find((entry) => entry.id === floorId);
   if (!floor) return null;
   return (
-    <section
-      aria-labelledby="shop-pin"
-      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
-    >
-      <h2 id="shop-pin" className="text-lg font-semibold text-slate-900">
-        On the floor plan
-      </h2>
+    <Panel title="On the floor plan">
       {floor.planImage ? (
         <>
           <p className="mt-1 text-sm text-slate-600">
@@ -91,6 +86,6 @@ function ShopPinPanel({ shopId, floorId, pinned }: { shopId: string; floorId: st
           </Link>
         </p>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -1,0 +1,31 @@
+import { type ReactNode, useId } from 'react';
+import { cn } from '../../lib/cn';
+
+interface PanelProps {
+  /** The h2 that names the panel's region. */
+  title: string;
+  /** Named for screen readers only, where what the panel holds shows what it is (an upload's label). */
+  hideTitle?: boolean;
+  /** A line under the title. */
+  description?: ReactNode;
+  /** Added to the card's own classes (e.g. more padding on wider screens). */
+  className?: string;
+  children: ReactNode;
+}
+
+/** A white card that is a region of its page, named by its heading: a part of a form page or a setting. */
+export function Panel({ title, hideTitle = false, description, className, children }: PanelProps) {
+  const id = useId();
+  return (
+    <section
+      aria-labelledby={id}
+      className={cn('rounded-2xl border border-slate-200 bg-white p-5 shadow-sm', className)}
+    >
+      <h2 id={id} className={hideTitle ? 'sr-only' : 'text-lg font-semibold text-slate-900'}>
+        {title}
+      </h2>
+      {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+      {children}
+    </section>
+  );
+}
