@@ -19,7 +19,7 @@ interface FieldShellProps {
 }
 
 /** Label, hint and inline error around one control, wired with htmlFor and aria-describedby. */
-function FieldShell({ label, error, hint, children }: FieldShellProps) {
+export function FieldShell({ label, error, hint, children }: FieldShellProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;

@@ -1,6 +1,7 @@
 import { Search } from 'lucide-react';
-import { type ComponentProps, useId } from 'react';
+import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn';
+import { FieldShell } from './form-field';
 
 type SearchFieldProps = Omit<ComponentProps<'input'>, 'type'> & { label: string };
 
@@ -16,26 +17,24 @@ export function SearchIcon() {
 
 /** A labelled search box with a magnifier icon. */
 export function SearchField({ label, className, ...inputProps }: SearchFieldProps) {
-  const id = useId();
   return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <div className="relative">
-        <SearchIcon />
-        <input
-          id={id}
-          type="search"
-          autoComplete="off"
-          className={cn(
-            'block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-sm',
-            'outline-none transition placeholder:text-slate-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30',
-            className,
-          )}
-          {...inputProps}
-        />
-      </div>
-    </div>
+    <FieldShell label={label}>
+      {({ id }) => (
+        <div className="relative">
+          <SearchIcon />
+          <input
+            id={id}
+            type="search"
+            autoComplete="off"
+            className={cn(
+              'block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-sm',
+              'outline-none transition placeholder:text-slate-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30',
+              className,
+            )}
+            {...inputProps}
+          />
+        </div>
+      )}
+    </FieldShell>
   );
 }
