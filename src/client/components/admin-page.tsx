@@ -4,6 +4,8 @@ import { ArrowLeft, LoaderCircle, Pencil, Plus, SearchX, Trash2 } from 'lucide-r
 import { type ReactNode, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { errorMessage } from '../lib/api';
+import { cn } from '../lib/cn';
+import { usePageTitle } from '../lib/page-title';
 import { buttonClass } from './ui/button';
 import { type Column, DataTable } from './ui/data-table';
 import { Pagination } from './ui/pagination';
@@ -33,6 +35,31 @@ export function AdminPageHeader({ title, description, action, level: Heading = '
         {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
       </div>
       {action}
+    </div>
+  );
+}
+
+/**
+ * A screen of the admin area: one `title` for the document's title and the h1, the line under it, then
+ * the screen's content.
+ */
+export function AdminScreen({
+  title,
+  description,
+  className,
+  children,
+}: {
+  title: string;
+  description: string;
+  /** Added to the screen's own classes (e.g. a narrower column). */
+  className?: string;
+  children: ReactNode;
+}) {
+  usePageTitle(title);
+  return (
+    <div className={cn('space-y-6', className)}>
+      <AdminPageHeader title={title} description={description} />
+      {children}
     </div>
   );
 }

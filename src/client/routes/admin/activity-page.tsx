@@ -3,7 +3,7 @@ import { History } from 'lucide-react';
 import type { ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { AUDIT_ENTITY_TYPES, type AuditEntityType } from '../../../shared/audit';
-import { AdminPageHeader } from '../../components/admin-page';
+import { AdminScreen } from '../../components/admin-page';
 import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/form-field';
 import { EmptyState } from '../../components/ui/query-states';
@@ -15,7 +15,6 @@ import {
   ENTITY_LABELS,
 } from '../../features/audit';
 import { settingsQuery } from '../../features/settings';
-import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 const PAGE_SIZE = 20;
@@ -52,7 +51,6 @@ export function prefetch(search: URLSearchParams): void {
 
 /** Activity: every change to the mall, newest first, with who made it and what it changed. */
 export function ActivityPage() {
-  usePageTitle('Activity');
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const entries = useQuery(auditQuery(filters));
@@ -85,12 +83,10 @@ export function ActivityPage() {
   }
 
   return (
-    <div className="space-y-6">
-      <AdminPageHeader
-        title="Activity"
-        description="Every change to the mall, newest first: who made it, when, and what it changed."
-      />
-
+    <AdminScreen
+      title="Activity"
+      description="Every change to the mall, newest first: who made it, when, and what it changed."
+    >
       <fieldset className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-4">
         <legend className="sr-only">Filter the activity</legend>
         <SelectField
@@ -166,6 +162,6 @@ export function ActivityPage() {
           )
         }
       />
-    </div>
+    </AdminScreen>
   );
 }

@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { REVIEW_COMMENT_MAX, type ReviewedOffer, SendBackInput } from '../../../shared/offer';
-import { AdminPageHeader } from '../../components/admin-page';
+import { AdminScreen } from '../../components/admin-page';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { FormAlert } from '../../components/ui/form-alert';
@@ -20,7 +20,6 @@ import {
 } from '../../features/managers';
 import { settingsQuery } from '../../features/settings';
 import { errorMessage } from '../../lib/api';
-import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 export function prefetch(): void {
@@ -29,14 +28,13 @@ export function prefetch(): void {
 
 /** /admin/approvals: offers and changes shop managers submitted, longest waiting first. */
 export function ApprovalsPage() {
-  usePageTitle('Approvals');
   const reviews = useQuery(offerReviewsQuery);
   return (
-    <div className="mx-auto max-w-4xl space-y-6">
-      <AdminPageHeader
-        title="Approvals"
-        description="Offers and changes to offers that shop managers submitted, longest waiting first. Shoppers see an offer's terms only once they are approved."
-      />
+    <AdminScreen
+      className="mx-auto max-w-4xl"
+      title="Approvals"
+      description="Offers and changes to offers that shop managers submitted, longest waiting first. Shoppers see an offer's terms only once they are approved."
+    >
       <QueryView
         query={reviews}
         loading={
@@ -65,7 +63,7 @@ export function ApprovalsPage() {
           </>
         )}
       </QueryView>
-    </div>
+    </AdminScreen>
   );
 }
 

@@ -3,7 +3,7 @@ import { LoaderCircle } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { everyDay, type MallHours, OpeningHours } from '../../../shared/hours';
-import { AdminPageHeader, formCardClass } from '../../components/admin-page';
+import { AdminScreen, formCardClass } from '../../components/admin-page';
 import { buttonClass } from '../../components/ui/button';
 import { FormAlert } from '../../components/ui/form-alert';
 import { QueryView } from '../../components/ui/query-states';
@@ -11,23 +11,20 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { MallHoursToday, mallHoursQuery, useSetMallHours } from '../../features/hours';
 import { HoursEditor, hoursErrorSummary, hoursErrors } from '../../features/hours/forms';
 import { errorMessage } from '../../lib/api';
-import { usePageTitle } from '../../lib/page-title';
 
 /** /admin/mall-hours: the mall's weekly hours and special days; they bound every shop's. */
 export function MallHoursPage() {
-  usePageTitle('Mall hours');
   const mall = useQuery(mallHoursQuery);
   return (
-    <div className="space-y-6">
-      <AdminPageHeader
-        title="Mall hours"
-        description="When the mall's doors are open. A shop is shown as open only while the mall is."
-      />
+    <AdminScreen
+      title="Mall hours"
+      description="When the mall's doors are open. A shop is shown as open only while the mall is."
+    >
       <MallHoursToday />
       <QueryView query={mall} loading={<Skeleton className="h-96 w-full rounded-2xl" />}>
         {(data) => <MallHoursForm key={data.updatedAt ?? 'none'} saved={data} />}
       </QueryView>
-    </div>
+    </AdminScreen>
   );
 }
 
