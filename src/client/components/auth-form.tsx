@@ -1,6 +1,11 @@
 // The pieces the sign-in and registration screens share.
-import type { ComponentProps, ReactNode } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type ComponentProps, type ReactNode, useState } from 'react';
+import { type DefaultValues, type FieldValues, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
+import type { z } from 'zod';
+import { errorMessage } from '../lib/api';
+import { schemaFields } from '../lib/schema-fields';
 import { AuthHeading } from './auth-heading';
 import { Button } from './ui/button';
 import { FormAlert } from './ui/form-alert';
@@ -17,6 +22,33 @@ export function EmailField(props: FieldProps) {
 
 export function PasswordField(props: FieldProps) {
   return <PasswordInput label="Password" {...props} />;
+}
+
+/**
+ * A sign-in screen's form: react-hook-form with the shared schema as resolver, `field(name)` for each
+ * control, and `formProps` for AuthForm: the submit that runs `send`, and its failure (the server's
+ * message) for the box above the fields.
+ */
+export function useAuthForm<Input extends FieldValues, Output>(
+  schema: z.ZodType<Output, Input>,
+  defaultValues: DefaultValues<Input>,
+  send: (values: Output) => Promise<void>,
+) {
+  const form = useForm<Input, unknown, Output>({
+    resolver: zodResolver(schema as never) as never,
+    defaultValues,
+  });
+  const [serverError, setServerError] = useState<string | null>(null);
+  const onSubmit = form.handleSubmit(async (values) => {
+    setServerError(null);
+    try {
+      await send(values);
+    } catch (error) {
+      setServerError(errorMessage(error));
+    }
+  });
+  const formProps = { onSubmit, serverError, submitting: form.formState.isSubmitting };
+  return { form, field: schemaFields(schema, form), formProps };
 }
 
 interface AuthFormProps {
