@@ -1,6 +1,7 @@
 import './zod-config';
 import { z } from 'zod';
 import { FLOOR_LEVEL_MAX, FLOOR_LEVEL_MIN } from './floors';
+import { STORE_TYPES, StoreTypeField } from './mall-profile';
 import { requiredLine } from './text';
 
 export { FLOOR_LEVEL_MAX, FLOOR_LEVEL_MIN, levelLabel } from './floors';
@@ -26,6 +27,24 @@ export const Place = z.object({
   shopCount: z.number().int(),
 });
 export type Place = z.infer<typeof Place>;
+
+/**
+ * A category also says what its shops are to search engines: the schema.org type of their structured data
+ * on the public pages, `Store` or one of its subtypes (docs/decisions/034). Optional: a new category is a
+ * plain `Store` until an admin says more.
+ */
+export const CategoryInput = PlaceInput.extend({ schemaType: StoreTypeField.optional() });
+export type CategoryInput = z.input<typeof CategoryInput>;
+/** A rename, another store type, or both. */
+export const CategoryPatch = CategoryInput.partial().refine(
+  (patch) => patch.name !== undefined || patch.schemaType !== undefined,
+  // An empty change is a blank rename, as it was before categories had a store type.
+  { message: 'Name is required', path: ['name'] },
+);
+export type CategoryPatch = z.input<typeof CategoryPatch>;
+
+export const Category = Place.extend({ schemaType: z.enum(STORE_TYPES) });
+export type Category = z.infer<typeof Category>;
 
 /**
  * A floor's level: its place in the building, and the order of every floor list (Lower Ground −1,

@@ -1,6 +1,7 @@
 // Categories and floors ("places" of a shop in the directory): reads for both areas, writes for admins.
 import { queryOptions } from '@tanstack/react-query';
-import type { Floor, FloorInput, Place } from '../../../shared/place';
+import type { StoreType } from '../../../shared/mall-profile';
+import type { Category, Floor, FloorInput, Place } from '../../../shared/place';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { recordWrites } from '../../lib/record-writes';
@@ -14,7 +15,8 @@ function placesQuery<T extends Place>(kind: PlaceKind) {
   });
 }
 
-export const categoriesQuery = placesQuery<Place>('categories');
+/** With each category's store type for search engines (docs/decisions/034). */
+export const categoriesQuery = placesQuery<Category>('categories');
 /** In level order (Lower Ground, Ground, First…), as the server lists them: every floor select and filter. */
 export const floorsQuery = placesQuery<Floor>('floors');
 
@@ -22,7 +24,8 @@ function placeWrites(kind: PlaceKind) {
   const root = queryKeys[kind];
   // A floor's name and level show on the Floors page and beside its amenities.
   const floorViews = kind === 'floors' ? [queryKeys.amenities, queryKeys.floorGuide] : [];
-  return recordWrites<Place, FloorInput>({
+  // A floor's level, a category's store type: each kind's own field beside the name.
+  return recordWrites<Place, FloorInput & { schemaType?: StoreType }>({
     path: `/api/${kind}`,
     root,
     refresh: {

@@ -1,11 +1,13 @@
 // An admin's list of categories or of floors: add, rename inline, delete (refused while shops use one).
 // Floors also have a level, which orders them (docs/decisions/018): set when adding (or one above the
-// highest when left empty) and changed inline.
-import { useQuery } from '@tanstack/react-query';
+// highest when left empty) and changed inline. Categories also have a store type for search engines
+// (docs/decisions/034): chosen when adding ("Store" unless changed) and changed inline.
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { Map as MapIcon, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import type { StoreType } from '../../../shared/mall-profile';
 import {
   FLOOR_LEVEL_MAX,
   FLOOR_LEVEL_MIN,
@@ -16,10 +18,9 @@ import {
 } from '../../../shared/place';
 import { Button, buttonClass } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { TextField } from '../../components/ui/form-field';
+import { SelectField, TextField } from '../../components/ui/form-field';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { ApiError, errorMessage } from '../../lib/api';
-import { cn } from '../../lib/cn';
 import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
 import { useCan } from '../../lib/use-can';
 import { useConfirmedDelete } from '../../lib/use-confirmed-delete';
@@ -31,6 +32,7 @@ import {
   useDeletePlace,
   useUpdatePlace,
 } from './api';
+import { STORE_TYPE_CHOICES, STORE_TYPE_LABEL } from './store-types';
 
 interface PlaceListProps {
   kind: PlaceKind;
@@ -60,9 +62,45 @@ function parseLevel(text: string): { level: number | undefined } | { error: stri
   return parsed.success ? { level: parsed.data } : { error: parsed.error.issues[0]?.message ?? '' };
 }
 
-/** The server's refusal, under the field it names (a level another floor holds) or else under the name. */
-function fieldOf(error: unknown): 'level' | 'name' {
-  return error instanceof ApiError && error.fields?.level ? 'level' : 'name';
+/**
+ * The server's refusal, under the field it names (a level another floor holds, a store type) or else
+ * under the name.
+ */
+function fieldOf(error: unknown): 'level' | 'schemaType' | 'name' {
+  if (error instanceof ApiError && error.fields?.level) return 'level';
+  if (error instanceof ApiError && error.fields?.schemaType) return 'schemaType';
+  return 'name';
+}
+
+/** A category's store type: every schema.org type of the list, by what it reads. */
+function StoreTypeSelect({
+  label = STORE_TYPE_LABEL,
+  value,
+  onChange,
+  error,
+  onKeyDown,
+}: {
+  label?: string;
+  value: StoreType;
+  onChange(value: StoreType): void;
+  error: string | null;
+  onKeyDown?(event: KeyboardEvent<HTMLSelectElement>): void;
+}) {
+  return (
+    <SelectField
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value as StoreType)}
+      onKeyDown={onKeyDown}
+      error={error ?? undefined}
+    >
+      {STORE_TYPE_CHOICES.map((choice) => (
+        <option key={choice.value} value={choice.value}>
+          {choice.label}
+        </option>
+      ))}
+    </SelectField>
+  );
 }
 
 const levelAttributes = {
@@ -77,7 +115,7 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
   // two typed queries, one enabled: a union of the two query options does not type-check.
   const categories = useQuery({ ...categoriesQuery, enabled: kind === 'categories' });
   const floors = useQuery({ ...floorsQuery, enabled: kind === 'floors' });
-  const places = kind === 'categories' ? categories : floors;
+  const places: UseQueryResult<Place[]> = kind === 'categories' ? categories : floors;
   const create = useCreatePlace(kind);
   const remove = useDeletePlace(kind);
   // a refusal says why: 'Fashion is used by 3 shops. Move them to another category first.'
@@ -90,6 +128,8 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
   const [addError, setAddError] = useState<string | null>(null);
   const [level, setLevel] = useState('');
   const [levelError, setLevelError] = useState<string | null>(null);
+  const [schemaType, setSchemaType] = useState<StoreType>('Store');
+  const [schemaTypeError, setSchemaTypeError] = useState<string | null>(null);
   const isFloor = kind === 'floors';
   const [editingId, setEditingId] = useState<string | null>(null);
   const headingId = useId();
@@ -118,17 +158,22 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
       return;
     }
     setLevelError(null);
+    setSchemaTypeError(null);
     try {
-      const input =
-        parsedLevel.level === undefined
+      const input = isFloor
+        ? parsedLevel.level === undefined
           ? { name: parsed.name }
-          : { name: parsed.name, level: parsedLevel.level };
+          : { name: parsed.name, level: parsedLevel.level }
+        : { name: parsed.name, schemaType };
       await create.mutateAsync(input);
       toast.success(`${label} added`);
       setName('');
       setLevel('');
+      setSchemaType('Store');
     } catch (error) {
-      if (fieldOf(error) === 'level') setLevelError(errorMessage(error));
+      const field = fieldOf(error);
+      if (field === 'level') setLevelError(errorMessage(error));
+      else if (field === 'schemaType') setSchemaTypeError(errorMessage(error));
       else setAddError(errorMessage(error));
     } finally {
       // the Add button was disabled while saving, which dropped focus to the page: back to the name
@@ -147,11 +192,7 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
           {title}
         </h2>
         {may('create') ? (
-          <form
-            noValidate
-            onSubmit={add}
-            className={cn('mt-3 flex items-start gap-2', isFloor && 'flex-wrap')}
-          >
+          <form noValidate onSubmit={add} className="mt-3 flex flex-wrap items-start gap-2">
             <div className="min-w-0 flex-1 basis-40">
               <TextField
                 ref={nameInput}
@@ -181,7 +222,19 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                   {...levelAttributes}
                 />
               </div>
-            ) : null}
+            ) : (
+              // why: beside the name where the section is wide, under it where it is not
+              <div className="min-w-0 flex-1 basis-48">
+                <StoreTypeSelect
+                  value={schemaType}
+                  onChange={(value) => {
+                    setSchemaType(value);
+                    setSchemaTypeError(null);
+                  }}
+                  error={schemaTypeError}
+                />
+              </div>
+            )}
             {/* why: lines the button up with the input, under the label */}
             <Button type="submit" className="mt-6.5 shrink-0 py-2.5" disabled={create.isPending}>
               <Plus aria-hidden="true" className="size-4" />
@@ -292,7 +345,10 @@ interface PlaceEditorProps {
   onDone(): void;
 }
 
-/** Inline rename: Enter (or Update) saves, Escape (or Cancel) leaves the name as it was. */
+/**
+ * Inline rename: Enter (or Update) saves, Escape (or Cancel) leaves the name as it was. A floor's level
+ * and a category's store type are changed here too.
+ */
 function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
   const update = useUpdatePlace(kind);
   const [name, setName] = useState(place.name);
@@ -300,6 +356,10 @@ function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
   const currentLevel = 'level' in place && typeof place.level === 'number' ? place.level : undefined;
   const [level, setLevel] = useState(currentLevel === undefined ? '' : String(currentLevel));
   const [levelError, setLevelError] = useState<string | null>(null);
+  const currentType =
+    kind === 'categories' && 'schemaType' in place ? (place.schemaType as StoreType) : undefined;
+  const [schemaType, setSchemaType] = useState<StoreType>(currentType ?? 'Store');
+  const [schemaTypeError, setSchemaTypeError] = useState<string | null>(null);
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -316,22 +376,29 @@ function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
     }
     // A floor keeps its level when the field is emptied.
     const newLevel = parsedLevel.level === currentLevel ? undefined : parsedLevel.level;
-    if (parsed.name === place.name && newLevel === undefined) {
+    const newType = currentType === undefined || schemaType === currentType ? undefined : schemaType;
+    if (parsed.name === place.name && newLevel === undefined && newType === undefined) {
       onDone();
       return;
     }
     try {
-      const input = newLevel === undefined ? { name: parsed.name } : { name: parsed.name, level: newLevel };
+      const input = {
+        name: parsed.name,
+        ...(newLevel === undefined ? {} : { level: newLevel }),
+        ...(newType === undefined ? {} : { schemaType: newType }),
+      };
       await update.mutateAsync({ id: place.id, input });
       toast.success(`${label} updated`);
       onDone();
     } catch (caught) {
-      if (fieldOf(caught) === 'level') setLevelError(errorMessage(caught));
+      const field = fieldOf(caught);
+      if (field === 'level') setLevelError(errorMessage(caught));
+      else if (field === 'schemaType') setSchemaTypeError(errorMessage(caught));
       else setError(errorMessage(caught));
     }
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement | HTMLSelectElement>) {
     if (event.key === 'Escape') {
       // Escape belongs to this editor; the admin drawer listens for it on the document too.
       event.stopPropagation();
@@ -369,6 +436,18 @@ function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
             {...levelAttributes}
           />
         </div>
+      )}
+      {currentType === undefined ? null : (
+        <StoreTypeSelect
+          label={`Store type of ${place.name} (for search engines)`}
+          value={schemaType}
+          onChange={(value) => {
+            setSchemaType(value);
+            setSchemaTypeError(null);
+          }}
+          onKeyDown={onKeyDown}
+          error={schemaTypeError}
+        />
       )}
       <div className="flex gap-2">
         <Button type="submit" size="sm" disabled={update.isPending}>

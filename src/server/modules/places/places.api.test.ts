@@ -1,7 +1,8 @@
 // Categories and floors (/api/categories, /api/floors): the same routes for both, so every test runs
 // for each of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Place } from '../../../shared/place';
+import { STORE_TYPES } from '../../../shared/mall-profile';
+import type { Category, Place } from '../../../shared/place';
 import type { Shop, ShopDetail } from '../../../shared/shop';
 import { placeNameKeys } from '../../db/place-name-keys';
 import {
@@ -108,8 +109,9 @@ describe.each(kinds)('$path', ({ path, table, noun, idField, nameField }) => {
         name,
         createdAt: expect.any(String),
         shopCount: 0,
-        // A floor added by name only goes one above the highest (docs/decisions/018).
-        ...(noun === 'floor' ? { level: expect.any(Number) } : {}),
+        // A floor added by name only goes one above the highest (docs/decisions/018); a category is a
+        // plain Store to search engines until an admin says more (docs/decisions/034).
+        ...(noun === 'floor' ? { level: expect.any(Number) } : { schemaType: 'Store' }),
       });
       expect(Date.parse(place.createdAt)).toBeGreaterThan(Date.now() - 60_000);
       expect((await d.row(table, place.id))?.name).toBe(name);
@@ -398,5 +400,104 @@ describe.each(kinds)('$path', ({ path, table, noun, idField, nameField }) => {
       expect(await d.row(table, place.id)).toBeUndefined();
       expect((await d.call(d.user, 'GET', `/api/shops/${shop.id}`)).json()[nameField]).toBe(other.name);
     });
+  });
+});
+
+// A category's store type: the schema.org type its shops are described as on the public pages
+// (docs/decisions/034). Floors have none.
+describe('a category’s store type', () => {
+  const post = (payload: unknown) => d.call(d.admin, 'POST', '/api/categories', payload);
+  const patch = (id: string, payload: unknown) => d.call(d.admin, 'PATCH', `/api/categories/${id}`, payload);
+  const STORE_TYPE_MESSAGE = 'Choose a store type from the list';
+
+  it('is Store unless given, is set on create and changed on its own or with the name, in every read', async () => {
+    const plain = (await post({ name: uniqueName('Plain') })).json() as Category;
+    expect(plain.schemaType).toBe('Store');
+    expect((await d.row('categories', plain.id))?.schema_type).toBe('Store');
+
+    const created = await post({ name: uniqueName('Books'), schemaType: 'BookStore' });
+    expect(created.statusCode, created.body).toBe(201);
+    const books = created.json() as Category;
+    expect(books.schemaType).toBe('BookStore');
+    expect((await d.call(d.user, 'GET', `/api/categories/${books.id}`)).json().schemaType).toBe('BookStore');
+    const listed = (await d.call(d.user, 'GET', '/api/categories')).json().items as Category[];
+    expect(listed.find((item) => item.id === books.id)?.schemaType).toBe('BookStore');
+
+    const retyped = await patch(books.id, { schemaType: 'HobbyShop' });
+    expect(retyped.statusCode, retyped.body).toBe(200);
+    expect(retyped.json()).toMatchObject({ name: books.name, schemaType: 'HobbyShop' });
+    const name = uniqueName('Games');
+    const both = await patch(books.id, { name, schemaType: 'ToyStore' });
+    expect(both.json()).toMatchObject({ name, schemaType: 'ToyStore' });
+    // A rename alone keeps it.
+    const renamed = await patch(books.id, { name: uniqueName('Toys') });
+    expect(renamed.json().schemaType).toBe('ToyStore');
+    expect((await d.row('categories', books.id))?.schema_type).toBe('ToyStore');
+  });
+
+  it('takes every type of the list', async () => {
+    const category = await d.category();
+    for (const schemaType of STORE_TYPES) {
+      const response = await patch(category.id, { schemaType });
+      expect(response.statusCode, schemaType).toBe(200);
+      expect(response.json().schemaType).toBe(schemaType);
+    }
+  });
+
+  it.each([
+    ['a type not in the list', 'Restaurant'],
+    ['another case', 'bookstore'],
+    ['blank', ''],
+    ['padded', ' BookStore '],
+    ['null', null],
+    ['a number', 3],
+    ['a list', ['BookStore']],
+  ])('refuses %s on create and on edit, naming the field, writing nothing', async (_label, schemaType) => {
+    const before = await d.count('categories');
+    expectFieldError(await post({ name: uniqueName('Typed'), schemaType }), 'schemaType', STORE_TYPE_MESSAGE);
+    expect(await d.count('categories')).toBe(before);
+    const category = await d.category();
+    const row = await d.row('categories', category.id);
+    expectFieldError(await patch(category.id, { schemaType }), 'schemaType', STORE_TYPE_MESSAGE);
+    expectFieldError(
+      await patch(category.id, { name: uniqueName('Typed'), schemaType }),
+      'schemaType',
+      STORE_TYPE_MESSAGE,
+    );
+    expect(await d.row('categories', category.id)).toEqual(row);
+  });
+
+  it('is not a floor’s: a floor with one is refused', async () => {
+    const response = await d.call(d.admin, 'POST', '/api/floors', {
+      name: uniqueName(),
+      schemaType: 'Store',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe('Unknown field: schemaType');
+    const floor = await d.floor();
+    expect(floor).not.toHaveProperty('schemaType');
+    const patched = await d.call(d.admin, 'PATCH', `/api/floors/${floor.id}`, { schemaType: 'Store' });
+    expect(patched.statusCode).toBe(400);
+  });
+
+  it('is in the log of a create and an edit, like the name', async () => {
+    const category = (await post({ name: uniqueName('Logged'), schemaType: 'PetStore' })).json() as Category;
+    await patch(category.id, { schemaType: 'GardenStore' });
+    // An edit that changes nothing leaves no entry.
+    await patch(category.id, { schemaType: 'GardenStore' });
+    const { rows } = await t.database.pool.query<{ action: string; changes: unknown }>(
+      `select action, changes from audit_log where entity_type = 'category' and entity_id = $1 order by at, id`,
+      [category.id],
+    );
+    expect(rows).toEqual([
+      {
+        action: 'create',
+        changes: {
+          name: { before: null, after: category.name },
+          schemaType: { before: null, after: 'PetStore' },
+        },
+      },
+      { action: 'update', changes: { schemaType: { before: 'PetStore', after: 'GardenStore' } } },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import type { StoreType } from '../../../shared/mall-profile';
 import type { Place } from '../../../shared/place';
 import type { Db } from '../../db/client';
 import { placeNameKeys } from '../../db/place-name-keys';
@@ -16,13 +17,17 @@ export interface PlaceKind {
 export const CATEGORY: PlaceKind = { table: categories, shopColumn: shops.categoryId, noun: 'category' };
 export const FLOOR: PlaceKind = { table: floors, shopColumn: shops.floorId, noun: 'floor' };
 
-/** A place as the API answers it; floors carry their level (docs/decisions/018). */
-export type PlaceRecord = Place & { level?: number };
+/**
+ * A place as the API answers it; floors carry their level (docs/decisions/018), categories their store
+ * type (docs/decisions/034).
+ */
+export type PlaceRecord = Place & { level?: number; schemaType?: StoreType };
 
-/** What a create or update may set: a floor's level too. */
+/** What a create or update may set: a floor's level, a category's store type too. */
 export interface PlaceFields {
   name?: string;
   level?: number;
+  schemaType?: StoreType;
 }
 
 export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) {
@@ -42,6 +47,7 @@ export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) 
         createdAt: table.createdAt,
         shopCount: shopCounts.shopCount,
         level: isFloor ? floors.level : sql<null>`null`,
+        schemaType: isFloor ? sql<null>`null` : categories.schemaType,
       })
       .from(table)
       .leftJoin(shopCounts, eq(shopCounts.placeId, table.id));
@@ -53,12 +59,15 @@ export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) 
     createdAt: Date;
     shopCount: number | null;
     level: number | null;
+    schemaType: string | null;
   }): PlaceRecord => ({
     id: row.id,
     name: row.name,
     createdAt: row.createdAt.toISOString(),
     shopCount: Number(row.shopCount ?? 0),
     ...(row.level === null ? {} : { level: row.level }),
+    // Written only through StoreTypeField (the API's schemas); the column's default is 'Store'.
+    ...(row.schemaType === null ? {} : { schemaType: row.schemaType as StoreType }),
   });
 
   async function find(id: string, tx: Executor = db): Promise<PlaceRecord | null> {
@@ -86,20 +95,34 @@ export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) 
      * Names are unique by how they look: the keys go with every write (docs/decisions/011). A floor
      * without a level gets one above the highest from the database's insert trigger (migration 0007).
      */
-    async insert(tx: WriteTx, { name, level }: { name: string; level?: number }): Promise<PlaceRecord> {
+    async insert(
+      tx: WriteTx,
+      { name, level, schemaType }: { name: string; level?: number; schemaType?: StoreType },
+    ): Promise<PlaceRecord> {
       const values = { name, ...placeNameKeys(name) };
       const [row] = isFloor
         ? await tx
             .insert(floors)
             // null: the trigger decides; the column is NOT NULL after it.
             .values({ ...values, level: level ?? sql`null` })
-            .returning({ id: floors.id, name: floors.name, createdAt: floors.createdAt, level: floors.level })
-        : await tx.insert(table).values(values).returning({
-            id: table.id,
-            name: table.name,
-            createdAt: table.createdAt,
-            level: sql<null>`null`,
-          });
+            .returning({
+              id: floors.id,
+              name: floors.name,
+              createdAt: floors.createdAt,
+              level: floors.level,
+              schemaType: sql<null>`null`,
+            })
+        : await tx
+            .insert(categories)
+            // absent: the column's default, 'Store'
+            .values({ ...values, ...(schemaType === undefined ? {} : { schemaType }) })
+            .returning({
+              id: categories.id,
+              name: categories.name,
+              createdAt: categories.createdAt,
+              level: sql<null>`null`,
+              schemaType: categories.schemaType,
+            });
       if (!row) throw new Error('insert returned no row');
       return toPlace({ ...row, shopCount: 0 });
     },
@@ -107,7 +130,7 @@ export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) 
     async update(
       tx: WriteTx,
       id: string,
-      { name, level }: PlaceFields,
+      { name, level, schemaType }: PlaceFields,
     ): Promise<{ before: PlaceRecord; after: PlaceRecord } | null> {
       const [locked] = await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).for('update');
       const before = locked && (await find(id, tx));
@@ -115,6 +138,7 @@ export function placeRepository(db: Db, { table, shopColumn, noun }: PlaceKind) 
       const set = {
         ...(name === undefined ? {} : { name, ...placeNameKeys(name) }),
         ...(isFloor && level !== undefined ? { level } : {}),
+        ...(!isFloor && schemaType !== undefined ? { schemaType } : {}),
       };
       if (Object.keys(set).length > 0) await tx.update(table).set(set).where(eq(table.id, id));
       const after = await find(id, tx);

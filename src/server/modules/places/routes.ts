@@ -1,7 +1,17 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Floor, FloorInput, FloorPatch, levelLabel, Place, PlaceInput } from '../../../shared/place';
+import type { StoreType } from '../../../shared/mall-profile';
+import {
+  Category,
+  CategoryInput,
+  CategoryPatch,
+  Floor,
+  FloorInput,
+  FloorPatch,
+  levelLabel,
+  type Place,
+} from '../../../shared/place';
 import type { Db } from '../../db/client';
 import { floors } from '../../db/schema';
 import { errorAnswers, HttpError, NoContent } from '../../errors';
@@ -17,14 +27,21 @@ const IdParams = z.strictObject({ id: z.uuid('Not found') });
  * how they look: every write stores the name's keys and the database refuses a taken one (docs/decisions/011).
  */
 interface PlaceSchemas {
-  input: typeof PlaceInput | typeof FloorInput;
-  patch: typeof PlaceInput | typeof FloorPatch;
-  item: typeof Place | typeof Floor;
+  input: typeof CategoryInput | typeof FloorInput;
+  patch: typeof CategoryPatch | typeof FloorPatch;
+  // Place too: the repository's record is one type for both, each route's schema shapes its answer.
+  item: typeof Place | typeof Category | typeof Floor;
 }
 
-/** What the log shows of a place: its name, and a floor's level. */
-const snapshot = (place: PlaceRecord) =>
-  place.level === undefined ? { name: place.name } : { name: place.name, level: place.level };
+/** What a create or an edit carries: a name, a floor's level, a category's store type. */
+type PlaceBody = { name?: string; level?: number; schemaType?: StoreType };
+
+/** What the log shows of a place: its name, a floor's level, a category's store type. */
+const snapshot = ({ name, level, schemaType }: PlaceRecord) => ({
+  name,
+  ...(level === undefined ? {} : { level }),
+  ...(schemaType === undefined ? {} : { schemaType }),
+});
 
 function placeRoutes(
   kind: PlaceKind,
@@ -102,13 +119,13 @@ function placeRoutes(
         schema: { body: input, response: { 201: item, ...errorAnswers(409) } },
       },
       async (request, reply) => {
-        const { name, level } = request.body as { name: string; level?: number };
+        const { name, level, schemaType } = request.body as PlaceBody & { name: string };
         const place = await write(request, async ({ tx, record }) => {
           if (level !== undefined) {
             const holder = await places.floorAtLevel(tx, level);
             if (holder) throw levelTaken(level, holder.name);
           }
-          const created = await places.insert(tx, { name, level });
+          const created = await places.insert(tx, { name, level, schemaType });
           record({
             entityType: noun,
             entityId: created.id,
@@ -130,7 +147,7 @@ function placeRoutes(
       },
       async (request) => {
         const { id } = request.params;
-        const fields = request.body as { name?: string; level?: number };
+        const fields = request.body as PlaceBody;
         return write(request, async ({ tx, record }) => {
           if (fields.level !== undefined) {
             const holder = await places.floorAtLevel(tx, fields.level, id);
@@ -191,5 +208,9 @@ function placeRoutes(
   };
 }
 
-export const categoryRoutes = placeRoutes(CATEGORY, { input: PlaceInput, patch: PlaceInput, item: Place });
+export const categoryRoutes = placeRoutes(CATEGORY, {
+  input: CategoryInput,
+  patch: CategoryPatch,
+  item: Category,
+});
 export const floorRoutes = placeRoutes(FLOOR, { input: FloorInput, patch: FloorPatch, item: Floor });
