@@ -18,6 +18,7 @@ import { floorPinRoutes } from './modules/floor-plans/routes';
 import { imageRoutes } from './modules/images/routes';
 import type { ImageStore } from './modules/images/store';
 import { mallHoursRoutes } from './modules/mall-hours/routes';
+import { mallProfileRoutes } from './modules/mall-profile/routes';
 import { managerRoutes } from './modules/managers/routes';
 import { offerReviewRoutes } from './modules/offers/review-routes';
 import { offerRoutes } from './modules/offers/routes';
@@ -194,6 +195,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(amenityRoutes, { prefix: '/api/amenities', db, now });
   await app.register(floorGuideRoutes, { prefix: '/api/floor-guide', db });
   await app.register(mallHoursRoutes, { prefix: '/api/mall-hours', db, now });
+  await app.register(mallProfileRoutes, { prefix: '/api/mall/profile', db, now });
   await app.register(shopRoutes, { prefix: '/api/shops', db, now, timeZone });
   await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });

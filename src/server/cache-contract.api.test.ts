@@ -56,7 +56,7 @@ function urlsFor(pattern: string): string[] {
   // The search: every group, and the offers alone (which offers run changes overnight).
   if (resource === 'search') return [`${pattern}?q=offer`, `${pattern}?q=offer&kind=offers`];
   if (pattern.endsWith('/:id')) return [pattern.replace(':id', ids[resource] ?? '')];
-  if (resource === 'mall-hours') return [pattern];
+  if (resource === 'mall-hours' || resource === 'mall') return [pattern];
   // "Open now": the instant is in the URL (docs/decisions/017), so the answer is the URL's, not the clock's.
   if (resource === 'shops') return [pattern, `${pattern}?page=1`, `${pattern}?openAt=${openAt(t.now())}`];
   const filtered = resource === 'offers' ? `${pattern}?active=true` : `${pattern}?page=1`;
@@ -76,6 +76,7 @@ describe('the cache contract', () => {
         '/api/floors',
         '/api/floors/:id',
         '/api/mall-hours',
+        '/api/mall/profile',
         '/api/offers',
         '/api/offers/:id',
         '/api/products',

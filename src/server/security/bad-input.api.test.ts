@@ -16,6 +16,7 @@ import { PIN_MESSAGE, PIN_MESSAGES } from '../../shared/floor-plan';
 import { CLOSE_TIME_MESSAGE, everyDay, SAME_TIME_MESSAGE, TIME_MESSAGE } from '../../shared/hours';
 import { addDays as addDaysTo } from '../../shared/hours-status';
 import { MAX_IMAGE_BYTES } from '../../shared/images';
+import { MALL_LOGO_MESSAGE } from '../../shared/mall-profile';
 import { DIRECTORY_FIELDS_REFUSED, MANAGER_INVITE_MESSAGES } from '../../shared/managers';
 import { END_BEFORE_START, type Offer, type ReviewedOffer } from '../../shared/offer';
 import { FLOOR_LEVEL_MESSAGE, type Place } from '../../shared/place';
@@ -119,7 +120,7 @@ function jsonBody(base: Record<string, unknown>, key: string, value: unknown): s
   return `${head}${head === '{' ? '' : ','}${JSON.stringify(key)}:${resolved.text}}`;
 }
 
-function send(as: SignedIn | null, method: 'POST' | 'PATCH', url: string, body: string) {
+function send(as: SignedIn | null, method: 'POST' | 'PATCH' | 'PUT', url: string, body: string) {
   return t.app.inject({
     method,
     url,
@@ -427,8 +428,13 @@ interface Writable {
   target?: { table: Table; id: () => string };
   /** False where only PATCH is this person's to send (a manager and their shop). */
   creates?: boolean;
-  /** The method of a route that takes its body at `url` itself (one's own account: PATCH); POST unless given. */
-  method?: 'POST' | 'PATCH';
+  /**
+   * The method of a route that takes its body at `url` itself (one's own account: PATCH; the mall's
+   * profile: PUT); POST unless given.
+   */
+  method?: 'POST' | 'PATCH' | 'PUT';
+  /** A one-row table the route sets (the mall's profile): a refused request leaves it as it was. */
+  row?: () => Promise<unknown>;
   /** Sees the answer to the valid body (a password change hands the browser a new session cookie). */
   onAccepted?: (response: LightMyRequestResponse) => void;
   fields: Record<string, Bad[]>;
@@ -532,6 +538,48 @@ const placeName = requiredText(
   'Name must be one line',
 );
 
+/** A category's schema.org store type (docs/decisions/034): one of the list, spelt as the list has it. */
+const STORE_TYPE = 'Choose a store type from the list';
+const storeType: Bad[] = [
+  bad('not in the list', 'Restaurant', STORE_TYPE),
+  bad('in lower case', 'bookstore', STORE_TYPE),
+  bad('padded', ' BookStore ', STORE_TYPE),
+  bad('empty', '', STORE_TYPE),
+  bad('null', null, STORE_TYPE),
+  bad('a number', 1, STORE_TYPE),
+  bad('an array', ['Store'], STORE_TYPE),
+  bad('an object', { type: 'Store' }, STORE_TYPE),
+];
+
+/** The mall's profile (PUT /api/mall/profile, docs/decisions/034). */
+const COUNTRY = 'Country must be a two-letter code, such as IN or GB';
+const CURRENCY = 'Currency must be a three-letter code, such as INR or EUR';
+const LATITUDE = 'Latitude must be a number from -90 to 90';
+const LONGITUDE = 'Longitude must be a number from -180 to 180';
+const PUBLIC_URL =
+  'Public URL must start with https:// or http:// and name a host, such as https://mall.example.com';
+const coordinate = (message: string, limit: number): Bad[] => [
+  bad('past the limit', limit + 0.5, message),
+  bad('past the other limit', -limit - 1, message),
+  bad('a numeric string', '12.5', message),
+  bad('1e309', raw('1e309'), message),
+  bad('true', true, message),
+  bad('an array', [12], message),
+];
+const mallProfileBody = () => ({
+  name: uniqueName('Mall'),
+  streetAddress: '26/1 Dr Rajkumar Road',
+  locality: 'Bengaluru',
+  region: 'Karnataka',
+  postalCode: '560055',
+  country: 'IN',
+  phone: '+91 80 2268 2222',
+  latitude: 13.011,
+  longitude: 77.555,
+  currency: 'INR',
+  publicUrl: 'https://mall.example.com',
+});
+
 const WRITABLE: Writable[] = [
   {
     entity: 'category',
@@ -539,7 +587,7 @@ const WRITABLE: Writable[] = [
     as: () => d.admin,
     valid: () => ({ name: uniqueName('Category') }),
     target: { table: 'categories', id: () => fx.targets.category.id },
-    fields: { name: placeName },
+    fields: { name: placeName, schemaType: storeType },
   },
   {
     entity: 'floor',
@@ -839,6 +887,72 @@ const WRITABLE: Writable[] = [
     },
   },
   {
+    entity: 'mall profile',
+    url: '/api/mall/profile',
+    method: 'PUT',
+    as: () => d.admin,
+    valid: mallProfileBody,
+    row: async () => (await t.database.pool.query('select * from mall_profile')).rows,
+    fields: {
+      name: requiredText(
+        'Mall name is required',
+        'Mall name must be at most 80 characters',
+        'Mall name must be one line',
+      ),
+      streetAddress: optionalText(
+        'Street address must be at most 120 characters',
+        'Street address must be one line',
+      ),
+      locality: optionalText('Town or city must be at most 120 characters', 'Town or city must be one line'),
+      region: optionalText('Region must be at most 120 characters', 'Region must be one line'),
+      postalCode: optionalText('Postal code must be at most 20 characters', 'Postal code must be one line'),
+      country: [
+        bad('three letters', 'IND', COUNTRY),
+        bad('a digit', 'I1', COUNTRY),
+        bad('a name', 'India', COUNTRY),
+        bad('a line break after the code', 'IN\n=1+1', COUNTRY),
+        bad('a number', 91, null),
+        bad('null', null, null),
+      ],
+      phone: optionalText('Phone must be at most 40 characters', 'Phone must be one line'),
+      latitude: [
+        ...coordinate(LATITUDE, 90),
+        bad('null without the longitude', null, 'Give both latitude and longitude, or neither', {
+          under: 'longitude',
+        }),
+      ],
+      longitude: coordinate(LONGITUDE, 180),
+      currency: [
+        bad('a word', 'RUPEE', CURRENCY),
+        bad('two letters', 'IN', CURRENCY),
+        bad('empty', '', CURRENCY),
+        bad('a symbol', '₹', CURRENCY),
+        bad('a number', 356, null),
+        bad('null', null, null),
+      ],
+      logo: [
+        bad('a file name', 'logo.png', MALL_LOGO_MESSAGE),
+        bad('a URL', 'https://example.com/logo.png', MALL_LOGO_MESSAGE),
+        bad('a key no stored image has', `${'A'.repeat(43)}-160x160`, MALL_LOGO_MESSAGE),
+        bad('a path', '../../etc/passwd', MALL_LOGO_MESSAGE),
+        bad('a number', 1, null),
+      ],
+      publicUrl: [
+        bad('another scheme', 'ftp://mall.example.com', PUBLIC_URL),
+        bad('a script', 'javascript:alert(1)', PUBLIC_URL),
+        bad('no scheme', 'mall.example.com', PUBLIC_URL),
+        bad('no host', 'https://', PUBLIC_URL),
+        bad('a query', 'https://mall.example.com/?q=1', PUBLIC_URL),
+        bad('a fragment', 'https://mall.example.com/#top', PUBLIC_URL),
+        bad('credentials', 'https://admin:secret@mall.example.com', PUBLIC_URL),
+        bad('a space inside', 'https://mall example.com', PUBLIC_URL),
+        bad('a line break', 'https://mall.example.com\r\nSet-Cookie: x=1', PUBLIC_URL),
+        bad('201 characters', `https://${'m'.repeat(189)}.com`, 'Public URL must be at most 200 characters'),
+        ...notText(null),
+      ],
+    },
+  },
+  {
     entity: 'login',
     url: '/api/auth/login',
     as: () => null,
@@ -911,7 +1025,9 @@ describe('the corpus starts from bodies the routes accept', () => {
       const url = w.creates === false && w.target ? `${w.url}/${w.target.id()}` : w.url;
       const response = await send(w.as(), method, url, JSON.stringify(w.valid()));
       const accepted =
-        ['login', 'send back', 'manager invite', 'password change'].includes(w.entity) || method === 'PATCH';
+        ['login', 'send back', 'manager invite', 'password change'].includes(w.entity) ||
+        method === 'PATCH' ||
+        method === 'PUT';
       expect(response.statusCode, response.body).toBe(accepted ? 200 : 201);
       w.onAccepted?.(response);
     },
@@ -920,7 +1036,8 @@ describe('the corpus starts from bodies the routes accept', () => {
 
 describe('bad input to a create is refused and writes no row', () => {
   it.each(CREATE_CASES)('POST %s', async (_title, c) => {
-    const before = await rowCounts();
+    const state = async () => ({ counts: await rowCounts(), row: await c.w.row?.() });
+    const before = await state();
     const response = await send(
       c.w.as(),
       c.w.method ?? 'POST',
@@ -928,7 +1045,7 @@ describe('bad input to a create is refused and writes no row', () => {
       jsonBody(c.w.valid(), c.field, c.value),
     );
     expectRefused(response, c);
-    expect(await rowCounts()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 });
 

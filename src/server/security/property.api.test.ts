@@ -88,16 +88,34 @@ function jsonText(value: unknown): string {
 
 interface WriteRoute {
   name: string;
-  method: 'POST' | 'PATCH';
+  method: 'POST' | 'PATCH' | 'PUT';
   url: () => string;
   as: () => SignedIn | null;
   /** A body the route accepts, which the mutations start from. */
   valid: () => Record<string, unknown>;
   /** The row a PATCH aims at, which a refused request must leave as it was. */
   target?: () => { table: Table; id: string };
+  /** A one-row table the route sets (the mall's profile), which a refused request must leave as it was. */
+  row?: () => Promise<unknown>;
 }
 
 const placeBody = (prefix: string) => () => ({ name: uniqueName(prefix) });
+/** A category also has its store type (docs/decisions/034). */
+const categoryBody = () => ({ name: uniqueName('C'), schemaType: 'BookStore' });
+const mallProfileBody = () => ({
+  name: uniqueName('Mall'),
+  streetAddress: '1 Mall Road',
+  locality: 'Bengaluru',
+  region: 'Karnataka',
+  postalCode: '560001',
+  country: 'IN',
+  phone: '+91 80 1234 5678',
+  latitude: 12.97,
+  longitude: 77.59,
+  currency: 'INR',
+  logo: null,
+  publicUrl: 'https://mall.example.com',
+});
 const shopBody = () => ({
   name: uniqueName('Shop'),
   description: 'Shoes and bags',
@@ -131,7 +149,7 @@ const WRITE_ROUTES: WriteRoute[] = [
     method: 'POST',
     url: () => '/api/categories',
     as: admin,
-    valid: placeBody('C'),
+    valid: categoryBody,
   },
   { name: 'POST /api/floors', method: 'POST', url: () => '/api/floors', as: admin, valid: placeBody('F') },
   { name: 'POST /api/shops', method: 'POST', url: () => '/api/shops', as: admin, valid: shopBody },
@@ -142,7 +160,7 @@ const WRITE_ROUTES: WriteRoute[] = [
     method: 'PATCH',
     url: () => `/api/categories/${fx.targets.category.id}`,
     as: admin,
-    valid: placeBody('C'),
+    valid: categoryBody,
     target: () => ({ table: 'categories', id: fx.targets.category.id }),
   },
   {
@@ -178,6 +196,14 @@ const WRITE_ROUTES: WriteRoute[] = [
     target: () => ({ table: 'offers', id: fx.targets.offer.id }),
   },
   {
+    name: 'PUT /api/mall/profile',
+    method: 'PUT',
+    url: () => '/api/mall/profile',
+    as: admin,
+    valid: mallProfileBody,
+    row: async () => (await t.database.pool.query('select * from mall_profile')).rows,
+  },
+  {
     name: 'POST /api/auth/register',
     method: 'POST',
     url: () => '/api/auth/register',
@@ -207,6 +233,10 @@ function fieldValue(): fc.Arbitrary<unknown> {
     d.day(-1),
     'user',
     'admin',
+    'Store',
+    'IN',
+    'INR',
+    'https://mall.example.com',
     '',
     '   ',
     'x'.repeat(121),
@@ -271,7 +301,10 @@ function bodies(route: WriteRoute, kind: (typeof BODY_KINDS)[number]): fc.Arbitr
 /** What a refused request must leave as it was: every table's row count, and the PATCH target row. */
 async function snapshot(route: WriteRoute) {
   const target = route.target?.();
-  return { counts: await rowCounts(), row: target ? await d.row(target.table, target.id) : null };
+  return {
+    counts: await rowCounts(),
+    row: target ? await d.row(target.table, target.id) : ((await route.row?.()) ?? null),
+  };
 }
 
 describe.each(WRITE_ROUTES.map((route) => [route.name, route] as const))('%s', (_name, route) => {

@@ -74,6 +74,8 @@ const PUBLIC_ROUTES = new Set([
   ...API_DOCS_ROUTES,
   // The mall's opening hours: the landing page shows them to visitors (docs/decisions/017).
   'GET /api/mall-hours',
+  // The mall's profile: the public pages and their structured data show it (docs/decisions/034).
+  'GET /api/mall/profile',
   'GET /api/auth/me',
   'POST /api/auth/register',
   'POST /api/auth/login',
@@ -210,6 +212,7 @@ const RULES: Record<string, Rule> = {
   },
   'POST /api/auth/logout': { request: async () => ({ url: '/api/auth/logout' }), success: 204 },
   'GET /api/mall-hours': { request: async () => ({ url: '/api/mall-hours' }), success: 200 },
+  'GET /api/mall/profile': { request: async () => ({ url: '/api/mall/profile' }), success: 200 },
   // A person's own account: every signed-in role, never a visitor's.
   'PATCH /api/account': {
     request: async () => ({ url: '/api/account', payload: { displayName: 'Sam' } }),
@@ -228,6 +231,34 @@ const RULES: Record<string, Rule> = {
   },
   'PUT /api/mall-hours': {
     request: async () => ({ url: '/api/mall-hours', payload: { hours: everyDay('09:00', '22:00') } }),
+    success: 200,
+  },
+  // The mall's profile and its logo: the mall office's only (docs/decisions/034).
+  'PUT /api/mall/profile': {
+    request: async () => ({
+      url: '/api/mall/profile',
+      payload: {
+        name: uniqueName('Mall'),
+        streetAddress: '1 Mall Road',
+        locality: 'Bengaluru',
+        region: 'Karnataka',
+        postalCode: '560001',
+        country: 'IN',
+        phone: '+91 80 1234 5678',
+        latitude: 12.97,
+        longitude: 77.59,
+        currency: 'INR',
+        publicUrl: 'https://mall.example.com',
+      },
+    }),
+    success: 200,
+  },
+  'PUT /api/mall/profile/logo': {
+    request: async () => uploadRequest('/api/mall/profile/logo'),
+    success: 200,
+  },
+  'DELETE /api/mall/profile/logo': {
+    request: async () => ({ url: '/api/mall/profile/logo' }),
     success: 200,
   },
   'GET /api/stats': { request: async () => ({ url: '/api/stats' }), success: 200 },

@@ -113,10 +113,22 @@ function imageExpectations(): Record<string, Expectation> {
       shopId: undefined as string | undefined,
       type: 'floor',
     }),
+    // The mall's logo: an update of the mall's profile (docs/decisions/034).
+    'mall/profile/logo': async () => ({
+      url: '/api/mall/profile/logo',
+      shopId: undefined as string | undefined,
+      type: 'mall',
+    }),
   };
   const expectations: Record<string, Expectation> = {};
   for (const [path, target] of Object.entries(targets)) {
-    const type = path.startsWith('shops') ? 'shop' : path.startsWith('products') ? 'product' : 'floor';
+    const type = path.startsWith('shops')
+      ? 'shop'
+      : path.startsWith('products')
+        ? 'product'
+        : path.startsWith('mall')
+          ? 'mall'
+          : 'floor';
     expectations[`PUT /api/${path}`] = {
       request: async () => {
         const { url, shopId } = await target();
@@ -215,6 +227,26 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       status: 200,
       entries: [['mall', 'update']],
     },
+    'PUT /api/mall/profile': {
+      request: async () => ({
+        url: '/api/mall/profile',
+        payload: {
+          name: uniqueName('Mall'),
+          streetAddress: '1 Mall Road',
+          locality: 'Bengaluru',
+          region: 'Karnataka',
+          postalCode: '560001',
+          country: 'IN',
+          phone: '+91 80 1234 5678',
+          latitude: 12.97,
+          longitude: 77.59,
+          currency: 'INR',
+          publicUrl: 'https://mall.example.com',
+        },
+      }),
+      status: 200,
+      entries: [['mall', 'update']],
+    },
     'POST /api/admin/invites': {
       request: async () => ({ url: '/api/admin/invites' }),
       status: 201,
@@ -240,7 +272,8 @@ describe('every write route, performed, leaves exactly its expected audit entrie
     'PATCH /api/categories/:id': {
       request: async () => ({
         url: `/api/categories/${(await d.category()).id}`,
-        payload: { name: uniqueName('C') },
+        // A rename and another store type: one entry (docs/decisions/034).
+        payload: { name: uniqueName('C'), schemaType: 'BookStore' },
       }),
       status: 200,
       entries: [['category', 'update']],

@@ -16,7 +16,7 @@ import {
 import type { Permission, Resource } from '../../../shared/permissions';
 import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
-import { floors, products, shops } from '../../db/schema';
+import { floors, mallProfile, products, shops } from '../../db/schema';
 import { errorAnswers, HttpError, NotModified } from '../../errors';
 import { BoundedQueue, turnIn } from '../../lib/bounded-queue';
 import { type Executor, routeWriter } from '../../write-path';
@@ -26,13 +26,19 @@ import type { ImageStore } from './store';
 
 /**
  * A place an image goes (docs/decisions/020): a shop's logo and cover photo, a product's photo, a floor's
- * plan. Each has an upload route (PUT, multipart) and a removal route (DELETE); both are changes to the
- * record, audited as its update, allowed by the policy as that record's update.
+ * plan, the mall's logo (docs/decisions/034). Each has an upload route (PUT, multipart) and a removal
+ * route (DELETE); both are changes to the record, audited as its update, allowed by the policy as that
+ * record's update.
  */
 interface Slot {
   /** The path under /api: "/shops/:id/logo". */
   path: string;
-  resource: Extract<Resource, 'shop' | 'product' | 'floor'>;
+  resource: Extract<Resource, 'shop' | 'product' | 'floor' | 'mall'>;
+  /**
+   * A table of one row (the mall's profile): no id in the path, the row's own id instead, and the log
+   * names the record by this name with no entity id (as the mall's other settings are logged).
+   */
+  singleton?: { id: string; entityName: string };
   entityType: AuditEntityType;
   notFound: string;
   /** The field a shop manager's permission is judged by (permissions.ts MANAGER_SHOP_FIELDS). */
@@ -94,6 +100,20 @@ const SLOTS: Slot[] = [
     name: floors.name,
     shopId: null,
   },
+  {
+    // The public pages' and the structured data's logo of the mall (modules/mall-profile).
+    path: '/mall/profile/logo',
+    resource: 'mall',
+    entityType: 'mall',
+    singleton: { id: '1', entityName: 'Mall profile' },
+    notFound: 'The mall profile is missing',
+    field: 'logo',
+    label: 'logo',
+    table: mallProfile,
+    column: mallProfile.logoImage,
+    name: mallProfile.name,
+    shopId: null,
+  },
 ];
 
 export const ImageAnswer = z.object({
@@ -102,7 +122,7 @@ export const ImageAnswer = z.object({
 });
 
 /** How the log shows an image: its size and the start of its hash (enough to tell two apart). */
-const describeImage = (key: string | null) => {
+export const describeImage = (key: string | null) => {
   const image = parseImageKey(key);
   return image ? `${image.width} × ${image.height} image ${image.key.slice(0, 8)}` : null;
 };
@@ -130,6 +150,13 @@ async function readCurrent(slot: Slot, tx: Executor, id: string, lock: boolean):
 }
 
 const IdParams = z.strictObject({ id: z.uuid('Not found') });
+/** The record's id: the path's, or a one-row table's own. */
+const idOf = (slot: Slot, params: unknown) => slot.singleton?.id ?? (params as { id: string }).id;
+/** Who the log names: the record by its name and id, or a one-row table by its own name. */
+const logged = (slot: Slot, id: string, current: Current) =>
+  slot.singleton
+    ? { entityId: null, entityName: slot.singleton.entityName }
+    : { entityId: id, entityName: current.name };
 const ImageParams = z.strictObject({
   key: z.string().regex(IMAGE_KEY_PATTERN, 'Image not found'),
   variant: z.string().regex(IMAGE_VARIANT_PATTERN, 'Image not found'),
@@ -234,10 +261,13 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
       slot.path,
       {
         config: { permission },
-        schema: { params: IdParams, response: { 200: ImageAnswer, ...errorAnswers(404) } },
+        schema: {
+          ...(slot.singleton ? {} : { params: IdParams }),
+          response: { 200: ImageAnswer, ...errorAnswers(404) },
+        },
       },
       async (request) => {
-        const { id } = request.params;
+        const id = idOf(slot, request.params);
         const removed = await write(request, async ({ tx, record }) => {
           const current = await readCurrent(slot, tx, id, true);
           await authorize(request, slot, current);
@@ -249,8 +279,7 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
             .where(eq((slot.table as unknown as { id: PgColumn }).id, id));
           record({
             entityType: slot.entityType,
-            entityId: id,
-            entityName: current.name,
+            ...logged(slot, id, current),
             shopId: current.shopId,
             action: 'update',
             before: { [slot.label]: describeImage(current.image) },
@@ -293,12 +322,12 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
           // Refused uploads: not one file in the field "file" (400), not multipart (415), over 10 MB (413),
           // not an image that can be used (422).
           schema: {
-            params: IdParams,
+            ...(slot.singleton ? {} : { params: IdParams }),
             response: { 200: ImageAnswer, ...errorAnswers(400, 404, 413, 415, 422) },
           },
         },
         async (request, reply) => {
-          const { id } = request.params;
+          const id = idOf(slot, request.params);
           // Who may, before any work: the record's shop decides for a manager.
           const found = await readCurrent(slot, db, id, false);
           await authorize(request, slot, found);
@@ -319,8 +348,7 @@ export const imageRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; store
                 replaced = current.image === image.key ? null : current.image;
                 record({
                   entityType: slot.entityType,
-                  entityId: id,
-                  entityName: current.name,
+                  ...logged(slot, id, current),
                   shopId: current.shopId,
                   action: 'update',
                   before: { [slot.label]: describeImage(current.image) },

@@ -1,7 +1,9 @@
-import { MALL_NAME_DEFAULT, type MallProfile } from '../../../shared/mall-profile';
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { MALL_NAME_DEFAULT, type MallProfile, type MallProfileInput } from '../../../shared/mall-profile';
 import type { Db } from '../../db/client';
 import { mallProfile } from '../../db/schema';
-import type { Executor } from '../../write-path';
+import type { Executor, WriteTx } from '../../write-path';
 
 type ProfileRow = typeof mallProfile.$inferSelect;
 
@@ -46,6 +48,28 @@ export function mallProfileRepository(db: Db) {
     async get(tx: Executor = db): Promise<MallProfile> {
       const [row] = await tx.select().from(mallProfile);
       return toMallProfile(row);
+    },
+
+    /**
+     * Sets every field (the logo only when given: it has its own upload route); returns the profile before
+     * and after, the row locked until the write's transaction ends. A logo given is an image the mall
+     * stores (a foreign key); the one it replaces is released by the database (migration 0016).
+     */
+    async set(
+      tx: WriteTx,
+      input: z.output<typeof MallProfileInput>,
+      at: Date,
+    ): Promise<{ before: MallProfile; after: MallProfile }> {
+      const [row] = await tx.select().from(mallProfile).where(eq(mallProfile.id, 1)).for('update');
+      const { logo, ...fields } = input;
+      const values = { ...fields, ...(logo === undefined ? {} : { logoImage: logo }), updatedAt: at };
+      // Upsert: a database whose row someone removed by hand still takes the profile.
+      const [after] = await tx
+        .insert(mallProfile)
+        .values({ id: 1, ...values })
+        .onConflictDoUpdate({ target: mallProfile.id, set: values })
+        .returning();
+      return { before: toMallProfile(row), after: toMallProfile(after) };
     },
   };
 }
