@@ -61,7 +61,8 @@ describe("docs/api.md's generated route table", () => {
     expect(row('POST `/api/categories`')?.slice(2)).toEqual([
       'admin',
       '`create category`',
-      'body `{ name }`',
+      // the store type is optional (docs/decisions/034)
+      'body `{ name, schemaType? }`',
       '`201`',
       '`409`',
       '—',

@@ -19,6 +19,7 @@ const NO_BODY = new Set([
   'PUT /api/shops/:id/cover',
   'PUT /api/products/:id/photo',
   'PUT /api/floors/:id/plan',
+  'PUT /api/mall/profile/logo',
 ]);
 const NO_SCHEMA = new Set([
   'GET /api/health', // for load balancers: { status }, outside the API proper
