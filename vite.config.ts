@@ -69,6 +69,8 @@ const AREA_CHUNKS: Record<string, string> = {
   '/admin/': 'admin',
   '/user/': 'user',
   '/login': 'auth',
+  // the public directory's pages are the shopper's screens (docs/decisions/034)
+  '/shops': 'user',
   '/register': 'auth',
 };
 
@@ -137,7 +139,7 @@ export default defineConfig({
             // zod, the form schemas and what reads them: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|floor-plan|hours|managers|offer|place|product|settings|shop|text|transfer|zod-config)\.ts$|src[\\/]client[\\/]lib[\\/]schema-fields\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|floor-plan|hours|mall-profile|managers|offer|place|product|settings|shop|text|transfer|zod-config)\.ts$|src[\\/]client[\\/](lib[\\/]schema-fields|features[\\/]places[\\/]store-types)\.ts$/,
               priority: 80,
             },
             // the floor-plan viewer (docs/decisions/021): loaded when a plan is first shown
@@ -172,13 +174,13 @@ export default defineConfig({
             // the shopper's screens, and the features' pieces only they show (cards, a shop's header)
             {
               name: 'user',
-              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/]user-layout|features[\\/](compare[\\/]|[^\\/]+[\\/][^\\/]+-(card|header|badges)\.tsx$))/,
+              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/](user|public)-layout|features[\\/](compare[\\/]|(shops|offers|products)[\\/][^\\/]+-(card|header|badges)\.tsx$))/,
               priority: 60,
             },
             // what both areas read: each feature's queries and writes, the query client
             {
               name: 'data',
-              test: /src[\\/]client[\\/](features[\\/][^\\/]+[\\/]api\.ts$|lib[\\/](query-client|query-keys|list-query|record-writes|refresh-queries)|components[\\/]query-boundary)/,
+              test: /src[\\/]client[\\/](features[\\/][^\\/]+[\\/]api\.ts$|lib[\\/](query-client|query-keys|list-query|record-writes|refresh-queries|directory-area)|components[\\/]query-boundary)/,
               priority: 55,
             },
             // what every lazy screen uses: components, icons, helpers

@@ -2,6 +2,7 @@
 // binaries load files from beside their own); the migrations are copied beside the bundle.
 import fs from 'node:fs';
 import { build } from 'esbuild';
+import { buildRenderer } from './build-renderer.mjs';
 
 const outdir = 'dist/server';
 fs.rmSync(outdir, { recursive: true, force: true });
@@ -23,5 +24,7 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// The public pages' renderer (docs/decisions/034): loaded by the server at its first public page.
+await buildRenderer(`${outdir}/render.js`);
 fs.cpSync('src/server/db/migrations', `${outdir}/migrations`, { recursive: true });
 console.log(`built ${outdir}`);

@@ -34,6 +34,9 @@ const { renderLanding, renderShell } = await import(pathToFileURL(outfile).href)
 const indexFile = path.join(clientDir, 'index.html');
 const template = fs.readFileSync(indexFile, 'utf8');
 const EMPTY_ROOT = '<div id="root"></div>';
+// The public directory's pages are rendered by the server into the page as Vite wrote it (its scripts,
+// styles and empty #root: src/server/plugins/public-pages.ts, docs/decisions/034).
+fs.writeFileSync(path.join(clientDir, 'template.html'), template);
 if (!template.includes(EMPTY_ROOT)) throw new Error(`prerender: ${indexFile} has no empty ${EMPTY_ROOT}`);
 const withRoot = (attributes, rendered) => {
   if (/<script/i.test(rendered)) throw new Error('prerender: the markup holds a script');

@@ -11,6 +11,7 @@ import { lazyRoute, preloadMatches } from './lib/lazy-route';
 import { useRouteChangeFocusNote } from './lib/page-title';
 import { adminRoutes } from './routes/admin-routes';
 import { LandingPage } from './routes/landing-page';
+import { publicRoutes } from './routes/public-routes';
 import { userRoutes } from './routes/user-routes';
 
 // the admin area, the user area and the auth screens load as separate chunks, keeping the
@@ -38,6 +39,11 @@ export const routes: RouteObject[] = [
     // the signed-in areas share the query cache; react-query loads with them, not with the landing page
     ...lazyRoute(() => import('./components/query-boundary'), 'QueryBoundary'),
     children: [
+      {
+        // The public directory (docs/decisions/034): no guard, rendered on the server.
+        ...lazyRoute(() => import('./components/public-layout'), 'PublicLayout'),
+        children: publicRoutes,
+      },
       {
         // biome-ignore lint/a11y/useValidAriaRole: `role` here is the account role, not an ARIA role
         element: <RequireRole role="admin" />,

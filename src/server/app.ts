@@ -24,6 +24,7 @@ import { offerReviewRoutes } from './modules/offers/review-routes';
 import { offerRoutes } from './modules/offers/routes';
 import { categoryRoutes, floorRoutes } from './modules/places/routes';
 import { productRoutes } from './modules/products/routes';
+import { shopAddressRoutes } from './modules/public-site/routes';
 import { searchRoutes } from './modules/search/routes';
 import { shopRoutes } from './modules/shops/routes';
 import { statsRoutes } from './modules/stats/routes';
@@ -35,6 +36,8 @@ import { clientPagesPlugin } from './plugins/client-pages';
 import { databaseHealthRoutes } from './plugins/database-health';
 import { errorAnswersPlugin } from './plugins/error-answers';
 import { imageStorePlugin } from './plugins/image-store';
+import { publicPagesPlugin } from './plugins/public-pages';
+import { sitemapRobotsPlugin } from './plugins/sitemap-robots';
 import { routeTablePlugin } from './plugins/route-table';
 import { answerFrameworkError, securityHeadersPlugin } from './plugins/security-headers';
 import { timeZoneRoutes } from './plugins/time-zones';
@@ -62,6 +65,11 @@ export interface AppOptions {
   rateLimits?: RateLimits;
   /** Fastify's trustProxy: whose X-Forwarded-For to believe for the client address (MALL_TRUST_PROXY). */
   trustProxy?: boolean | string;
+  /**
+   * The public directory (MALL_PUBLIC_DIRECTORY, docs/decisions/034): server-rendered public pages and
+   * visitors' reads of the directory's API; on unless false.
+   */
+  publicDirectory?: boolean;
   /** Cache directory reads and answer If-None-Match (MALL_READ_CACHE); on unless false. */
   readCache?: boolean;
   /**
@@ -165,7 +173,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.rateLimits) await registerRateLimits(app, options.rateLimits);
   registerRequestGuards(app);
   await app.register(fastifyCookie);
-  await app.register(sessionPlugin, { database, now, sessionCache: options.sessionCache !== false });
+  await app.register(sessionPlugin, {
+    database,
+    now,
+    sessionCache: options.sessionCache !== false,
+    publicDirectory: options.publicDirectory !== false,
+  });
   if (options.readCache !== false) registerReadCache(app, { today: () => mallToday(timeZone, now()) });
   // The API reference: after the hooks (its page's own routes take them) and before every route (its
   // document lists the routes registered after it).
@@ -197,6 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mallHoursRoutes, { prefix: '/api/mall-hours', db, now });
   await app.register(mallProfileRoutes, { prefix: '/api/mall/profile', db, now });
   await app.register(shopRoutes, { prefix: '/api/shops', db, now, timeZone });
+  await app.register(shopAddressRoutes, { prefix: '/api/shops', db, timeZone });
   await app.register(productRoutes, { prefix: '/api/products', db, now, timeZone });
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
   await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });
@@ -217,7 +231,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(imageRoutes, { prefix: '/api', db, now, store: app.imageStore });
 
+  // Search engines' entry points: /robots.txt and the sitemap (docs/decisions/034).
+  await app.register(sitemapRobotsPlugin, {
+    db,
+    publicDirectory: options.publicDirectory !== false,
+    catalogVersion: app.catalogVersion,
+  });
+  // The public directory's pages, rendered on the server (docs/decisions/034).
+  if (options.publicDirectory !== false)
+    await app.register(publicPagesPlugin, { db, timeZone, now, clientDir: options.clientDir });
   // Last, what no route answered: the built client's files and pages, else the JSON 404.
-  await app.register(clientPagesPlugin, { clientDir: options.clientDir });
+  await app.register(clientPagesPlugin, {
+    clientDir: options.clientDir,
+    publicDirectory: options.publicDirectory !== false,
+  });
   return app;
 }

@@ -79,6 +79,7 @@ async function main() {
     rateLimits: rateLimitsFrom(env),
     trustProxy: env.MALL_TRUST_PROXY,
     readCache: env.MALL_READ_CACHE,
+    publicDirectory: env.MALL_PUBLIC_DIRECTORY,
     sessionCache: env.MALL_SESSION_CACHE,
     maxDbQueue: env.MALL_MAX_DB_QUEUE,
     maxEventLoopDelayMs: env.MALL_MAX_EVENT_LOOP_DELAY_MS,

@@ -2,6 +2,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors';
 import { isApiRequest, isProbe } from './lib/request-route';
+import { isRenderRead } from './pages/renderer';
 
 /**
  * Per-client-address request limits. Shoppers on the mall's Wi-Fi share one address, so they are
@@ -30,8 +31,12 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
   await app.register(fastifyRateLimit, {
     // Not per route (the plugin's per-route hooks run after the route's own hooks): the hook below.
     global: false,
-    // Pages and assets are not limited; nor is the health check load balancers poll.
-    allowList: (request) => !isApiRequest(request) || isProbe(request),
+    // The app's pages and assets are not limited; nor is the health check load balancers poll, nor a
+    // public page's own reads (the page's request was counted). The public pages are: each costs a render.
+    allowList: (request) =>
+      (!isApiRequest(request) && !request.routeOptions.config?.publicPage) ||
+      isProbe(request) ||
+      isRenderRead(request),
     keyGenerator: (request) => `${groupOf(request)}|${request.ip}`,
     max: (request) => {
       const group = groupOf(request);

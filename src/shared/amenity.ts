@@ -35,6 +35,8 @@ export type Amenity = z.infer<typeof Amenity>;
 /** The Floors page: every floor in level order, its shops by unit and its amenities. */
 export const FloorGuideShop = z.object({
   id: z.string(),
+  /** Its public address (docs/decisions/034). */
+  slug: z.string(),
   name: z.string(),
   category: z.string(),
   location: z.string(),

@@ -389,3 +389,23 @@ export function whenLabel(instant: number, now: number, timeZone: string, kind: 
   if (instant - now < 6 * DAY_MS) return `${WEEKDAY_LABELS[weekdayOf(then.date)]} ${time}`;
   return `${Number(then.date.slice(8))} ${MONTH_LABELS[Number(then.date.slice(5, 7)) - 1]} ${time}`;
 }
+
+/**
+ * Until when `status` (computed at `at`) reads the same: the next instant its state or its label
+ * changes. A page rendered on the server with this status may be served until then, not after
+ * (docs/decisions/034). The mall's date is keyed separately ("tomorrow 10:00" changes at midnight).
+ */
+export function statusValidUntil(status: HoursStatus, at: number, soonMinutes = 30): number {
+  if (status.state === 'unknown') return Number.POSITIVE_INFINITY;
+  if (status.state === 'open') {
+    if (status.closesAt === null || status.minutesToClose === null) return Number.POSITIVE_INFINITY;
+    // "Closes in N min" counts down a minute at a time; before that, the label changes when it starts.
+    return status.closingSoon
+      ? status.closesAt - (status.minutesToClose - 1) * MINUTE_MS
+      : status.closesAt - soonMinutes * MINUTE_MS;
+  }
+  if (status.opensAt === null) return Number.POSITIVE_INFINITY;
+  // Beyond six days the label names the date, within them the weekday (whenLabel).
+  const weekdayFrom = status.opensAt - 6 * DAY_MS;
+  return weekdayFrom > at ? Math.min(weekdayFrom, status.opensAt) : status.opensAt;
+}

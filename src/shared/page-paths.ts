@@ -13,6 +13,13 @@ export const PAGE_PATHS = {
   notFound: '404',
   account: 'account',
 
+  // The public directory (docs/decisions/034): server-rendered for anyone.
+  shops: 'shops',
+  shop: 'shops/:slug',
+  offers: 'offers',
+  floors: 'floors',
+  search: 'search',
+
   adminDashboard: 'admin/dashboard',
   adminShops: 'admin/shops',
   adminShopNew: 'admin/shops/new',

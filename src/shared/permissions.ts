@@ -108,6 +108,15 @@ const POLICY: Record<Role, Partial<Record<Resource, Partial<Record<Action, Rule>
   ),
 };
 
+/**
+ * What a visitor (no account) may do: read the directory shoppers browse, and only while the mall's
+ * public directory is on (MALL_PUBLIC_DIRECTORY, docs/decisions/034). Its reads answer the same for
+ * everyone: approved offers only, no managers, no accounts.
+ */
+export function visitorMay(action: Action, resource: Resource, publicDirectory: boolean): boolean {
+  return publicDirectory && action === 'read' && DIRECTORY.includes(resource);
+}
+
 /** May `actor` do `action` on `resource` (this `record`, when the rule depends on it)? */
 export function can(
   actor: Actor | null | undefined,

@@ -30,6 +30,8 @@ export type SearchQuery = z.input<typeof SearchQuery>;
 
 export const SearchShop = z.object({
   id: z.string(),
+  /** Its public address (docs/decisions/034). */
+  slug: z.string(),
   name: z.string(),
   category: z.string(),
   floor: z.string(),

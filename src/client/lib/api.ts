@@ -27,6 +27,15 @@ export interface ApiOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * How requests reach the API: the browser's fetch, or, on the server rendering a public page, the app
+ * itself in-process (src/client/server-render.tsx, docs/decisions/034).
+ */
+let transport: typeof fetch = (input, init) => fetch(input, init);
+export function setApiTransport(next: typeof fetch): void {
+  transport = next;
+}
+
 type Listener = () => void;
 const unauthenticatedListeners = new Set<Listener>();
 
@@ -58,7 +67,7 @@ export async function api<T>(
 
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await transport(path, {
       method,
       headers,
       body: raw ? raw.data : body === undefined ? undefined : JSON.stringify(body),

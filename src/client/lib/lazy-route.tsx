@@ -7,7 +7,7 @@ import type { SessionUser } from '../../shared/auth';
  * URL's query string and path parameters (react-query's prefetchQuery with the same query options the screen uses).
  */
 type ScreenModule<Name extends string> = { [P in Name]: ComponentType } & {
-  prefetch?: (search: URLSearchParams, params: Params) => void;
+  prefetch?: (search: URLSearchParams, params: Params) => void | Promise<void>;
 };
 
 interface LazyRouteHandle {
@@ -98,9 +98,16 @@ export function preloadMatches(
   routes: RouteObject[],
   location: { pathname: string; search: string },
   session: KnownSession = { ready: false, user: null },
+  options: {
+    /** Receives each read started (the server's render waits for them all: docs/decisions/034). */
+    reads?: Promise<unknown>[];
+    /** Chunks only: a server-rendered page hydrates from the reads it arrived with. */
+    chunksOnly?: boolean;
+  } = {},
 ): Promise<void> {
   const loads: Promise<unknown>[] = [];
-  let mayRead = true;
+  const { reads, chunksOnly = false } = options;
+  let mayRead = !chunksOnly;
   for (const match of matchedRoutes(routes, location.pathname)) {
     const handle = match.route.handle as Partial<LazyRouteHandle & GuardHandle> | undefined;
     if (handle?.admits) {
@@ -108,8 +115,10 @@ export function preloadMatches(
       else if (!handle.admits(session.user)) break;
     }
     if (handle?.preload) loads.push(handle.preload());
-    if (mayRead)
-      void handle?.prefetch?.(new URLSearchParams(location.search), match.params).catch(() => undefined);
+    if (mayRead && handle?.prefetch) {
+      const read = handle.prefetch(new URLSearchParams(location.search), match.params).catch(() => undefined);
+      reads?.push(read);
+    }
   }
   // a chunk that fails to load fails again when rendered, and the error screen shows then.
   return Promise.all(loads).then(

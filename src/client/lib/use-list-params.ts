@@ -38,8 +38,20 @@ export function pageFrom(params: URLSearchParams): number {
 export function usePageParam(top: RefObject<HTMLElement | null>): {
   page: number;
   goToPage(page: number): void;
+  /** The page's own address (`?page=2`): the pager's links, which work before any script has run. */
+  pageHref(page: number): string;
 } {
   const [params] = useSearchParams();
+  const pageHref = useCallback(
+    (nextPage: number) => {
+      const next = new URLSearchParams(params);
+      if (nextPage > 1) next.set('page', String(nextPage));
+      else next.delete('page');
+      const search = next.toString();
+      return search ? `?${search}` : '?';
+    },
+    [params],
+  );
   const write = useListWrite();
   const goToPage = useCallback(
     (nextPage: number) => {
@@ -51,7 +63,7 @@ export function usePageParam(top: RefObject<HTMLElement | null>): {
     },
     [write, top],
   );
-  return { page: pageFrom(params), goToPage };
+  return { page: pageFrom(params), goToPage, pageHref };
 }
 
 /** A location as far as a list's URL goes (react-router's and the browser's both fit). */

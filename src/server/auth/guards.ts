@@ -2,12 +2,12 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import fp from 'fastify-plugin';
 import type { SessionUser } from '../../shared/auth';
 import { NOT_YOUR_SHOP } from '../../shared/managers';
-import { can, type Permission } from '../../shared/permissions';
+import { can, type Permission, visitorMay } from '../../shared/permissions';
 import type { Database } from '../db/client';
 import { forbidden, unauthenticated } from '../errors';
 import { isProbe, matchedRoute } from '../lib/request-route';
 import { type ChangeListener, listenOnPostgres, SessionCache } from './session-cache';
-import { createSessionResolver, SESSION_COOKIE } from './sessions';
+import { createCatalogVersionResolver, createSessionResolver, SESSION_COOKIE } from './sessions';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,44 +29,56 @@ declare module 'fastify' {
      * `sync()` resolves once every change committed before it has reached this server's cache.
      */
     sessionChanges: (ChangeListener & { cache: SessionCache }) | null;
+    /** The catalogue version now, as a visitor's request reads it (sessions.ts). */
+    catalogVersion: () => Promise<string>;
   }
 }
 
 /** Resolves the session cookie into request.user for every API request. */
-export const sessionPlugin = fp<{ database: Database; now: () => Date; sessionCache?: boolean }>(
-  async (app, { database, now, sessionCache = true }) => {
-    app.decorateRequest('user', null);
-    app.decorateRequest('catalogVersion', null);
-    const cache = sessionCache ? new SessionCache() : undefined;
-    const listener = cache ? listenOnPostgres(database.pool, cache, app.log) : null;
-    app.decorate('sessionChanges', listener && cache ? Object.assign(listener, { cache }) : null);
-    if (listener) {
-      app.addHook('onReady', () => listener.started);
-      app.addHook('onClose', () => listener.close());
-    }
-    const resolveSession = createSessionResolver(database, cache);
-    // Every route that declares a permission is guarded by the policy, first among its own hooks.
-    app.addHook('onRoute', (route) => {
-      const permission = route.config?.permission;
-      if (permission) route.onRequest = [authorize(permission), ...[route.onRequest ?? []].flat()];
-      // A write answers only once what it changed has reached this server's session cache: its
-      // author's next request sees it here.
-      const methods = [route.method].flat();
-      if (listener && methods.some((m) => !['GET', 'HEAD', 'OPTIONS'].includes(m)))
-        route.onSend = [[route.onSend ?? []].flat(), syncBeforeAnswering(listener)].flat();
-    });
-    app.addHook('onRequest', async (request) => {
-      // Only for API routes the router matched (an unknown path needs no person), and not for the health
-      // check, which answers load balancers who have no session.
-      const route = matchedRoute(request);
-      if (!route?.startsWith('/api/') || isProbe(request)) return;
-      const token = request.cookies[SESSION_COOKIE];
-      const session = token ? await resolveSession(token, now()) : null;
-      request.user = session?.user ?? null;
-      request.catalogVersion = session?.catalogVersion ?? null;
-    });
-  },
-);
+export const sessionPlugin = fp<{
+  database: Database;
+  now: () => Date;
+  sessionCache?: boolean;
+  /** Visitors may read the directory (MALL_PUBLIC_DIRECTORY, docs/decisions/034). */
+  publicDirectory?: boolean;
+}>(async (app, { database, now, sessionCache = true, publicDirectory = false }) => {
+  app.decorateRequest('user', null);
+  app.decorateRequest('catalogVersion', null);
+  const cache = sessionCache ? new SessionCache() : undefined;
+  const listener = cache ? listenOnPostgres(database.pool, cache, app.log) : null;
+  app.decorate('sessionChanges', listener && cache ? Object.assign(listener, { cache }) : null);
+  if (listener) {
+    app.addHook('onReady', () => listener.started);
+    app.addHook('onClose', () => listener.close());
+  }
+  const resolveSession = createSessionResolver(database, cache);
+  const resolveCatalogVersion = createCatalogVersionResolver(database, cache);
+  // Every route that declares a permission is guarded by the policy, first among its own hooks.
+  app.addHook('onRoute', (route) => {
+    const permission = route.config?.permission;
+    if (permission)
+      route.onRequest = [authorize(permission, publicDirectory), ...[route.onRequest ?? []].flat()];
+    // A write answers only once what it changed has reached this server's session cache: its
+    // author's next request sees it here.
+    const methods = [route.method].flat();
+    if (listener && methods.some((m) => !['GET', 'HEAD', 'OPTIONS'].includes(m)))
+      route.onSend = [[route.onSend ?? []].flat(), syncBeforeAnswering(listener)].flat();
+  });
+  app.addHook('onRequest', async (request) => {
+    // Only for API routes the router matched (an unknown path needs no person), and not for the health
+    // check, which answers load balancers who have no session.
+    const route = matchedRoute(request);
+    if (!route?.startsWith('/api/') || isProbe(request)) return;
+    const token = request.cookies[SESSION_COOKIE];
+    const session = token ? await resolveSession(token, now()) : null;
+    request.user = session?.user ?? null;
+    request.catalogVersion = session?.catalogVersion ?? null;
+    // A visitor's cacheable read (the public directory) keys on the version too.
+    if (!session && request.routeOptions.config?.cache)
+      request.catalogVersion = await resolveCatalogVersion();
+  });
+  app.decorate('catalogVersion', resolveCatalogVersion);
+});
 
 /**
  * Only after a write that succeeded: a refused or failed one rolled back whatever it had begun (every
@@ -89,9 +101,15 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
  * Route hook (onRequest): the policy's answer for this action on this kind of record (anonymous → 401,
  * not allowed → 403). Rules that depend on the record itself are asked again once it is loaded.
  */
-export function authorize({ action, resource }: Permission): onRequestAsyncHookHandler {
+export function authorize(
+  { action, resource }: Permission,
+  publicDirectory = false,
+): onRequestAsyncHookHandler {
   return async (request) => {
-    if (!request.user) throw unauthenticated();
+    if (!request.user) {
+      if (visitorMay(action, resource, publicDirectory)) return;
+      throw unauthenticated();
+    }
     if (!can(request.user, action, resource)) throw forbidden(refusal(action, resource));
   };
 }

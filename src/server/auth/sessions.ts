@@ -173,6 +173,35 @@ export function createSessionResolver(
   };
 }
 
+/**
+ * The catalogue version for a request with no session (a visitor reading the public directory,
+ * docs/decisions/034), so that its cached reads key on it as a signed-in person's do: from the session
+ * cache when it knows it, else one small query shared by the visitors' requests that arrive in the same
+ * I/O turn. Each is sent after every request it answers arrived, so the version is never older than
+ * the request (as for session lookups, docs/decisions/008).
+ */
+export function createCatalogVersionResolver(
+  { pool }: Pick<Database, 'pool'>,
+  cache?: SessionCache,
+): () => Promise<string> {
+  let batch: Promise<string> | null = null;
+  return () => {
+    const known = cache?.catalogVersion();
+    if (known) return Promise.resolve(known);
+    batch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      batch = null;
+      const generation = cache?.generation ?? 0;
+      const { rows } = await pool.query<{ version: string }>(
+        'select version::text as version from catalog_version where id = 1',
+      );
+      const version = rows[0]?.version ?? '0';
+      cache?.rememberVersion(version, generation);
+      return version;
+    });
+    return batch;
+  };
+}
+
 function cachedSession(row: SessionRow): CachedSession {
   return {
     user: toSessionUser(row),

@@ -7,40 +7,63 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { pageMatcher } from '../../shared/page-paths';
+import { PAGE_PATHS, pageMatcher } from '../../shared/page-paths';
 import { notFoundBody } from '../errors';
 import { decodedPath, isApiRequest } from '../lib/request-route';
 
 export interface ClientPagesOptions {
   /** Folder of the built React app to serve; omitted in API tests and under the Vite dev server. */
   clientDir?: string;
+  /** The public directory's pages are the server's (plugins/public-pages.ts); off, they are not pages at all. */
+  publicDirectory?: boolean;
 }
 
-/** The client's page paths (src/shared/page-paths.ts, which its router takes its paths from). */
-const isClientPage = pageMatcher();
+/** The public directory's paths (docs/decisions/034): answered by plugins/public-pages.ts when it is on. */
+const PUBLIC_PATHS: readonly string[] = [
+  PAGE_PATHS.shops,
+  PAGE_PATHS.shop,
+  PAGE_PATHS.offers,
+  PAGE_PATHS.floors,
+  PAGE_PATHS.search,
+];
+const isPublicPage = pageMatcher(PUBLIC_PATHS);
+/** The client's other page paths (src/shared/page-paths.ts, which its router takes its paths from). */
+const isClientPage = pageMatcher(Object.values(PAGE_PATHS).filter((page) => !PUBLIC_PATHS.includes(page)));
 
 /**
  * On the root instance, whose not-found handler it sets: without `clientDir`, every path no route matched
  * gets the JSON 404.
  */
 export const clientPagesPlugin = fp<ClientPagesOptions>(
-  async (app, { clientDir }) => {
+  async (app, { clientDir, publicDirectory = false }) => {
     const pageHtml = clientDir ? await serveClient(app, clientDir) : null;
     app.setNotFoundHandler((request, reply) => {
       const pathname = decodedPath(request);
       const isPage = !isApiRequest(request) && ['GET', 'HEAD'].includes(request.method);
+      // A public page spelt another way the app's router takes (/Shops, /shops/): its one address, for
+      // good, so each page is known to search engines once.
+      if (publicDirectory && isPage && isPublicPage(pathname)) {
+        const canonical = pathname.replace(/\/+$/, '').replace(/^\/[^/]+/, (first) => first.toLowerCase());
+        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        if (canonical !== pathname) return reply.redirect(`${encodeURI(canonical)}${query}`, 301);
+      }
       if (!pageHtml || !isPage) return reply.status(404).send(notFoundBody(request.method, pathname));
       // A page of the client's router is 200; any other path (and /404 itself) is 404 with the same page,
       // whose router sends it on to /404 as the spec says (docs/decisions/026).
       const page = pageHtml(pathname);
       const encoding = pageEncoding(request.headers['accept-encoding']);
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
-      return reply
-        .status(isClientPage(pathname) ? 200 : 404)
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .header('vary', 'accept-encoding')
-        .send(page[encoding]);
+      return (
+        reply
+          .status(isClientPage(pathname) ? 200 : 404)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          // the app's own pages (sign-in, the areas behind it) are not for a search engine's index; the
+          // landing page is, as are the public directory's pages (docs/decisions/034)
+          .header('x-robots-tag', pathname === '/' && publicDirectory ? 'all' : 'noindex')
+          .header('vary', 'accept-encoding')
+          .send(page[encoding])
+      );
     });
   },
   { name: 'client-pages' },
@@ -61,7 +84,7 @@ function compressedPage(html: string | Buffer): Page {
 }
 
 /** br when the browser takes it, else gzip, else none (a coding refused with q=0 is not taken). */
-function pageEncoding(accept: string | undefined): keyof Page {
+export function pageEncoding(accept: string | undefined): keyof Page {
   const taken = new Set(
     (accept ?? '')
       .split(',')

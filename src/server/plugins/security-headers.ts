@@ -29,6 +29,9 @@ function securityHeaderWriter(): HelmetMiddleware {
         fontSrc: ["'self'"],
         // The stylesheet the toasts insert at run time, by its hash; no other inline style (below).
         styleSrc: ["'self'", ...toastStyleHashes()],
+        // Style attributes in server-rendered pages (a floor plan's pins are placed by them: docs/decisions/034).
+        // No stylesheet or <style> element: an attribute styles its own element and reads nothing.
+        styleSrcAttr: ["'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],

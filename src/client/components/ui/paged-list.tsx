@@ -12,7 +12,13 @@ interface PagedListProps<T extends { id: string }> {
   /** The previous page, shown dimmed while the next one loads. */
   stale: boolean;
   /** The pager under the list (none for a single page). */
-  pagination: { label: string; page: number; pageCount: number; onPageChange(page: number): void };
+  pagination: {
+    label: string;
+    page: number;
+    pageCount: number;
+    onPageChange(page: number): void;
+    pageHref?: (page: number) => string;
+  };
 }
 
 /** A shopper's page of cards and the pager under it. */

@@ -1,5 +1,7 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { Button } from './button';
+import type { MouseEvent, ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Button, buttonClass } from './button';
 
 interface PaginationProps {
   /** Names the navigation landmark, e.g. 'Shop pages'. */
@@ -12,6 +14,11 @@ interface PaginationProps {
   busy?: boolean;
   /** Show nothing for a single page (the shopper lists); admin lists always say 'Page 1 of 1'. */
   hideSinglePage?: boolean;
+  /**
+   * Each page's address: Previous and Next are then links (they work before any script has run, on a
+   * server-rendered page), still turning the page in place once the app runs.
+   */
+  pageHref?: (page: number) => string;
 }
 
 /** Previous / 'Page X of Y' / Next, for lists paginated by the server; buttons 40 px tall for fingers. */
@@ -22,35 +29,69 @@ export function Pagination({
   onPageChange,
   busy = false,
   hideSinglePage = false,
+  pageHref,
 }: PaginationProps) {
   const pages = Math.max(1, pageCount);
   if (hideSinglePage && pages === 1) return null;
   const current = Math.min(Math.max(1, page), pages);
   return (
     <nav aria-label={label} className="flex items-center justify-center gap-3 text-sm text-slate-600">
-      <Button
-        variant="secondary"
-        size="sm"
-        className="min-h-10"
-        onClick={() => onPageChange(current - 1)}
+      <PageStep
+        to={current - 1}
         disabled={busy || current <= 1}
+        onPageChange={onPageChange}
+        pageHref={pageHref}
       >
         <ChevronLeft aria-hidden="true" className="size-4" />
         Previous
-      </Button>
+      </PageStep>
       <p aria-live="polite" className="whitespace-nowrap">
         Page {current} of {pages}
       </p>
-      <Button
-        variant="secondary"
-        size="sm"
-        className="min-h-10"
-        onClick={() => onPageChange(current + 1)}
+      <PageStep
+        to={current + 1}
         disabled={busy || current >= pages}
+        onPageChange={onPageChange}
+        pageHref={pageHref}
       >
         Next
         <ChevronRight aria-hidden="true" className="size-4" />
-      </Button>
+      </PageStep>
     </nav>
+  );
+}
+
+interface PageStepProps {
+  to: number;
+  disabled: boolean;
+  onPageChange(page: number): void;
+  pageHref?: (page: number) => string;
+  children: ReactNode;
+}
+
+/** Previous or Next: a link to the page when it has an address and may be taken, else a button. */
+function PageStep({ to, disabled, onPageChange, pageHref, children }: PageStepProps) {
+  if (pageHref && !disabled) {
+    const turn = (event: MouseEvent) => {
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+      event.preventDefault();
+      onPageChange(to);
+    };
+    return (
+      <Link to={pageHref(to)} onClick={turn} className={buttonClass('secondary', 'sm', 'min-h-10')}>
+        {children}
+      </Link>
+    );
+  }
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      className="min-h-10"
+      onClick={() => onPageChange(to)}
+      disabled={disabled}
+    >
+      {children}
+    </Button>
   );
 }

@@ -2,9 +2,25 @@
 import { lazy, Suspense } from 'react';
 import type { FloorPlanProps } from './floor-plan';
 
-const Plan = lazy(() => import('./floor-plan').then((module) => ({ default: module.FloorPlan })));
+let loaded: typeof import('./floor-plan') | undefined;
+const load = () =>
+  import('./floor-plan').then((module) => {
+    loaded = module;
+    return module;
+  });
+
+/**
+ * Loads the viewer now: the server's renderer does before drawing a page (docs/decisions/034), so the
+ * plan is in the page it sends rather than its placeholder.
+ */
+export const preloadFloorPlan = (): Promise<unknown> => load();
+
+const Plan = lazy(() => load().then((module) => ({ default: module.FloorPlan })));
 
 export function LazyFloorPlan(props: FloorPlanProps) {
+  // Once here, drawn at once (React.lazy would suspend once even then); the boundary stays either way,
+  // so a page that arrived with the plan drawn hydrates it when the viewer's code arrives.
+  const Loaded = loaded?.FloorPlan;
   return (
     <Suspense
       fallback={
@@ -13,7 +29,7 @@ export function LazyFloorPlan(props: FloorPlanProps) {
         </div>
       }
     >
-      <Plan {...props} />
+      {Loaded ? <Loaded {...props} /> : <Plan {...props} />}
     </Suspense>
   );
 }

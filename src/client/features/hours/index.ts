@@ -3,4 +3,4 @@ export { LandingMallHours } from './landing-hours';
 export { MallHoursToday } from './mall-hours-today';
 export { OpenStatus } from './open-status';
 export { ShopWeek } from './shop-week';
-export { openAtParam, prefetchMallClock, useMallClock } from './use-mall-clock';
+export { clockQuery, openAtParam, prefetchMallClock, useMallClock } from './use-mall-clock';

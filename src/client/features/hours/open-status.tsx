@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Clock } from 'lucide-react';
 import type { OpeningHours } from '../../../shared/hours';
-import { hoursStatus } from '../../../shared/hours-status';
+import { hoursStatus, statusValidUntil } from '../../../shared/hours-status';
 import { Badge } from '../../components/ui/badge';
 import { cn } from '../../lib/cn';
+import { usePageValidity } from '../../lib/page-validity';
 import { mallHoursQuery } from './api';
 import { useMallClock } from './use-mall-clock';
 
@@ -15,6 +16,7 @@ import { useMallClock } from './use-mall-clock';
 export function OpenStatus({ hours, className }: { hours: OpeningHours | null; className?: string }) {
   const clock = useMallClock();
   const mall = useQuery(mallHoursQuery);
+  const validity = usePageValidity();
   if (!hours) return null;
   // Its room is kept while the clock and the mall's hours load: appearing later, the badge moved the
   // shop page's details down (Lighthouse's CLS 0.013).
@@ -26,6 +28,8 @@ export function OpenStatus({ hours, className }: { hours: OpeningHours | null; c
       </Badge>
     );
   const status = hoursStatus(hours, clock.now, { timeZone: clock.timeZone, mall: mall.data?.hours ?? null });
+  // On the server: the rendered page is served from its cache only while this status still holds.
+  validity?.until(statusValidUntil(status, clock.now));
   if (status.state === 'unknown') return null;
   const tone = status.state === 'closed' ? 'rose' : status.closingSoon ? 'amber' : 'green';
   return (

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { queryClient } from '../../lib/query-client';
 import { settingsQuery } from '../settings';
 import { mallHoursQuery } from './api';
@@ -7,15 +7,14 @@ import { mallHoursQuery } from './api';
 /** How often a shown status is recomputed: "Closes in 20 min" moves on by itself. */
 const TICK_MS = 30_000;
 
-const clockQuery = { ...settingsQuery, staleTime: 10 * 60_000 };
+export const clockQuery = { ...settingsQuery, staleTime: 10 * 60_000 };
 
 /**
  * Starts reading what an open-now status needs (the clock and the mall's hours) with a screen's own
  * reads (its `prefetch`), rather than after the screen has rendered its shops.
  */
-export function prefetchMallClock(): void {
-  void queryClient.prefetchQuery(clockQuery);
-  void queryClient.prefetchQuery(mallHoursQuery);
+export function prefetchMallClock(): Promise<unknown> {
+  return Promise.all([queryClient.prefetchQuery(clockQuery), queryClient.prefetchQuery(mallHoursQuery)]);
 }
 
 /**
@@ -25,6 +24,7 @@ export function prefetchMallClock(): void {
  */
 export function useMallClock(): { now: number; timeZone: string } | null {
   const settings = useQuery(clockQuery);
+  const rendering = useServerRender();
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => setTick((n) => n + 1), TICK_MS);
@@ -38,6 +38,10 @@ export function useMallClock(): { now: number; timeZone: string } | null {
     };
   }, []);
   if (!settings.data) return null;
+  // A page rendered on the server shows the status at its render's instant (the settings' `now`, read
+  // then), and the browser's first render, which hydrates that page, must draw the same: the live clock
+  // takes over right after (docs/decisions/034).
+  if (rendering) return { now: Date.parse(settings.data.now), timeZone: settings.data.timeZone };
   // The answer was made at most a round trip before it arrived; the offset is good to that.
   const offset = Date.parse(settings.data.now) - settings.dataUpdatedAt;
   void tick;
@@ -47,4 +51,14 @@ export function useMallClock(): { now: number; timeZone: string } | null {
 /** "Now" for the Open-now filter: the mall clock's minute as the API takes it (UTC, YYYY-MM-DDTHH:MMZ). */
 export function openAtParam(now: number): string {
   return `${new Date(now).toISOString().slice(0, 16)}Z`;
+}
+
+const noSubscription = () => () => {};
+/** True on the server and while the browser hydrates a server-rendered page; false afterwards. */
+function useServerRender(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => true,
+  );
 }

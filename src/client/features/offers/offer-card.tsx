@@ -6,6 +6,7 @@ import type { Offer } from '../../../shared/offer';
 import { EmptyState } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
+import { useDirectoryArea } from '../../lib/directory-area';
 import { formatDate } from '../../lib/format-date';
 
 interface OfferCardProps {
@@ -17,6 +18,7 @@ interface OfferCardProps {
 
 export function OfferCard({ offer, showShop = true, headingLevel: Heading = 'h3' }: OfferCardProps) {
   const titleId = useId();
+  const { shopById } = useDirectoryArea();
   return (
     <article
       aria-labelledby={titleId}
@@ -39,7 +41,7 @@ export function OfferCard({ offer, showShop = true, headingLevel: Heading = 'h3'
       <div className="mt-auto flex flex-col items-start pt-3 text-sm">
         {showShop ? (
           <Link
-            to={`/user/shops/${offer.shopId}`}
+            to={shopById(offer.shopId)}
             className="-mx-1 inline-flex min-h-10 max-w-full items-center gap-1.5 rounded-md px-1 font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
           >
             <Store aria-hidden="true" className="size-4 shrink-0" />

@@ -1,4 +1,5 @@
-// A product as the shopper sees it on its shop's page, with its Compare button.
+// A product as the shopper sees it on its shop's page, with its Compare button (signed-in shoppers only:
+// the public directory shows the same card without it).
 import { Check, Plus } from 'lucide-react';
 import { useId } from 'react';
 import { formatRupees } from '../../../shared/money';
@@ -8,14 +9,14 @@ import { Button } from '../../components/ui/button';
 import { Price } from '../../components/ui/price';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
+import { useDirectoryArea } from '../../lib/directory-area';
 import { useCompare } from '../compare/compare-context';
 import { hasItem, toCompareItem } from '../compare/compare-store';
 import { Picture } from '../images';
 
 export function ProductCard({ product, onAdded }: { product: Product; onAdded: () => void }) {
   const nameId = useId();
-  const { items, add } = useCompare();
-  const added = hasItem(items, product.id);
+  const { compare } = useDirectoryArea();
 
   return (
     <article
@@ -60,26 +61,42 @@ export function ProductCard({ product, onAdded }: { product: Product; onAdded: (
             {product.offer.title} · {product.offer.discount}% off
           </p>
         ) : null}
-        <Button
-          variant={added ? 'secondary' : 'primary'}
-          className={cn('mt-3 min-h-10 w-full', added && 'cursor-default')}
-          aria-disabled={added || undefined}
-          aria-describedby={nameId}
-          onClick={() => {
-            if (added) return;
-            add(toCompareItem(product));
-            onAdded();
-          }}
-        >
-          {added ? (
-            <Check aria-hidden="true" className="size-4" />
-          ) : (
-            <Plus aria-hidden="true" className="size-4" />
-          )}
-          {added ? 'Added to compare' : 'Compare'}
-        </Button>
+        {compare ? <CompareButton product={product} nameId={nameId} onAdded={onAdded} /> : null}
       </div>
     </article>
+  );
+}
+
+function CompareButton({
+  product,
+  nameId,
+  onAdded,
+}: {
+  product: Product;
+  nameId: string;
+  onAdded: () => void;
+}) {
+  const { items, add } = useCompare();
+  const added = hasItem(items, product.id);
+  return (
+    <Button
+      variant={added ? 'secondary' : 'primary'}
+      className={cn('mt-3 min-h-10 w-full', added && 'cursor-default')}
+      aria-disabled={added || undefined}
+      aria-describedby={nameId}
+      onClick={() => {
+        if (added) return;
+        add(toCompareItem(product));
+        onAdded();
+      }}
+    >
+      {added ? (
+        <Check aria-hidden="true" className="size-4" />
+      ) : (
+        <Plus aria-hidden="true" className="size-4" />
+      )}
+      {added ? 'Added to compare' : 'Compare'}
+    </Button>
   );
 }
 

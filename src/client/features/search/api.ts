@@ -2,6 +2,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { SearchKind, SearchResults } from '../../../shared/search';
 import { api } from '../../lib/api';
+import { PUBLIC_AREA, USER_AREA } from '../../lib/directory-area';
 import { toSearch } from '../../lib/list-query';
 import { queryKeys } from '../../lib/query-keys';
 
@@ -23,18 +24,19 @@ export const searchQuery = (params: SearchParams) =>
     staleTime: 0,
   });
 
-/** Where a result opens: the shopper's shop page, or the admin's edit screen. */
-export type SearchArea = 'user' | 'admin';
+/** Where a result opens: the public shop page, the shopper's, or the admin's edit screen. */
+export type SearchArea = 'public' | 'user' | 'admin';
 
 export interface ResultLinks {
-  shop(item: { id: string }): string;
+  shop(item: { id: string; slug: string }): string;
   product(item: { id: string; shopId: string }): string;
   offer(item: { id: string; shopId: string }): string;
   page(q: string, kind?: SearchKind): string;
 }
 
 export function resultLinks(area: SearchArea): ResultLinks {
-  const page = (q: string, kind?: SearchKind) => `/${area}/search${toSearch({ q, kind })}`;
+  const page = (q: string, kind?: SearchKind) =>
+    `${area === 'public' ? '' : `/${area}`}/search${toSearch({ q, kind })}`;
   if (area === 'admin') {
     return {
       shop: ({ id }) => `/admin/shops/${encodeURIComponent(id)}`,
@@ -43,11 +45,13 @@ export function resultLinks(area: SearchArea): ResultLinks {
       page,
     };
   }
-  // A shopper's product or offer opens its shop's page, which lists both.
+  // A shopper's product or offer opens its shop's page, which lists both (public: its id answers with a
+  // redirect to the shop's slug).
+  const directory = area === 'public' ? PUBLIC_AREA : USER_AREA;
   return {
-    shop: ({ id }) => `/user/shops/${encodeURIComponent(id)}`,
-    product: ({ shopId }) => `/user/shops/${encodeURIComponent(shopId)}`,
-    offer: ({ shopId }) => `/user/shops/${encodeURIComponent(shopId)}`,
+    shop: (shop) => directory.shop(shop),
+    product: ({ shopId }) => directory.shopById(shopId),
+    offer: ({ shopId }) => directory.shopById(shopId),
     page,
   };
 }

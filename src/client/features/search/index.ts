@@ -1,3 +1,3 @@
 export { countsText, resultLinks, type SearchArea, searchQuery } from './api';
 export { SearchBox } from './search-box';
-export { SearchResultsPage } from './search-results-page';
+export { resultsQuery, SearchResultsPage } from './search-results-page';

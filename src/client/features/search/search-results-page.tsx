@@ -25,6 +25,20 @@ const PAGE_SIZE = 20;
 const isKind = (value: string | null): value is SearchKind =>
   value === 'shops' || value === 'products' || value === 'offers';
 
+/** What a results page's address asks for: the text, one group (`&kind=`) and its page. */
+function resultsParams(params: URLSearchParams): { q: string; kind: SearchKind | undefined; page: number } {
+  const q = (params.get('q') ?? '').trim();
+  const kindParam = params.get('kind');
+  const kind = isKind(kindParam) ? kindParam : undefined;
+  return { q, kind, page: kind ? pageFrom(params) : 1 };
+}
+
+/** The results page's read for its address (the page's and its prefetch's: routes/user/search-page.tsx). */
+export function resultsQuery(params: URLSearchParams) {
+  const { q, kind, page } = resultsParams(params);
+  return searchQuery({ q, kind, page: kind ? page : undefined });
+}
+
 /**
  * The full results of the mall-wide search, `/{area}/search?q=…` (shareable): every group's best five
  * with its count, or one group (`&kind=`) page by page.
@@ -32,12 +46,9 @@ const isKind = (value: string | null): value is SearchKind =>
 export function SearchResultsPage({ area }: { area: SearchArea }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const q = (params.get('q') ?? '').trim();
-  const kindParam = params.get('kind');
-  const kind = isKind(kindParam) ? kindParam : undefined;
-  const page = kind ? pageFrom(params) : 1;
+  const { q, kind, page } = resultsParams(params);
   const links = resultLinks(area);
-  const results = useQuery({ ...searchQuery({ q, kind, page: kind ? page : undefined }), enabled: q !== '' });
+  const results = useQuery({ ...resultsQuery(params), enabled: q !== '' });
   const topRef = useRef<HTMLElement>(null);
   const { goToPage } = usePageParam(topRef);
 
@@ -68,6 +79,8 @@ export function SearchResultsPage({ area }: { area: SearchArea }) {
 
       <search>
         <form
+          method="get"
+          action={links.page('').split('?')[0]}
           onSubmit={submit}
           className="flex flex-wrap items-end gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
         >

@@ -17,6 +17,11 @@ export interface ShopFilters {
 
 export const shopsQuery = pageQuery<Shop, ShopFilters>(queryKeys.shops, '/api/shops');
 export const shopQuery = recordQuery<ShopDetail>(queryKeys.shops, '/api/shops');
+/**
+ * A shop by its public address (`/shops/pixel-point`): its slug, an old slug (the answer names the new
+ * one) or its id (docs/decisions/034).
+ */
+export const shopBySlugQuery = recordQuery<ShopDetail>([...queryKeys.shops, 'slug'], '/api/shops/by-slug');
 
 /** Every shop, by name: the shop selects of the admin forms and filters, however big the mall. */
 export const allShopsQuery = queryOptions({

@@ -1,6 +1,7 @@
 export {
   allShopsQuery,
   type ShopFilters,
+  shopBySlugQuery,
   shopDeleteConsequence,
   shopQuery,
   shopsQuery,

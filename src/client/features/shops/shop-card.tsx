@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Shop } from '../../../shared/shop';
 import { Skeleton } from '../../components/ui/skeleton';
+import { useDirectoryArea } from '../../lib/directory-area';
 import { OpenStatus } from '../hours';
 import { Picture } from '../images';
 import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
@@ -10,6 +11,7 @@ import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 /** The whole card links to the shop's page; `from` is the list to go back to from there. */
 export function ShopCard({ shop, from }: { shop: Shop; from: string }) {
   const nameId = useId();
+  const area = useDirectoryArea();
   return (
     <article
       aria-labelledby={nameId}
@@ -25,7 +27,7 @@ export function ShopCard({ shop, from }: { shop: Shop; from: string }) {
       <h3 id={nameId} className="text-lg font-semibold text-slate-900">
         {/* why: the whole card is the link's target area, while its name stays just the shop's name */}
         <Link
-          to={`/user/shops/${shop.id}`}
+          to={area.shop(shop)}
           state={{ from }}
           className="wrap-anywhere outline-none after:absolute after:inset-0 after:rounded-2xl hover:text-indigo-700"
         >

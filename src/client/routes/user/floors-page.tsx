@@ -11,12 +11,13 @@ import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-s
 import { Skeleton } from '../../components/ui/skeleton';
 import { AmenityItem, floorGuideQuery } from '../../features/amenities';
 import { LazyFloorPlan } from '../../features/floor-plans';
+import { useDirectoryArea } from '../../lib/directory-area';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 /** Starts this screen's read before it renders (lib/lazy-route.tsx). */
-export function prefetch(): void {
-  void queryClient.prefetchQuery(floorGuideQuery);
+export function prefetch(): Promise<void> {
+  return queryClient.prefetchQuery(floorGuideQuery);
 }
 
 const shopCount = (n: number) => (n === 1 ? '1 shop' : `${n} shops`);
@@ -75,6 +76,7 @@ export function FloorsPage() {
 }
 
 function FloorSection({ floor }: { floor: FloorGuideEntry }) {
+  const area = useDirectoryArea();
   const headingId = useId();
   return (
     <section
@@ -124,7 +126,7 @@ function FloorSection({ floor }: { floor: FloorGuideEntry }) {
                   className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2.5"
                 >
                   <Link
-                    to={`/user/shops/${shop.id}`}
+                    to={area.shop(shop)}
                     className="min-w-0 font-medium wrap-anywhere text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
                   >
                     {shop.name}

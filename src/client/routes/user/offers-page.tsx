@@ -16,14 +16,14 @@ function listQuery(page: number) {
 }
 
 /** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
-export function prefetch(search: URLSearchParams): void {
-  void queryClient.prefetchQuery(listQuery(pageFrom(search)));
+export function prefetch(search: URLSearchParams): Promise<void> {
+  return queryClient.prefetchQuery(listQuery(pageFrom(search)));
 }
 
 export function OffersPage() {
   usePageTitle('Current Offers');
   const topRef = useRef<HTMLDivElement>(null);
-  const { page, goToPage } = usePageParam(topRef);
+  const { page, goToPage, pageHref } = usePageParam(topRef);
   const offers = useQuery(listQuery(page));
   const total = offers.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -61,7 +61,7 @@ export function OffersPage() {
             items={data.items}
             render={(offer) => <OfferCard offer={offer} headingLevel="h2" />}
             stale={offers.isPlaceholderData}
-            pagination={{ label: 'Offer pages', page, pageCount, onPageChange: goToPage }}
+            pagination={{ label: 'Offer pages', page, pageCount, onPageChange: goToPage, pageHref }}
           />
         )}
       </QueryView>

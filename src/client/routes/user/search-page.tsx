@@ -1,6 +1,14 @@
-import { SearchResultsPage } from '../../features/search';
+import { resultsQuery, SearchResultsPage } from '../../features/search';
+import { useDirectoryArea } from '../../lib/directory-area';
+import { queryClient } from '../../lib/query-client';
 
-/** /user/search?q=…: the mall-wide search's full results; results open the shop's page. */
+/** Reads the results for this screen's address before it renders (lib/lazy-route.tsx). */
+export function prefetch(search: URLSearchParams): Promise<void> {
+  const query = resultsQuery(search);
+  return query.queryKey[1].q ? queryClient.prefetchQuery(query) : Promise.resolve();
+}
+
+/** /search?q=… and /user/search?q=…: the mall-wide search's full results; results open the shop's page. */
 export function SearchPage() {
-  return <SearchResultsPage area="user" />;
+  return <SearchResultsPage area={useDirectoryArea().name} />;
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Package, Percent, Store } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { Link, type Params, useLocation, useParams } from 'react-router';
+import { Link, Navigate, type Params, useLocation, useParams } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
@@ -12,11 +12,18 @@ import { prefetchMallClock } from '../../features/hours';
 import { preloadPicture } from '../../features/images';
 import { OfferCard, OfferCardSkeleton, offersQuery } from '../../features/offers';
 import { ProductCard, ProductCardSkeleton, productsQuery } from '../../features/products';
-import { COVER_SIZES, ShopHeader, ShopHeaderSkeleton, shopQuery } from '../../features/shops';
+import {
+  COVER_SIZES,
+  ShopHeader,
+  ShopHeaderSkeleton,
+  shopBySlugQuery,
+  shopQuery,
+} from '../../features/shops';
 import { isNotFound } from '../../lib/api';
+import { type DirectoryArea, PUBLIC_AREA, USER_AREA, useDirectoryArea } from '../../lib/directory-area';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
-import { usePageParam } from '../../lib/use-list-params';
+import { pageFrom, usePageParam } from '../../lib/use-list-params';
 
 const PRODUCTS_PAGE_SIZE = 12;
 /** A shop runs a handful of offers at once; one request shows them all. */
@@ -28,8 +35,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Where "Back to shops" goes: the filtered list the shopper came from, else all shops. */
 function useBackToShops(): string {
   const { state } = useLocation();
+  const { shops } = useDirectoryArea();
   const from: unknown = state && typeof state === 'object' && 'from' in state ? state.from : undefined;
-  return typeof from === 'string' && /^\/user\/shops(\?|$)/.test(from) ? from : '/user/shops';
+  return typeof from === 'string' && (from === shops || from.startsWith(`${shops}?`)) ? from : shops;
 }
 
 function BackToShops() {
@@ -45,26 +53,52 @@ function BackToShops() {
   );
 }
 
-/** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx): the shop, and the clock its status needs. */
-export function prefetch(_search: URLSearchParams, params: Params): void {
-  if (!params.id || !UUID.test(params.id)) return;
-  prefetchMallClock();
-  const query = shopQuery(params.id);
+/** The shop's own query: by id in the shopper's area, by its address (slug) in the public one. */
+function shopQueryFor(area: DirectoryArea, params: Readonly<Params>) {
+  return area.name === 'public' ? shopBySlugQuery(params.slug ?? '') : shopQuery(params.id ?? '');
+}
+const validParams = (params: Readonly<Params>) => (params.id ? UUID.test(params.id) : Boolean(params.slug));
+
+/**
+ * Reads this screen's data from its URL before it renders (lib/lazy-route.tsx): the shop, then what its
+ * page lists (offers, products, its floor's plan) and the clock its status needs. Resolves once all of
+ * it is in the cache (a server-rendered page waits for it).
+ */
+export async function prefetch(search: URLSearchParams, params: Params): Promise<void> {
+  if (!validParams(params)) return;
+  const area = params.slug !== undefined ? PUBLIC_AREA : USER_AREA;
+  const clock = prefetchMallClock();
+  const query = shopQueryFor(area, params);
+  const shop = await queryClient.fetchQuery(query).catch(() => undefined);
+  if (!shop) return;
   // the cover is the page's largest paint: asked for when the shop answers, not after the page renders
-  void queryClient
-    .prefetchQuery(query)
-    .then(() => preloadPicture(queryClient.getQueryData(query.queryKey)?.cover, COVER_SIZES));
+  preloadPicture(shop.cover, COVER_SIZES);
+  await Promise.all([
+    clock,
+    queryClient.prefetchQuery(floorGuideQuery),
+    queryClient.prefetchQuery(shopOffersQuery(shop.id)),
+    queryClient.prefetchQuery(shopProductsQuery(shop.id, pageFrom(search))),
+  ]);
 }
 
-export function ShopDetailPage() {
-  const { id = '' } = useParams();
-  const validId = UUID.test(id);
-  const shop = useQuery({ ...shopQuery(id), enabled: validId });
+const shopOffersQuery = (shopId: string) => offersQuery({ shopId, active: true, pageSize: OFFERS_PAGE_SIZE });
+const shopProductsQuery = (shopId: string, page: number) =>
+  productsQuery({ shopId, page, pageSize: PRODUCTS_PAGE_SIZE });
 
-  const notFound = !validId || (shop.isError && isNotFound(shop.error));
+export function ShopDetailPage() {
+  const params = useParams();
+  const area = useDirectoryArea();
+  const valid = validParams(params);
+  const shop = useQuery({ ...shopQueryFor(area, params), enabled: valid });
+  const id = shop.data?.id ?? params.id ?? '';
+
+  const notFound = !valid || (shop.isError && isNotFound(shop.error));
   // the shop's name once read; 'Shop' when it could not be (the error and Try again show)
   usePageTitle(notFound ? 'Shop not found' : (shop.data?.name ?? (shop.isError ? 'Shop' : undefined)));
   if (notFound) return <ShopNotFound />;
+  // an old address or the shop's id, followed in the app as the server does: to the shop's own address
+  if (area.name === 'public' && shop.data && shop.data.slug !== params.slug)
+    return <Navigate to={area.shop(shop.data)} replace />;
 
   return (
     <div className="space-y-8">
@@ -91,7 +125,7 @@ function ShopNotFound() {
       </div>
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Shop not found</h1>
       <p className="mt-2 text-slate-600">This shop does not exist or is no longer in the mall.</p>
-      <Link to="/user/shops" className={buttonClass('primary', 'md', 'mt-6 min-h-10')}>
+      <Link to={useDirectoryArea().shops} className={buttonClass('primary', 'md', 'mt-6 min-h-10')}>
         <ArrowLeft aria-hidden="true" className="size-4" />
         Back to shops
       </Link>
@@ -119,7 +153,7 @@ function FindIt({ shopId, floorId }: { shopId: string; floorId: string }) {
 }
 
 function ShopOffers({ shopId }: { shopId: string }) {
-  const offers = useQuery(offersQuery({ shopId, active: true, pageSize: OFFERS_PAGE_SIZE }));
+  const offers = useQuery(shopOffersQuery(shopId));
   return (
     <section aria-labelledby="shop-offers" className="space-y-4">
       <h2 id="shop-offers" className="text-xl font-bold tracking-tight text-slate-900">
@@ -157,8 +191,8 @@ function ShopOffers({ shopId }: { shopId: string }) {
 
 function ShopProducts({ shopId }: { shopId: string }) {
   const sectionRef = useRef<HTMLElement>(null);
-  const { page, goToPage } = usePageParam(sectionRef);
-  const products = useQuery(productsQuery({ shopId, page, pageSize: PRODUCTS_PAGE_SIZE }));
+  const { page, goToPage, pageHref } = usePageParam(sectionRef);
+  const products = useQuery(shopProductsQuery(shopId, page));
   const pageCount = Math.max(1, Math.ceil((products.data?.total ?? 0) / PRODUCTS_PAGE_SIZE));
   const [announcement, setAnnouncement] = useState('');
 
@@ -199,7 +233,7 @@ function ShopProducts({ shopId }: { shopId: string }) {
               />
             )}
             stale={products.isPlaceholderData}
-            pagination={{ label: 'Product pages', page, pageCount, onPageChange: goToPage }}
+            pagination={{ label: 'Product pages', page, pageCount, onPageChange: goToPage, pageHref }}
           />
         )}
       </QueryView>

@@ -1,6 +1,6 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { GitCompareArrows, Store } from 'lucide-react';
-import { type ChangeEvent, useEffect, useRef } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useRef } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import type { Place } from '../../../shared/place';
 import { Button, buttonClass } from '../../components/ui/button';
@@ -9,9 +9,10 @@ import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { SearchField } from '../../components/ui/search-field';
-import { openAtParam, prefetchMallClock, useMallClock } from '../../features/hours';
+import { clockQuery, openAtParam, prefetchMallClock, useMallClock } from '../../features/hours';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
+import { useDirectoryArea } from '../../lib/directory-area';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 import {
@@ -52,22 +53,36 @@ function listQuery(
 }
 
 /**
- * Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx): the shops only when
- * unfiltered, since a filter names a category or floor whose id comes with the lists.
+ * Reads this screen's data from its URL before it renders (lib/lazy-route.tsx): the lists, then the shops
+ * (a filter names a category or floor whose id comes with the lists; Open now needs the mall's clock).
+ * Resolves once everything the first render shows is in the cache (a server-rendered page waits for it).
  */
-export function prefetch(search: URLSearchParams): void {
-  prefetchMallClock();
-  void queryClient.prefetchQuery(categoriesQuery);
-  void queryClient.prefetchQuery(floorsQuery);
-  if (!search.get('category') && !search.get('floor') && !search.get('open')) {
-    void queryClient.prefetchQuery(
-      listQuery(undefined, undefined, pageFrom(search), undefined, readListParams(search).q),
-    );
-  }
+export async function prefetch(search: URLSearchParams): Promise<void> {
+  const clockRead = prefetchMallClock();
+  const categoryName = search.get('category') ?? '';
+  const floorName = search.get('floor') ?? '';
+  const openNow = search.get('open') === 'now';
+  const [categories, floors, clock] = await Promise.all([
+    queryClient.fetchQuery(categoriesQuery),
+    queryClient.fetchQuery(floorsQuery),
+    openNow ? queryClient.fetchQuery(clockQuery) : undefined,
+  ]);
+  const openAt = clock ? openAtParam(Date.parse(clock.now)) : undefined;
+  await queryClient.prefetchQuery(
+    listQuery(
+      findByName(categories, categoryName)?.id,
+      findByName(floors, floorName)?.id,
+      pageFrom(search),
+      openAt,
+      readListParams(search).q,
+    ),
+  );
+  await clockRead;
 }
 
 export function ShopsPage() {
   usePageTitle('Shops');
+  const area = useDirectoryArea();
   const [params] = useSearchParams();
   // every change of the query string goes through the list's writer: never once the browser left the list
   const write = useListWrite();
@@ -117,7 +132,7 @@ export function ShopsPage() {
   }, [unknownCategory, unknownFloor, pastTheEnd, pageCount, write]);
 
   const resultsRef = useRef<HTMLElement>(null);
-  const { goToPage } = usePageParam(resultsRef);
+  const { goToPage, pageHref } = usePageParam(resultsRef);
 
   // A select's choice replaces the history entry: arrowing through the categories changes the value at
   // every step, and Back should leave the list, not replay each step. Open now is one click: it adds one.
@@ -154,32 +169,51 @@ export function ShopsPage() {
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Shops</h1>
           <p className="mt-1 text-sm text-slate-600">Find a shop by name, category or floor.</p>
         </div>
-        <Link to="/user/compare" className={buttonClass('secondary', 'md', 'min-h-10')}>
-          <GitCompareArrows aria-hidden="true" className="size-4" />
-          Compare Products
-        </Link>
+        {area.compare ? (
+          <Link to="/user/compare" className={buttonClass('secondary', 'md', 'min-h-10')}>
+            <GitCompareArrows aria-hidden="true" className="size-4" />
+            Compare Products
+          </Link>
+        ) : null}
       </div>
 
-      <search className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-5 lg:grid-cols-3">
-        <SearchField
-          label="Shop name"
-          placeholder="Search by name"
-          maxLength={200}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-        />
-        {placeFilters.map((filter) => (
-          <PlaceSelect key={filter.name} {...filter} onChange={(value) => setFilter(filter.name, value)} />
-        ))}
-        <label className="inline-flex min-h-10 items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
-          <input
-            type="checkbox"
-            className="size-4 accent-indigo-600"
-            checked={openNow}
-            onChange={(event) => setFilter('open', event.target.checked ? 'now' : '')}
+      {/* why: a GET form, so the filters work before any script has run (a server-rendered page); once
+          the app runs, each control filters as it changes and the form is never sent. */}
+      <search>
+        <form
+          method="get"
+          action={area.shops}
+          onSubmit={(event: FormEvent) => event.preventDefault()}
+          className="grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-5 lg:grid-cols-3"
+        >
+          <SearchField
+            label="Shop name"
+            name="q"
+            placeholder="Search by name"
+            maxLength={200}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
           />
-          Open now
-        </label>
+          {placeFilters.map((filter) => (
+            <PlaceSelect key={filter.name} {...filter} onChange={(value) => setFilter(filter.name, value)} />
+          ))}
+          <label className="inline-flex min-h-10 items-center gap-2 text-sm font-medium text-slate-700 sm:col-span-2">
+            <input
+              type="checkbox"
+              name="open"
+              value="now"
+              className="size-4 accent-indigo-600"
+              checked={openNow}
+              onChange={(event) => setFilter('open', event.target.checked ? 'now' : '')}
+            />
+            Open now
+          </label>
+          <noscript>
+            <button type="submit" className={buttonClass('primary', 'md', 'min-h-10 w-full sm:w-auto')}>
+              Show shops
+            </button>
+          </noscript>
+        </form>
       </search>
 
       <section ref={resultsRef} aria-labelledby="shop-results" className="scroll-mt-36 space-y-4">
@@ -223,9 +257,9 @@ export function ShopsPage() {
             <PagedList
               className={GRID}
               items={data.items}
-              render={(shop) => <ShopCard shop={shop} from={`/user/shops${search}`} />}
+              render={(shop) => <ShopCard shop={shop} from={`${area.shops}${search}`} />}
               stale={shops.isPlaceholderData}
-              pagination={{ label: 'Shop pages', page, pageCount, onPageChange: goToPage }}
+              pagination={{ label: 'Shop pages', page, pageCount, onPageChange: goToPage, pageHref }}
             />
           )}
         </QueryView>
@@ -257,6 +291,7 @@ function PlaceSelect({ name, places, chosen, named, onChange }: PlaceSelectProps
   return (
     <SelectField
       label={label}
+      name={name}
       value={chosen?.name ?? (places.isSuccess ? '' : named)}
       onChange={(event: ChangeEvent<HTMLSelectElement>) => onChange(event.target.value)}
       disabled={!places.isSuccess}

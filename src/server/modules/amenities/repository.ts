@@ -59,7 +59,10 @@ function byKindThenLocation(a: Sortable, b: Sortable) {
 }
 
 /** A floor's shops by unit: "Unit G-02" before "Unit G-11"; shops that give no location last, by name. */
-export function byUnit(a: FloorGuideShop, b: FloorGuideShop): number {
+export function byUnit(
+  a: Pick<FloorGuideShop, 'id' | 'name' | 'location'>,
+  b: Pick<FloorGuideShop, 'id' | 'name' | 'location'>,
+): number {
   if (!a.location !== !b.location) return a.location ? -1 : 1;
   return (
     natural.compare(a.location, b.location) || natural.compare(a.name, b.name) || a.id.localeCompare(b.id)
@@ -148,6 +151,7 @@ export function amenityRepository(db: Db) {
           tx
             .select({
               id: shops.id,
+              slug: shops.slug,
               name: shops.name,
               floorId: shops.floorId,
               category: categories.name,

@@ -178,7 +178,7 @@ function shopsQuery(words: readonly string[]): GroupQuery {
                       ${tier(raw('s.search_description'))} - 0.5) as score
         from ${candidates} m join shops s on s.id = m.id join cats c on c.id = s.category_id, term`,
     items: (paged) => sql`
-      select s.id, s.name, c.name as category, f.name as floor, s.location, s.logo_image as logo, paged.rank
+      select s.id, s.slug, s.name, c.name as category, f.name as floor, s.location, s.logo_image as logo, paged.rank
         from ${paged} paged join shops s on s.id = paged.id
         join cats c on c.id = s.category_id join floors f on f.id = s.floor_id`,
   };

@@ -1,0 +1,83 @@
+// Loads the public pages' renderer (src/client/server-render.tsx, docs/decisions/034) and connects it to
+// this app: its API reads go to the app in-process (app.inject, as a visitor with no cookie reads them:
+// a page can show nothing a visitor's own request would not get), and each render has its own query
+// client, kept in an AsyncLocalStorage.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** What the renderer module exports (src/client/server-render.tsx), as far as the server uses it. */
+export interface RenderedPage {
+  html: string;
+  hints: string;
+  state: unknown;
+  validUntil: number;
+  failed: boolean;
+  data(key: readonly unknown[]): unknown;
+}
+interface RendererModule {
+  installRenderer(io: {
+    fetch: typeof fetch;
+    current(): unknown;
+    run<T>(client: unknown, render: () => Promise<T>): Promise<T>;
+  }): void;
+  renderPage(url: string): Promise<RenderedPage>;
+}
+
+/**
+ * Marks the renderer's own in-process reads: they are not a client's requests (no rate limit counts
+ * them; the page's request was counted). A random value per process, so no client can send it.
+ */
+const RENDER_MARK = randomBytes(18).toString('base64url');
+export const isRenderRead = (request: FastifyRequest): boolean =>
+  request.headers['x-mall-render'] === RENDER_MARK;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The built renderer beside the server bundle, else one built now from the sources (tests, `npm run dev`). */
+async function loadModule(): Promise<RendererModule> {
+  const built = path.join(here, 'render.js');
+  if (here.endsWith(`${path.sep}dist${path.sep}server`) && fs.existsSync(built))
+    return import(pathToFileURL(built).href);
+  const repoRoot = path.resolve(here, '..', '..', '..');
+  const script = path.join(repoRoot, 'scripts', 'build-renderer.mjs');
+  const { buildRenderer } = (await import(pathToFileURL(script).href)) as {
+    buildRenderer(outfile: string): Promise<string>;
+  };
+  const outfile = path.join(repoRoot, '.tmp', `render-${process.pid}-${RENDER_MARK.slice(0, 6)}.mjs`);
+  await buildRenderer(outfile);
+  return import(pathToFileURL(outfile).href);
+}
+
+export type RenderPage = (url: string) => Promise<RenderedPage>;
+
+/** The renderer for `app`, loaded at its first use (the server starts without it). */
+export function pageRenderer(app: FastifyInstance): RenderPage {
+  let loading: Promise<RendererModule> | undefined;
+  const clients = new AsyncLocalStorage<unknown>();
+  const load = () => {
+    loading ??= loadModule().then((module) => {
+      module.installRenderer({
+        fetch: async (input, init) => {
+          const answer = await app.inject({
+            method: (init?.method ?? 'GET') as 'GET',
+            url: String(input),
+            headers: { accept: 'application/json', 'x-mall-render': RENDER_MARK },
+          });
+          return new Response(answer.statusCode === 204 ? null : answer.rawPayload, {
+            status: answer.statusCode,
+            headers: { 'content-type': String(answer.headers['content-type'] ?? 'application/json') },
+          });
+        },
+        current: () => clients.getStore(),
+        run: (client, render) => clients.run(client, render),
+      });
+      return module;
+    });
+    return loading;
+  };
+  return async (url) => (await load()).renderPage(url);
+}

@@ -1,0 +1,353 @@
+// The public directory's pages (docs/decisions/034): /shops, /shops/{slug}, /offers, /floors and /search,
+// rendered on the server from the client's own screens (pages/renderer.ts), with their title, description,
+// canonical URL, social card and structured data in <head>, then hydrated by the browser. A rendered
+// page is kept while the catalogue version and the mall's date are those it was drawn under, and no
+// longer than the earliest "Open now" status on it holds (the renderer says until when).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
+import { imageUrl } from '../../shared/images';
+import type { MallProfile } from '../../shared/mall-profile';
+import type { Db } from '../db/client';
+import { mallToday } from '../lib/mall-time';
+import { mallProfileRepository } from '../modules/mall-profile/repository';
+import { findShopByAddress } from '../modules/public-site/shop-address';
+import { pageRenderer, type RenderedPage } from '../pages/renderer';
+import { pageEncoding } from './client-pages';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A public directory page (rate-limited per address like the API, indexable). */
+    publicPage?: boolean;
+  }
+}
+
+export interface PublicPagesOptions {
+  db: Db;
+  timeZone: string;
+  now: () => Date;
+  /** The built client (its page template and chunk list); without it, a bare template (API tests). */
+  clientDir?: string;
+  /** Extra <head> content for a page: its structured data (JSON-LD scripts). */
+  structuredData?: (page: PageContext) => Promise<string>;
+}
+
+export type PageKind = 'shops' | 'shop' | 'offers' | 'floors' | 'search';
+
+export interface PageContext {
+  kind: PageKind;
+  /** The site's origin as search engines see it (the profile's public URL, else this request's). */
+  baseUrl: string;
+  profile: MallProfile;
+  /** The rendered page's reads, by query key. */
+  rendered: RenderedPage;
+  /** The shop page's shop id. */
+  shopId?: string;
+  slug?: string;
+}
+
+/** The query parameters each page reads, in a fixed order: any other (utm_…) neither changes nor splits it. */
+const PAGE_PARAMS: Record<PageKind, readonly string[]> = {
+  shops: ['q', 'category', 'floor', 'open', 'page'],
+  shop: ['page'],
+  offers: ['page'],
+  floors: [],
+  search: ['q', 'kind', 'page'],
+};
+
+/** The page's own address: its path and the parameters it reads, each once. */
+export function canonicalSearch(kind: PageKind, query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const name of PAGE_PARAMS[kind]) {
+    const raw = query[name];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (typeof value !== 'string' || value === '') continue;
+    if (name === 'page' && (!/^\d{1,6}$/.test(value) || Number(value) <= 1)) continue;
+    params.set(name, value.slice(0, 200));
+  }
+  const search = params.toString();
+  return search ? `?${search}` : '';
+}
+
+interface Entry {
+  version: string;
+  mallDate: string;
+  validUntil: number;
+  etag: string;
+  body: Record<'identity' | 'br' | 'gzip', Buffer>;
+}
+
+const MAX_CACHE_BYTES = 32 * 1024 * 1024;
+const BARE_TEMPLATE =
+  '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Super Mall</title></head><body><div id="root"></div></body></html>';
+
+export const publicPagesPlugin = fp<PublicPagesOptions>(
+  async (app, options) => {
+    const { db, timeZone, now } = options;
+    const render = pageRenderer(app);
+    const profiles = mallProfileRepository(db);
+    const template = pageTemplate(options.clientDir);
+    const cache = new LRUCache<string, Entry>({
+      maxSize: MAX_CACHE_BYTES,
+      sizeCalculation: (entry, key) =>
+        entry.body.identity.length + entry.body.br.length + entry.body.gzip.length + key.length,
+    });
+
+    const page = (kind: PageKind) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const query = request.query as Record<string, unknown>;
+      let slug: string | undefined;
+      let shopId: string | undefined;
+      if (kind === 'shop') {
+        const asked = (request.params as { slug: string }).slug;
+        const found = await findShopByAddress(db, asked);
+        if (!found) return notFound(request, reply, 'shop');
+        if (found.slug !== asked) {
+          // An old address or the shop's id: its own address, for good (search engines move with it).
+          return reply.redirect(
+            `/shops/${encodeURIComponent(found.slug)}${canonicalSearch(kind, query)}`,
+            301,
+          );
+        }
+        slug = found.slug;
+        shopId = found.id;
+      }
+      const pathname = kind === 'shop' ? `/shops/${encodeURIComponent(slug ?? '')}` : `/${kind}`;
+      const url = `${pathname}${canonicalSearch(kind, query)}`;
+      const version = await app.catalogVersion();
+      const at = now();
+      const mallDate = mallToday(timeZone, at);
+      const key = url;
+      let entry = cache.get(key);
+      const fresh =
+        entry?.version === version && entry.mallDate === mallDate && at.getTime() < entry.validUntil;
+      if (!fresh) {
+        const rendered = await render(url);
+        const profile = await profiles.get();
+        const context: PageContext = {
+          kind,
+          baseUrl: baseUrl(request, profile),
+          profile,
+          rendered,
+          shopId,
+          slug,
+        };
+        const html = await documentFor(template, context, url, options.structuredData);
+        const validUntil = Math.min(
+          rendered.validUntil,
+          // "Open now" lists whatever is open this minute.
+          query.open === 'now' ? at.getTime() - (at.getTime() % 60_000) + 60_000 : Number.POSITIVE_INFINITY,
+        );
+        entry = {
+          version,
+          mallDate,
+          validUntil,
+          etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`,
+          body: compressed(html),
+        };
+        // A page drawn from a failed read shows its error: sent, never kept.
+        if (!rendered.failed) cache.set(key, entry);
+      }
+      const current = entry as Entry;
+      reply
+        .header('etag', current.etag)
+        .header('cache-control', 'public, no-cache')
+        .header('vary', 'accept-encoding');
+      if (request.headers['if-none-match'] === current.etag) return reply.code(304).send();
+      const encoding = pageEncoding(request.headers['accept-encoding']);
+      if (encoding !== 'identity') reply.header('content-encoding', encoding);
+      return reply.type('text/html; charset=utf-8').send(current.body[encoding]);
+    };
+
+    /** A shop that is not there: the page says so (the app's own Shop not found), with a 404. */
+    async function notFound(request: FastifyRequest, reply: FastifyReply, kind: PageKind) {
+      const rendered = await render(request.url.split('?')[0] ?? '/');
+      const profile = await profiles.get();
+      const html = await documentFor(
+        template,
+        { kind, baseUrl: baseUrl(request, profile), profile, rendered },
+        '',
+        undefined,
+      );
+      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    }
+
+    const declared = {
+      hide: true,
+      response: {
+        200: z.string().describe('The page (HTML)'),
+        301: z.undefined().describe('The shop moved to this address (a rename): Location'),
+        304: z.undefined().describe('Not modified'),
+        404: z.string().describe('No such shop: the page says so'),
+      },
+    };
+    const config = { publicPage: true };
+    for (const kind of ['shops', 'offers', 'floors', 'search'] as const)
+      app.get(`/${kind}`, { config, schema: declared }, page(kind));
+    app.get('/shops/:slug', { config, schema: declared }, page('shop'));
+  },
+  { name: 'public-pages' },
+);
+
+/** The profile's public URL when set, else this request's own origin (behind MALL_TRUST_PROXY's proxies). */
+function baseUrl(request: FastifyRequest, profile: MallProfile): string {
+  if (profile.publicUrl) return profile.publicUrl.replace(/\/+$/, '');
+  return `${request.protocol}://${request.host}`;
+}
+
+interface Template {
+  html: string;
+  /** modulepreload links for the public pages' chunks. */
+  preloads: string;
+}
+
+function pageTemplate(clientDir: string | undefined): Template {
+  const file = clientDir ? path.join(clientDir, 'template.html') : '';
+  if (!file || !fs.existsSync(file)) return { html: BARE_TEMPLATE, preloads: '' };
+  const preloadFile = path.join(clientDir as string, 'preload.json');
+  const chunks = fs.existsSync(preloadFile)
+    ? ((JSON.parse(fs.readFileSync(preloadFile, 'utf8')) as Record<string, string[]>)['/shops'] ?? [])
+    : [];
+  return {
+    html: fs.readFileSync(file, 'utf8'),
+    preloads: chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="${chunk}">`).join(''),
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** JSON inside <script type="application/json">: nothing in it can end the element or open a comment. */
+export const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+interface Head {
+  title: string;
+  description: string;
+  image: string | null;
+  noindex: boolean;
+}
+
+function headFor(context: PageContext, search: URLSearchParams): Head {
+  const mall = context.profile.name;
+  const data = (key: readonly unknown[]) => context.rendered.data(key);
+  switch (context.kind) {
+    case 'shop': {
+      const shop = data(['shops', 'slug', 'detail', context.slug]) as
+        | {
+            name: string;
+            description: string;
+            category: string;
+            floor: string;
+            cover: string | null;
+            logo: string | null;
+          }
+        | undefined;
+      if (!shop) return { title: `Shop not found · ${mall}`, description: '', image: null, noindex: true };
+      const about = shop.description.trim() || `${shop.name}: ${shop.category} on ${shop.floor} at ${mall}.`;
+      return {
+        title: `${shop.name} · ${mall}`,
+        description: clip(about, 160),
+        image: shop.cover ?? shop.logo,
+        noindex: false,
+      };
+    }
+    case 'shops':
+      return {
+        title: `Shops · ${mall}`,
+        description: `Every shop at ${mall}: find one by name, category or floor, see whether it is open now and what it offers today.`,
+        image: context.profile.logo,
+        noindex: false,
+      };
+    case 'offers':
+      return {
+        title: `Current Offers · ${mall}`,
+        description: `The offers running at ${mall} today, shop by shop, with how long each lasts.`,
+        image: context.profile.logo,
+        noindex: false,
+      };
+    case 'floors':
+      return {
+        title: `Floors · ${mall}`,
+        description: `Every floor of ${mall} from the lowest up, with its shops, its amenities and its plan.`,
+        image: context.profile.logo,
+        noindex: false,
+      };
+    case 'search': {
+      const q = (search.get('q') ?? '').trim();
+      return {
+        title: q ? `Search: ${q} · ${mall}` : `Search · ${mall}`,
+        description: `Shops, products and running offers at ${mall}.`,
+        image: context.profile.logo,
+        // A site's own search results are not pages for a search engine's index (Google's guidance).
+        noindex: true,
+      };
+    }
+  }
+}
+
+const clip = (text: string, max: number) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
+};
+
+async function documentFor(
+  template: Template,
+  context: PageContext,
+  url: string,
+  structuredData: PublicPagesOptions['structuredData'],
+): Promise<string> {
+  const search = new URLSearchParams(url.split('?')[1] ?? '');
+  const head = headFor(context, search);
+  const canonical = `${context.baseUrl}${url}`;
+  const image = head.image ? `${context.baseUrl}${imageUrl(head.image, 1200, 'webp')}` : null;
+  const meta = [
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}" />`,
+    `<meta name="application-name" content="${escapeHtml(context.profile.name)}" />`,
+    head.noindex || !url ? '<meta name="robots" content="noindex, follow" />' : '',
+    url ? `<link rel="canonical" href="${escapeHtml(canonical)}" />` : '',
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:site_name" content="${escapeHtml(context.profile.name)}" />`,
+    `<meta property="og:title" content="${escapeHtml(head.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(head.description)}" />`,
+    url ? `<meta property="og:url" content="${escapeHtml(canonical)}" />` : '',
+    image ? `<meta property="og:image" content="${escapeHtml(image)}" />` : '',
+    `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}" />`,
+    `<meta name="twitter:title" content="${escapeHtml(head.title)}" />`,
+    `<meta name="twitter:description" content="${escapeHtml(head.description)}" />`,
+    image ? `<meta name="twitter:image" content="${escapeHtml(image)}" />` : '',
+    url && structuredData ? await structuredData(context) : '',
+    context.rendered.hints,
+    template.preloads,
+  ].join('');
+  return (
+    template.html
+      .replace(/<title>[^<]*<\/title>/, '')
+      .replace(/<meta name="description"[^>]*>/, '')
+      // the page reads without JavaScript: the app's "needs JavaScript" note is not for it
+      .replace(/<noscript>[^<]*<\/noscript>/, '')
+      .replace('</head>', `${meta}</head>`)
+      .replace(
+        /<div id="root"[^>]*>[\s\S]*?<\/div>\s*(?=<noscript|<script|<\/body)/,
+        `<div id="root" data-prerendered="page">${context.rendered.html}</div><script type="application/json" id="page-state">${scriptJson(context.rendered.state)}</script>`,
+      )
+  );
+}
+
+function compressed(html: string): Entry['body'] {
+  const identity = Buffer.from(html);
+  return {
+    identity,
+    br: zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
+    gzip: zlib.gzipSync(identity, { level: 6 }),
+  };
+}
