@@ -31,15 +31,16 @@ import { statsRoutes } from './modules/stats/routes';
 import { transferRoutes } from './modules/transfer/routes';
 import { schedulePrune } from './ops/prune';
 import { registerOverloadGuards } from './overload';
+import { pageStructuredData } from './pages/page-structured-data';
 import { apiDocsPlugin } from './plugins/api-docs';
 import { clientPagesPlugin } from './plugins/client-pages';
 import { databaseHealthRoutes } from './plugins/database-health';
 import { errorAnswersPlugin } from './plugins/error-answers';
 import { imageStorePlugin } from './plugins/image-store';
 import { publicPagesPlugin } from './plugins/public-pages';
-import { sitemapRobotsPlugin } from './plugins/sitemap-robots';
 import { routeTablePlugin } from './plugins/route-table';
 import { answerFrameworkError, securityHeadersPlugin } from './plugins/security-headers';
+import { sitemapRobotsPlugin } from './plugins/sitemap-robots';
 import { timeZoneRoutes } from './plugins/time-zones';
 import { type RateLimits, registerRateLimits } from './rate-limits';
 import { registerReadCache } from './read-cache';
@@ -239,7 +240,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // The public directory's pages, rendered on the server (docs/decisions/034).
   if (options.publicDirectory !== false)
-    await app.register(publicPagesPlugin, { db, timeZone, now, clientDir: options.clientDir });
+    await app.register(publicPagesPlugin, {
+      db,
+      timeZone,
+      now,
+      clientDir: options.clientDir,
+      structuredData: pageStructuredData(db, timeZone),
+    });
   // Last, what no route answered: the built client's files and pages, else the JSON 404.
   await app.register(clientPagesPlugin, {
     clientDir: options.clientDir,
