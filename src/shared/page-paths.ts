@@ -37,6 +37,7 @@ export const PAGE_PATHS = {
   adminImport: 'admin/imports/:id',
   adminApprovals: 'admin/approvals',
   adminMallHours: 'admin/mall-hours',
+  adminMallProfile: 'admin/mall',
   adminSearch: 'admin/search',
 
   userDashboard: 'user/dashboard',

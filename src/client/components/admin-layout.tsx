@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import {
   BadgeCheck,
+  Building2,
   Clock,
   History,
   Layers,
@@ -36,6 +37,8 @@ const links: Array<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/admin/approvals', label: 'Approvals', icon: BadgeCheck },
   // The mall's own opening hours (docs/decisions/017).
   { to: '/admin/mall-hours', label: 'Mall hours', icon: Clock },
+  // The mall's name, address, logo and web address for its public pages (docs/decisions/034).
+  { to: '/admin/mall', label: 'Mall profile', icon: Building2 },
 ];
 
 export function AdminLayout() {

@@ -34,5 +34,8 @@ export const adminRoutes: RouteObject[] = [
   lazyRoute(() => import('./admin/mall-hours-form-page'), 'MallHoursPage', {
     path: PAGE_PATHS.adminMallHours,
   }),
+  lazyRoute(() => import('./admin/mall-profile-page'), 'MallProfilePage', {
+    path: PAGE_PATHS.adminMallProfile,
+  }),
   lazyRoute(() => import('./admin/search-page'), 'SearchPage', { path: PAGE_PATHS.adminSearch }),
 ];
