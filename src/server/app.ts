@@ -188,7 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   schedulePrune(app, db, now);
 
   await app.register(databaseHealthRoutes, { db });
-  await app.register(timeZoneRoutes, { timeZone, now });
+  await app.register(timeZoneRoutes, { timeZone, now, publicDirectory: options.publicDirectory !== false });
   // One queue for every password hash: sign-in, registration and a password change wait in the same line.
   const hashQueue = options.hashQueue ?? createHashQueue();
   await app.register(authRoutes, {

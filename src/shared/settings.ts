@@ -20,5 +20,7 @@ export const PublicSettings = z.object({
    * the browser reads the mall's wall clock from them by arithmetic, without Intl (shared/hours-status.ts).
    */
   offsets: z.array(z.object({ from: z.number(), to: z.number(), offsetMs: z.number() })),
+  /** The public directory is on (MALL_PUBLIC_DIRECTORY, docs/decisions/034): its pages are there for visitors. */
+  publicDirectory: z.boolean(),
 });
 export type PublicSettings = z.infer<typeof PublicSettings>;

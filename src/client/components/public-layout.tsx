@@ -1,9 +1,11 @@
 // The public directory's frame (docs/decisions/034): the mall's pages for anyone, rendered on the server.
 // Visitors see Sign in and Register; signed-in people their own way back (their dashboard, their name,
 // Logout) once the session is known — the page is drawn before that, for everyone alike.
-import { NavLink, Outlet } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, NavLink, Outlet } from 'react-router';
 import { dashboardPath } from '../../shared/roles';
 import { SearchBox } from '../features/search';
+import { settingsQuery } from '../features/settings';
 import { displayName, useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
 import { DirectoryAreaProvider, PUBLIC_AREA } from '../lib/directory-area';
@@ -20,6 +22,9 @@ const links = [
 ];
 
 export function PublicLayout() {
+  // The operator turned the public directory off (MALL_PUBLIC_DIRECTORY=off): its pages are not there.
+  const settings = useQuery(settingsQuery);
+  if (settings.data?.publicDirectory === false) return <Navigate to="/404" replace />;
   return (
     <DirectoryAreaProvider value={PUBLIC_AREA}>
       <div className="flex min-h-dvh flex-col bg-slate-50">

@@ -7,9 +7,19 @@ export const APP_NAME = 'Super Mall';
 /** The id of every screen's <main>: the skip link's target. */
 export const MAIN_ID = 'main-content';
 
+/**
+ * The mall's own name where a server-rendered page names it (its profile, docs/decisions/034: the page's
+ * `application-name`), else the app's.
+ */
+function mallName(): string {
+  if (typeof document === 'undefined') return APP_NAME;
+  return document.querySelector<HTMLMetaElement>('meta[name="application-name"]')?.content || APP_NAME;
+}
+
 /** "Manage Shops · Super Mall"; the landing page (no title of its own) is just "Super Mall". */
 export function documentTitle(title: string): string {
-  return title && title !== APP_NAME ? `${title} · ${APP_NAME}` : APP_NAME;
+  const name = mallName();
+  return title && title !== APP_NAME && title !== name ? `${title} · ${name}` : name;
 }
 
 // The path whose screen last took its title. Null until the first screen after the document loaded

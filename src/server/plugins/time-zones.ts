@@ -7,15 +7,22 @@ import { PublicSettings } from '../../shared/settings';
 import { mallToday } from '../lib/mall-time';
 
 /** Public, never cached: GET /api/settings. */
-export const timeZoneRoutes: FastifyPluginAsyncZod<{ timeZone: string; now: () => Date }> = async (
-  app,
-  { timeZone, now },
-) => {
+export const timeZoneRoutes: FastifyPluginAsyncZod<{
+  timeZone: string;
+  now: () => Date;
+  publicDirectory: boolean;
+}> = async (app, { timeZone, now, publicDirectory }) => {
   const offsetsNear = offsetTable(timeZone);
   app.get('/api/settings', { schema: { response: { 200: PublicSettings } } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     const at = now();
-    return { timeZone, today: mallToday(timeZone, at), now: at.toISOString(), offsets: offsetsNear(at) };
+    return {
+      timeZone,
+      today: mallToday(timeZone, at),
+      now: at.toISOString(),
+      offsets: offsetsNear(at),
+      publicDirectory,
+    };
   });
 };
 
