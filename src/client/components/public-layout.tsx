@@ -87,7 +87,10 @@ export function PublicLayout() {
   );
 }
 
-/** Sign in / Register, or the signed-in person's own way back; held invisible until the session is known. */
+/**
+ * Sign in / Register, or the signed-in person's own way back once the session is known. Shown before
+ * that (the page is the same for everyone when it arrives, and works without JavaScript).
+ */
 function Visitor() {
   const { user, ready } = useAuth();
   if (ready && user)
@@ -104,7 +107,7 @@ function Visitor() {
       </>
     );
   return (
-    <div className={cn('flex items-center gap-2', !ready && 'invisible')}>
+    <div className="flex items-center gap-2">
       <a
         href="/login"
         className="rounded-lg px-3 py-2 text-sm font-semibold text-slate-700 hover:text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600"
