@@ -49,8 +49,7 @@ async function hydratePage(container: HTMLElement): Promise<void> {
     // (not stale at once, which would redraw the page as loading before hydrating it). The clock's read
     // keeps its time: the mall clock is its `now` plus the time since (features/hours/use-mall-clock.ts).
     const now = Date.now();
-    for (const query of state.queries)
-      if (query.queryKey[0] !== 'settings') query.state.dataUpdatedAt = now;
+    for (const query of state.queries) if (query.queryKey[0] !== 'settings') query.state.dataUpdatedAt = now;
     hydrate(queryClient, state);
   }
   await preloadMatches(routes, window.location, undefined, { chunksOnly: true });

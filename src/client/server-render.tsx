@@ -4,7 +4,7 @@
 // (scripts/build-server.mjs), with lib/query-client.server.ts for lib/query-client.ts; never shipped to
 // browsers.
 import { type DehydratedState, dehydrate, QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { createContext, type ReactNode, useContext } from 'react';
 // biome-ignore lint/style/noRestrictedImports: React's HTML renderer, not our src/server; server-only
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
@@ -42,6 +42,12 @@ export interface RenderedPage {
 
 let io: RenderIo | null = null;
 
+/** The address being rendered, for the router below (AppRoot takes a router component, not a location). */
+const RenderUrl = createContext('/');
+function PageRouter({ children }: { children: ReactNode }) {
+  return <StaticRouter location={useContext(RenderUrl)}>{children}</StaticRouter>;
+}
+
 /** Once, before any render: how this renderer reaches the API and its clients. */
 export function installRenderer(next: RenderIo): void {
   io = next;
@@ -71,13 +77,12 @@ export async function renderPage(url: string): Promise<RenderedPage> {
         validUntil = Math.min(validUntil, instant);
       },
     };
-    const Router = ({ children }: { children: ReactNode }) => (
-      <StaticRouter location={`${location.pathname}${location.search}`}>{children}</StaticRouter>
-    );
     const rendered = renderToString(
-      <PageValidityProvider value={validity}>
-        <AppRoot router={Router} />
-      </PageValidityProvider>,
+      <RenderUrl.Provider value={`${location.pathname}${location.search}`}>
+        <PageValidityProvider value={validity}>
+          <AppRoot router={PageRouter} />
+        </PageValidityProvider>
+      </RenderUrl.Provider>,
     );
     // React puts the resource hints it finds first in its output; #root must hold exactly what the
     // browser's first render makes, or hydration fails (as scripts/prerender.mjs does for the landing).
