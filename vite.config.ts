@@ -162,7 +162,7 @@ export default defineConfig({
             },
             {
               name: 'admin-forms',
-              test: /src[\\/]client[\\/](routes[\\/](admin|manage)[\\/](.*-form-page|shop-edit-page|categories-page|floor-plan-page)|components[\\/]entity-form|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
+              test: /src[\\/]client[\\/](routes[\\/](admin|manage)[\\/](.*-form-page|shop-edit-page|categories-page|floor-plan-page|mall-profile-page)|components[\\/]entity-form|features[\\/][^\\/]+[\\/](forms\.ts|.*-(form|editor)\.tsx)$)/,
               priority: 70,
             },
             {
