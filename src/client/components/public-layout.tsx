@@ -2,17 +2,15 @@
 // Visitors see Sign in and Register; signed-in people their own way back (their dashboard, their name,
 // Logout) once the session is known — the page is drawn before that, for everyone alike.
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, NavLink, Outlet } from 'react-router';
+import { Navigate, Outlet } from 'react-router';
 import { dashboardPath } from '../../shared/roles';
-import { SearchBox } from '../features/search';
 import { settingsQuery } from '../features/settings';
 import { displayName, useAuth } from '../lib/auth';
-import { cn } from '../lib/cn';
 import { DirectoryAreaProvider, PUBLIC_AREA } from '../lib/directory-area';
 import { MAIN_ID } from '../lib/page-title';
 import { Greeting } from './account-link';
-import { LogoLink } from './logo-link';
 import { LogoutButton } from './logout-button';
+import { TopBar } from './top-bar';
 import { buttonClass } from './ui/button';
 
 const links = [
@@ -28,43 +26,9 @@ export function PublicLayout() {
   return (
     <DirectoryAreaProvider value={PUBLIC_AREA}>
       <div className="flex min-h-dvh flex-col bg-slate-50">
-        <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-          <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 px-4 sm:px-6">
-            <LogoLink className="h-16 shrink-0" />
-            <nav
-              aria-label="Main"
-              className="order-last -mx-4 w-[calc(100%+2rem)] overflow-x-auto border-t border-slate-100 px-4 md:order-none md:mx-0 md:w-auto md:border-0 md:px-0"
-            >
-              <ul className="flex gap-1 py-1.5 md:py-0">
-                {links.map(({ to, label }) => (
-                  <li key={to} className="shrink-0">
-                    <NavLink
-                      to={to}
-                      className={({ isActive }) =>
-                        cn(
-                          'flex min-h-10 items-center rounded-lg px-3 py-2 text-sm font-medium transition-colors',
-                          'focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-indigo-600',
-                          isActive
-                            ? 'bg-indigo-50 text-indigo-700'
-                            : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
-                        )
-                      }
-                    >
-                      {label}
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-            <SearchBox
-              area="public"
-              className="order-last w-full pb-2 md:order-none md:w-56 md:pb-0 lg:w-72"
-            />
-            <div className="flex h-16 min-w-0 flex-1 basis-0 items-center justify-end gap-3">
-              <Visitor />
-            </div>
-          </div>
-        </header>
+        <TopBar links={links} search="public">
+          <Visitor />
+        </TopBar>
         <main id={MAIN_ID} tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">
           <Outlet />
         </main>
