@@ -169,7 +169,7 @@ export function MallLogoPanel({ logo, name }: { logo: string | null; name: strin
       className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
     >
       <h2 id="mall-logo" className="text-lg font-semibold text-slate-900">
-        Logo
+        Images
       </h2>
       <p className="mt-1 text-sm text-slate-600">
         JPEG, PNG, WebP or AVIF, up to 10 MB. Saved as soon as chosen.

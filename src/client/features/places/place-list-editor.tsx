@@ -235,11 +235,14 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                 />
               </div>
             )}
-            {/* why: lines the button up with the input, under the label */}
-            <Button type="submit" className="mt-6.5 shrink-0 py-2.5" disabled={create.isPending}>
-              <Plus aria-hidden="true" className="size-4" />
-              Add {label}
-            </Button>
+            {/* why: a floor's lines the button up with the inputs, under their labels; a category's two
+                fields leave no room beside them, so its button starts the next line */}
+            <div className={isFloor ? 'mt-6.5 shrink-0' : 'basis-full'}>
+              <Button type="submit" className="py-2.5" disabled={create.isPending}>
+                <Plus aria-hidden="true" className="size-4" />
+                Add {label}
+              </Button>
+            </div>
           </form>
         ) : null}
       </div>
