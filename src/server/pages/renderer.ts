@@ -52,7 +52,10 @@ async function loadModule(): Promise<RendererModule> {
   return import(pathToFileURL(outfile).href);
 }
 
-export type RenderPage = (url: string) => Promise<RenderedPage>;
+export type RenderPage = ((url: string) => Promise<RenderedPage>) & {
+  /** Loads the renderer now (after the server listens), so the first visitor does not wait for it. */
+  warm(): void;
+};
 
 /** The renderer for `app`, loaded at its first use (the server starts without it). */
 export function pageRenderer(app: FastifyInstance): RenderPage {
@@ -79,5 +82,12 @@ export function pageRenderer(app: FastifyInstance): RenderPage {
     });
     return loading;
   };
-  return async (url) => (await load()).renderPage(url);
+  const renderPage = async (url: string) => (await load()).renderPage(url);
+  return Object.assign(renderPage, {
+    warm: () => {
+      load().catch((error: unknown) =>
+        app.log.warn({ err: error }, 'public pages: the renderer did not load'),
+      );
+    },
+  });
 }

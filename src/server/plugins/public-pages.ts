@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
@@ -90,6 +90,8 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
   async (app, options) => {
     const { db, timeZone, now } = options;
     const render = pageRenderer(app);
+    // Loaded once the server listens (not before: start-up stays as quick), not at the first visitor.
+    app.addHook('onListen', async () => render.warm());
     const profiles = mallProfileRepository(db);
     const template = pageTemplate(options.clientDir);
     const cache = new LRUCache<string, Entry>({
