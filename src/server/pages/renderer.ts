@@ -49,7 +49,12 @@ async function loadModule(): Promise<RendererModule> {
   };
   const outfile = path.join(repoRoot, '.tmp', `render-${process.pid}-${RENDER_MARK.slice(0, 6)}.mjs`);
   await buildRenderer(outfile);
-  return import(pathToFileURL(outfile).href);
+  try {
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    // loaded: the file has done its part (each process builds its own)
+    fs.rmSync(outfile, { force: true });
+  }
 }
 
 export type RenderPage = ((url: string) => Promise<RenderedPage>) & {
