@@ -12,6 +12,7 @@ import { formCardClass } from '../../components/admin-page';
 import { buttonClass } from '../../components/ui/button';
 import { FormAlert } from '../../components/ui/form-alert';
 import { TextField } from '../../components/ui/form-field';
+import { Panel } from '../../components/ui/panel';
 import { errorMessage } from '../../lib/api';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { schemaFields } from '../../lib/schema-fields';
@@ -164,16 +165,7 @@ export function MallProfileForm({ saved }: { saved: MallProfile }) {
 /** The mall's logo: uploaded, replaced and removed at once, as a shop's (docs/decisions/020). */
 export function MallLogoPanel({ logo, name }: { logo: string | null; name: string }) {
   return (
-    <section
-      aria-labelledby="mall-logo"
-      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
-    >
-      <h2 id="mall-logo" className="text-lg font-semibold text-slate-900">
-        Images
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        JPEG, PNG, WebP or AVIF, up to 10 MB. Saved as soon as chosen.
-      </p>
+    <Panel title="Images" description="JPEG, PNG, WebP or AVIF, up to 10 MB. Saved as soon as chosen.">
       <div className="mt-4">
         <ImageUpload
           label="Logo"
@@ -184,6 +176,6 @@ export function MallLogoPanel({ logo, name }: { logo: string | null; name: strin
           removeDescription={`The public pages will show ${name}'s initials instead.`}
         />
       </div>
-    </section>
+    </Panel>
   );
 }

@@ -101,6 +101,8 @@ function CompareButton({
 }
 
 export function ProductCardSkeleton() {
+  // the Compare button's room only where the card will have it (not in the public directory)
+  const { compare } = useDirectoryArea();
   return (
     <div
       aria-hidden="true"
@@ -110,7 +112,7 @@ export function ProductCardSkeleton() {
       <Skeleton className="mt-2 h-4 w-full" />
       <div className="mt-auto pt-4">
         <Skeleton className="h-7 w-24" />
-        <Skeleton className="mt-3 h-10 w-full rounded-lg" />
+        {compare ? <Skeleton className="mt-3 h-10 w-full rounded-lg" /> : null}
       </div>
     </div>
   );
