@@ -93,6 +93,18 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
     // Loaded once the server listens (not before: start-up stays as quick), not at the first visitor.
     app.addHook('onListen', async () => render.warm());
     const profiles = mallProfileRepository(db);
+    // The profile as of a catalogue version (a change to it raises the version): read once per version.
+    let profileSeen: { version: string; profile: Promise<MallProfile> } | null = null;
+    const profileAt = (version: string): Promise<MallProfile> => {
+      if (profileSeen?.version === version) return profileSeen.profile;
+      const seen = { version, profile: profiles.get() };
+      // A failed read is not kept: the next request asks again.
+      seen.profile.catch(() => {
+        if (profileSeen === seen) profileSeen = null;
+      });
+      profileSeen = seen;
+      return seen.profile;
+    };
     const template = pageTemplate(options.clientDir);
     const cache = new LRUCache<string, Entry>({
       maxSize: MAX_CACHE_BYTES,
@@ -123,16 +135,19 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
       const version = await app.catalogVersion();
       const at = now();
       const mallDate = mallToday(timeZone, at);
-      const key = url;
+      // The page names its own origin (canonical, og:url, structured data): without a public URL in the
+      // profile, the request's Host. Kept apart per origin, so no request's Host is in another's page.
+      const profile = await profileAt(version);
+      const origin = baseUrl(request, profile);
+      const key = `${origin} ${url}`;
       let entry = cache.get(key);
       const fresh =
         entry?.version === version && entry.mallDate === mallDate && at.getTime() < entry.validUntil;
       if (!fresh) {
         const rendered = await render(url);
-        const profile = await profiles.get();
         const context: PageContext = {
           kind,
-          baseUrl: baseUrl(request, profile),
+          baseUrl: origin,
           profile,
           rendered,
           shopId,
