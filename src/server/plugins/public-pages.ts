@@ -118,6 +118,8 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
       let shopId: string | undefined;
       if (kind === 'shop') {
         const asked = (request.params as { slug: string }).slug;
+        // `/shops/` (the router gives it an empty slug): the directory itself, as /Shops/ is.
+        if (asked === '') return reply.redirect(`/shops${canonicalSearch('shops', query)}`, 301);
         const found = await findShopByAddress(db, asked);
         if (!found) return notFound(request, reply, 'shop');
         if (found.slug !== asked) {
