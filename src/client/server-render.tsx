@@ -58,8 +58,11 @@ export function installRenderer(next: RenderIo): void {
 /** Renders the page at `url` (path and query) as its first visit draws it, every read done. */
 export async function renderPage(url: string): Promise<RenderedPage> {
   if (!io) throw new Error('renderPage before installRenderer');
-  // Never retried here: a failed read shows its error state, and the page is not kept.
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
+  // Never retried here: a failed read shows its error state (a shop not found says so, not "Loading": a
+  // query in error would otherwise render as refetching on mount), and the page is not kept.
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false, retryOnMount: false, staleTime: 30_000 } },
+  });
   const location = new URL(url, 'http://render.invalid');
   return io.run(client, async () => {
     const reads: Promise<unknown>[] = [];

@@ -357,7 +357,10 @@ async function documentFor(
       .replace('</head>', `${meta}</head>`)
       .replace(
         /<div id="root"[^>]*>[\s\S]*?<\/div>\s*(?=<noscript|<script|<\/body)/,
-        `<div id="root" data-prerendered="page">${context.rendered.html}</div><script type="application/json" id="page-state">${scriptJson(context.rendered.state)}</script>`,
+        // A page drawn from a failed read (a shop not found) shows the error, which its reads sent to the
+        // browser do not hold: the browser draws over it (main.tsx) rather than hydrate a page it would
+        // render otherwise.
+        `<div id="root" data-prerendered="${context.rendered.failed ? 'page-failed' : 'page'}">${context.rendered.html}</div><script type="application/json" id="page-state">${scriptJson(context.rendered.state)}</script>`,
       )
   );
 }
