@@ -60,13 +60,14 @@ function Visitor() {
   if (ready && user)
     return (
       <>
-        <a
-          href={dashboardPath(user.role)}
-          className={buttonClass('secondary', 'md', 'hidden shrink-0 sm:inline-flex')}
-        >
+        <a href={dashboardPath(user.role)} className={buttonClass('secondary', 'md', 'shrink-0')}>
           My dashboard
         </a>
-        <Greeting name={displayName(user)} />
+        {/* why: the greeting has room beside the two buttons on a wide screen only (narrower, it ran
+            under Logout) */}
+        <div className="hidden min-w-0 xl:flex">
+          <Greeting name={displayName(user)} />
+        </div>
         <LogoutButton />
       </>
     );

@@ -94,7 +94,7 @@ export function LandingPage() {
             <div className="mt-6 min-h-12 sm:min-h-6">
               <LandingMallHours />
             </div>
-            <div className="mt-8 flex justify-center">
+            <div className="mt-8 flex flex-wrap justify-center gap-3">
               <Link
                 to={startPath}
                 onClick={startOnceKnown}
@@ -102,6 +102,11 @@ export function LandingPage() {
               >
                 Get Started
                 <ArrowRight aria-hidden="true" className="size-5" />
+              </Link>
+              {/* the public directory (docs/decisions/034): every shop, its hours and offers, no account */}
+              <Link to="/shops" className={buttonClass('secondary', 'lg')}>
+                <Store aria-hidden="true" className="size-5" />
+                Browse the shops
               </Link>
             </div>
           </div>
