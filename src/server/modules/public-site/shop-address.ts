@@ -5,6 +5,11 @@ import { shopSlugRedirects, shops } from '../../db/schema';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Longer than any slug the trigger makes (60) or an id: nothing to look up. */
 const ADDRESS_MAX = 200;
+/**
+ * What a slug is made of (shop_slug_base, migration 0016): anything else is no shop's address, and is not
+ * sent to the database (a NUL in a text parameter is an error there, not "no row": it answered 500).
+ */
+const SLUG = /^[a-z0-9-]+$/;
 
 /**
  * The shop a public address names (docs/decisions/034): its slug, one of its old slugs (a rename), or its
@@ -15,6 +20,7 @@ export async function findShopByAddress(
   address: string,
 ): Promise<{ id: string; slug: string } | undefined> {
   if (address.length === 0 || address.length > ADDRESS_MAX) return undefined;
+  if (!SLUG.test(address) && !UUID.test(address)) return undefined;
   const [live] = await db
     .select({ id: shops.id, slug: shops.slug })
     .from(shops)
