@@ -37,20 +37,34 @@ export const isRenderRead = (request: FastifyRequest): boolean =>
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The built renderer beside the server bundle, else one built now from the sources (tests, `npm run dev`). */
+/** Renderers loaded in this process so far: each app gets an instance of its own (below). */
+let instances = 0;
+
+/**
+ * The built renderer beside the server bundle, else one built now from the sources (tests, `npm run dev`).
+ * A new instance of the module for each app: the module keeps the app it reads from (installRenderer), and
+ * two apps in one process (the tests, two servers in one) sharing it had every page of one read from the
+ * other — from a closed one, every read failed.
+ */
 async function loadModule(): Promise<RendererModule> {
+  instances += 1;
+  const instance = `?instance=${instances}`;
   const built = path.join(here, 'render.js');
   if (here.endsWith(`${path.sep}dist${path.sep}server`) && fs.existsSync(built))
-    return import(pathToFileURL(built).href);
+    return import(`${pathToFileURL(built).href}${instance}`);
   const repoRoot = path.resolve(here, '..', '..', '..');
   const script = path.join(repoRoot, 'scripts', 'build-renderer.mjs');
   const { buildRenderer } = (await import(pathToFileURL(script).href)) as {
     buildRenderer(outfile: string): Promise<string>;
   };
-  const outfile = path.join(repoRoot, '.tmp', `render-${process.pid}-${RENDER_MARK.slice(0, 6)}.mjs`);
+  const outfile = path.join(
+    repoRoot,
+    '.tmp',
+    `render-${process.pid}-${RENDER_MARK.slice(0, 6)}-${instances}.mjs`,
+  );
   await buildRenderer(outfile);
   try {
-    return await import(pathToFileURL(outfile).href);
+    return await import(`${pathToFileURL(outfile).href}${instance}`);
   } finally {
     // loaded: the file has done its part (each process builds its own)
     fs.rmSync(outfile, { force: true });
