@@ -46,12 +46,17 @@ let instances = 0;
  * two apps in one process (the tests, two servers in one) sharing it had every page of one read from the
  * other — from a closed one, every read failed.
  */
+/** The renderer built beside the server bundle (`npm run build`), if this is the bundle. */
+function builtRenderer(): string | null {
+  const built = path.join(here, 'render.js');
+  return here.endsWith(`${path.sep}dist${path.sep}server`) && fs.existsSync(built) ? built : null;
+}
+
 async function loadModule(): Promise<RendererModule> {
   instances += 1;
   const instance = `?instance=${instances}`;
-  const built = path.join(here, 'render.js');
-  if (here.endsWith(`${path.sep}dist${path.sep}server`) && fs.existsSync(built))
-    return import(`${pathToFileURL(built).href}${instance}`);
+  const built = builtRenderer();
+  if (built) return import(`${pathToFileURL(built).href}${instance}`);
   const repoRoot = path.resolve(here, '..', '..', '..');
   const script = path.join(repoRoot, 'scripts', 'build-renderer.mjs');
   const { buildRenderer } = (await import(pathToFileURL(script).href)) as {
@@ -104,6 +109,9 @@ export function pageRenderer(app: FastifyInstance): RenderPage {
   const renderPage = async (url: string) => (await load()).renderPage(url);
   return Object.assign(renderPage, {
     warm: () => {
+      // From the sources (tests, `npm run dev`) it is built at the first page instead: a build at start-up
+      // held a quick start-then-stop up for seconds.
+      if (!builtRenderer()) return;
       load().catch((error: unknown) =>
         app.log.warn({ err: error }, 'public pages: the renderer did not load'),
       );
