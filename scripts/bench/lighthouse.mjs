@@ -1,21 +1,29 @@
 #!/usr/bin/env node
-// Lighthouse (mobile, performance category) against a RUNNING server (npm run bench:lighthouse):
+// Lighthouse (mobile) against a RUNNING server (npm run bench:lighthouse):
 //
-//   node scripts/bench/lighthouse.mjs [--base-url http://localhost:3000]
-//        (--user-cookie C | --user-email E --user-password P)
-//        (--admin-cookie C | --admin-email E --admin-password P)
-//        [--runs 1] [--out bench/lighthouse.md] [--note TEXT] [--chrome /usr/bin/chromium] [--details]
+//   node scripts/bench/lighthouse.mjs [--base-url http://localhost:3000] [--pages app|public]
+//        (--user-cookie C | --user-email E --user-password P)      (--pages app only)
+//        (--admin-cookie C | --admin-email E --admin-password P)   (--pages app only)
+//        [--runs 1] [--categories performance,…] [--out bench/lighthouse.md] [--note TEXT]
+//        [--chrome /usr/bin/chromium] [--details]
 //
-// Audits four pages: the landing page `/` (signed out), `/user/shops` and a shop's page (one with a
-// cover and a logo when the mall has one: the demo mall's all do) signed in as a shopper, and
-// `/admin/products` signed in as an admin. A cookie is the `mall_session` cookie (`mall_session=…` or the
-// bare token); with an email and password instead, the script signs in through POST /api/auth/login.
-// The session reaches Lighthouse's Chrome as an extra `Cookie` header (--extra-headers).
+// --pages app (the default) audits four pages of the app: the landing page `/` (signed out),
+// `/user/shops` and a shop's page (one with a cover and a logo when the mall has one: the demo mall's
+// all do) signed in as a shopper, and `/admin/products` signed in as an admin. A cookie is the
+// `mall_session` cookie (`mall_session=…` or the bare token); with an email and password instead, the
+// script signs in through POST /api/auth/login. The session reaches Lighthouse's Chrome as an extra
+// `Cookie` header (--extra-headers). Its category: performance (--categories to change).
 //
-// Prints the performance score, LCP, TBT and CLS (and FCP, Speed Index) of each page — with --runs N,
-// the run with the median score — and appends the table to --out (default: bench/lighthouse.md in the
-// repository; created with a title when missing), with --note as a line under it.
-// --details also prints the audits that cost each page points (below 0.9).
+// --pages public audits the public directory as a visitor (issue 33): `/`, `/shops`, a shop's page
+// (`/shops/{slug}`, one with a cover and a logo) and `/offers`, no session, in the four categories
+// (performance, accessibility, best practices, SEO). Issue 33's targets, median of 5 (--runs 5):
+// performance ≥ 98, accessibility, best practices and SEO 100, CLS 0.
+//
+// Prints each category's score, LCP, TBT and CLS (and FCP, Speed Index) of each page — with --runs N,
+// the median of the N runs, each figure on its own (all scores in brackets) — and appends the table to
+// --out (default: bench/lighthouse.md in the repository; created with a title when missing), with --note
+// as a line under it. --details also prints the audits that cost each page points (below 0.9 in
+// performance, below 1 in the other categories), in each run that lost them.
 //
 // Lighthouse 13 needs Node >= 22.19, so it runs through npx with Node 24 and Lighthouse from the npm
 // registry, without installing either into the project:
@@ -47,6 +55,8 @@ const CHROME_FLAGS = [
 const { values: args } = parseArgs({
   options: {
     'base-url': { type: 'string', default: 'http://localhost:3000' },
+    pages: { type: 'string', default: 'app' },
+    categories: { type: 'string' },
     'user-cookie': { type: 'string' },
     'user-email': { type: 'string' },
     'user-password': { type: 'string' },
@@ -72,6 +82,22 @@ const baseUrl = args['base-url'].replace(/\/+$/, '');
 const runs = Number.parseInt(args.runs, 10);
 if (!Number.isInteger(runs) || runs < 1) fail('--runs must be a whole number >= 1');
 const chromePath = args.chrome ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
+if (!['app', 'public'].includes(args.pages)) fail('--pages must be app or public');
+const CATEGORY_NAMES = {
+  performance: 'Performance',
+  accessibility: 'Accessibility',
+  'best-practices': 'Best practices',
+  seo: 'SEO',
+};
+const categories = (
+  args.categories ??
+  (args.pages === 'public' ? 'performance,accessibility,best-practices,seo' : 'performance')
+)
+  .split(',')
+  .filter(Boolean);
+for (const category of categories)
+  if (!(category in CATEGORY_NAMES))
+    fail(`unknown category ${category} (one of ${Object.keys(CATEGORY_NAMES).join(', ')})`);
 if (!fs.existsSync(chromePath)) fail(`no Chrome at ${chromePath} (apt-get install -y chromium, or --chrome)`);
 
 function fail(message) {
@@ -125,7 +151,7 @@ function runLighthouse(url, headers, workDir, label) {
   const lighthouseArgs = [
     ...prefix,
     url,
-    '--only-categories=performance',
+    `--only-categories=${categories.join(',')}`,
     '--form-factor=mobile',
     '--output=json',
     `--output-path=${reportPath}`,
@@ -163,8 +189,12 @@ function runLighthouse(url, headers, workDir, label) {
 function summarize(report) {
   const audit = (id) => report.audits[id]?.numericValue ?? Number.NaN;
   if (report.runtimeError) throw new Error(`${report.runtimeError.code}: ${report.runtimeError.message}`);
+  const scores = Object.fromEntries(
+    categories.map((id) => [id, Math.round((report.categories[id]?.score ?? 0) * 100)]),
+  );
   return {
-    score: Math.round((report.categories.performance.score ?? 0) * 100),
+    scores,
+    score: scores[categories[0]],
     fcp: audit('first-contentful-paint'),
     lcp: audit('largest-contentful-paint'),
     tbt: audit('total-blocking-time'),
@@ -176,15 +206,38 @@ function summarize(report) {
   };
 }
 
-/** The audits that cost points: opportunities and diagnostics scoring below 0.9. */
+/**
+ * The audits that cost points: in performance, opportunities and diagnostics scoring below 0.9; in the
+ * other categories, every weighed audit below 1 (each one costs its weight).
+ */
 function problems(report) {
-  const refs = report.categories.performance.auditRefs;
-  return refs
-    .map((ref) => report.audits[ref.id])
-    .filter(
-      (audit) => audit && audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'manual',
-    )
-    .map((audit) => `${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
+  return categories.flatMap((category) =>
+    (report.categories[category]?.auditRefs ?? [])
+      .filter((ref) => category === 'performance' || ref.weight > 0)
+      .map((ref) => report.audits[ref.id])
+      .filter(
+        (audit) =>
+          audit &&
+          audit.score !== null &&
+          audit.score < (category === 'performance' ? 0.9 : 1) &&
+          !['manual', 'notApplicable', 'informative'].includes(audit.scoreDisplayMode),
+      )
+      .map(
+        (audit) =>
+          `${CATEGORY_NAMES[category]}: ${audit.id} — ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}` +
+          detailItems(audit),
+      ),
+  );
+}
+
+/** The first few elements or URLs an audit names (what to fix). */
+function detailItems(audit) {
+  const items = (audit.details?.items ?? []).slice(0, 3).map((item) => {
+    const node = item.node ?? item.subItems?.items?.[0]?.relatedNode;
+    return node?.snippet ?? node?.selector ?? item.url ?? item.source?.url ?? item.description ?? '';
+  });
+  const named = items.filter(Boolean);
+  return named.length > 0 ? `: ${named.join(' | ').slice(0, 400)}` : '';
 }
 
 /** One run, tried again once: Lighthouse sometimes fails to record a trace (NO_NAVSTART) on a busy machine. */
@@ -200,26 +253,34 @@ async function measure(url, headers, workDir, label) {
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const millis = (ms) => `${Math.round(ms)} ms`;
 
-/** A shop's page with a cover and a logo (issue 16: measured with its images), else the first shop's. */
+/**
+ * A shop's page with a cover and a logo (issue 16: measured with its images), else the first shop's: the
+ * shopper's (by id) or, without a cookie, the public one (by slug).
+ */
 async function shopWithPictures(cookie) {
-  const response = await fetch(`${baseUrl}/api/shops?page=1&pageSize=100`, { headers: { Cookie: cookie } });
+  const response = await fetch(`${baseUrl}/api/shops?page=1&pageSize=100`, {
+    headers: cookie ? { Cookie: cookie } : {},
+  });
   if (!response.ok) fail(`GET /api/shops → HTTP ${response.status}`);
   const { items } = await response.json();
   const shop = items.find((item) => item.cover && item.logo) ?? items[0];
   if (!shop) fail('the mall has no shop to measure a shop page on (load the demo mall)');
-  return `/user/shops/${shop.id}`;
+  return cookie ? `/user/shops/${shop.id}` : `/shops/${encodeURIComponent(shop.slug)}`;
 }
 
-async function main() {
-  const health = await fetch(`${baseUrl}/api/health`).catch(() => null);
-  if (!health?.ok) fail(`no healthy server at ${baseUrl} (start one, e.g. npm run serve)`);
+/** The middle value (the mean of the middle two for an even count). */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
+}
 
+async function appPages() {
   const userCookie = await sessionCookie('user');
   const adminCookie = await sessionCookie('admin');
   await checkSession(userCookie, 'user');
   await checkSession(adminCookie, 'admin');
-
-  const pages = [
+  return [
     { name: 'Landing', path: '/', headers: {} },
     { name: 'Shops (shopper)', path: '/user/shops', headers: { Cookie: userCookie } },
     {
@@ -229,6 +290,23 @@ async function main() {
     },
     { name: 'Products (admin)', path: '/admin/products', headers: { Cookie: adminCookie } },
   ];
+}
+
+/** The public directory as a visitor sees it (issue 33): no session. */
+async function publicPages() {
+  return [
+    { name: 'Landing', path: '/', headers: {} },
+    { name: 'Shops', path: '/shops', headers: {} },
+    { name: 'Shop page', path: await shopWithPictures(undefined), headers: {} },
+    { name: 'Offers', path: '/offers', headers: {} },
+  ];
+}
+
+async function main() {
+  const health = await fetch(`${baseUrl}/api/health`).catch(() => null);
+  if (!health?.ok) fail(`no healthy server at ${baseUrl} (start one, e.g. npm run serve)`);
+
+  const pages = args.pages === 'public' ? await publicPages() : await appPages();
 
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mall-lighthouse-'));
   const results = [];
@@ -239,16 +317,28 @@ async function main() {
       for (let run = 1; run <= runs; run += 1) {
         process.stdout.write(`${page.name}: ${url}${runs > 1 ? ` (run ${run}/${runs})` : ''} … `);
         const result = await measure(url, page.headers, workDir, `page-${index}-${run}`);
-        console.log(`score ${result.score}`);
+        console.log(categories.map((id) => `${CATEGORY_NAMES[id]} ${result.scores[id]}`).join(', '));
+        // why: a signed-in page that lands elsewhere (e.g. /login) was not the page meant to be measured.
+        if (new URL(result.finalUrl).pathname !== page.path) {
+          fail(`${page.path} ended on ${result.finalUrl}: is the session valid?`);
+        }
         attempts.push(result);
       }
-      attempts.sort((a, b) => a.score - b.score);
-      const median = attempts[Math.floor((attempts.length - 1) / 2)];
-      // why: a signed-in page that lands elsewhere (e.g. /login) was not the page meant to be measured.
-      if (new URL(median.finalUrl).pathname !== page.path) {
-        fail(`${page.path} ended on ${median.finalUrl}: is the session valid?`);
-      }
-      results.push({ ...page, ...median, scores: attempts.map((attempt) => attempt.score) });
+      // Each figure's median over the runs, on its own (a run's figures are not kept together).
+      const middle = (pick) => median(attempts.map(pick));
+      results.push({
+        ...page,
+        scores: Object.fromEntries(categories.map((id) => [id, middle((a) => a.scores[id])])),
+        allScores: Object.fromEntries(categories.map((id) => [id, attempts.map((a) => a.scores[id])])),
+        fcp: middle((a) => a.fcp),
+        lcp: middle((a) => a.lcp),
+        tbt: middle((a) => a.tbt),
+        cls: middle((a) => a.cls),
+        clsAll: attempts.map((a) => a.cls),
+        si: middle((a) => a.si),
+        lighthouseVersion: attempts[0].lighthouseVersion,
+        problems: [...new Set(attempts.flatMap((a) => problems(a.report)))],
+      });
     }
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -256,14 +346,26 @@ async function main() {
 
   const rows = results.map((r) => [
     `${r.name} \`${r.path}\``,
-    runs > 1 ? `${r.score} (${r.scores.join(', ')})` : String(r.score),
+    ...categories.map((id) =>
+      runs > 1 ? `${r.scores[id]} (${r.allScores[id].join(', ')})` : String(r.scores[id]),
+    ),
     seconds(r.lcp),
     millis(r.tbt),
-    r.cls.toFixed(3),
+    runs > 1 && r.clsAll.some((value) => value !== r.cls)
+      ? `${r.cls.toFixed(3)} (${r.clsAll.map((value) => value.toFixed(3)).join(', ')})`
+      : r.cls.toFixed(3),
     seconds(r.fcp),
     seconds(r.si),
   ]);
-  const header = ['Page', 'Performance', 'LCP', 'TBT', 'CLS', 'FCP', 'Speed Index'];
+  const header = [
+    'Page',
+    ...categories.map((id) => CATEGORY_NAMES[id]),
+    'LCP',
+    'TBT',
+    'CLS',
+    'FCP',
+    'Speed Index',
+  ];
   const table = [header, header.map(() => '---'), ...rows]
     .map((cells) => `| ${cells.join(' | ')} |`)
     .join('\n');
@@ -271,8 +373,8 @@ async function main() {
   console.log(`\n${table}\n`);
   if (args.details) {
     for (const r of results) {
-      const list = problems(r.report);
-      console.log(`${r.name}: ${list.length ? `\n  - ${list.join('\n  - ')}` : 'nothing below 0.9'}`);
+      const list = r.problems;
+      console.log(`${r.name}: ${list.length ? `\n  - ${list.join('\n  - ')}` : 'nothing lost points'}`);
     }
     console.log('');
   }
@@ -300,9 +402,11 @@ async function main() {
   const section = [
     `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
     '',
-    `Lighthouse ${results[0].lighthouseVersion}, mobile (simulated throttling), performance category; ` +
+    `Lighthouse ${results[0].lighthouseVersion}, mobile (simulated throttling), ` +
+      `${categories.map((id) => CATEGORY_NAMES[id]).join(', ')}; ` +
+      `${args.pages === 'public' ? 'the public directory as a visitor (--pages public)' : 'the app (--pages app)'}; ` +
       `${chromeVersion}; ${baseUrl}; commit ${commit}; ${os.cpus().length} CPUs` +
-      (runs > 1 ? `; median of ${runs} runs (all scores in brackets)` : '') +
+      (runs > 1 ? `; median of ${runs} runs, each figure on its own (all scores in brackets)` : '') +
       '.',
     '',
     table,

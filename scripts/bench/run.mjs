@@ -66,6 +66,7 @@ const resultsFile = path.join(repoRoot, 'bench', 'results.md');
 const floodFile = path.join(repoRoot, 'bench', 'sign-in-flood.md');
 const auditFile = path.join(repoRoot, 'bench', 'audit-overhead.md');
 const embeddedFile = path.join(repoRoot, 'bench', 'embedded-postgres.md');
+const publicPagesFile = path.join(repoRoot, 'bench', 'public-pages.md');
 
 const INVITE_CODE = 'bench-admin-invite-code';
 const PASSWORD = 'bench-password-1';
@@ -98,7 +99,15 @@ const TARGETS = {
   imageP99Ms: 25,
   uploadP95Ms: 1500,
   uploadEventLoopMaxMs: 20,
+  // Issue 33: the public directory's pages, a cached one against bare Fastify in the same run, and one
+  // rendered for the request.
+  publicShareOfBare: 0.5,
+  publicP99Ms: 20,
+  publicRenderP95Ms: 50,
 };
+/** What a browser says it accepts: the public pages are sent compressed, as browsers receive them. */
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
+const PUBLIC_ROWS = ['public-shop', 'public-shops', 'public-render'];
 const UPLOAD_SECONDS_MIN = 3; // the upload row: at least this many uploads, one after the other
 
 // ---------------------------------------------------------------------------------------------------
@@ -522,11 +531,11 @@ class Server {
  */
 function cannon(
   port,
-  { next, nextBody, method = 'GET', cookie, body, seconds: duration, connections: conns },
+  { next, nextBody, method = 'GET', cookie, body, headers: extra, seconds: duration, connections: conns },
 ) {
   return new Promise((resolve, reject) => {
     const latencies = [];
-    const headers = {};
+    const headers = { ...extra };
     if (cookie) headers.cookie = cookie;
     if (body !== undefined || nextBody) headers['content-type'] = 'application/json';
     const instance = autocannon(
@@ -722,7 +731,7 @@ async function uploadRow(port, row, seconds, hasEventLoop) {
 
 function buildRows({ fixtures, words, cookies, constantPath }) {
   const random = makeRandom(20_261_122);
-  const { categoryIds, floorIds, shopIds } = fixtures;
+  const { categoryIds, floorIds, shopIds, shopSlugs, categoryNames } = fixtures;
   const shopperSearchTerms = fixtures.searchTerms;
   // Lists of paths, generated up front (autocannon asks for one per request: no work in the hot loop).
   const many = (count, make) => Array.from({ length: count }, make);
@@ -737,6 +746,24 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
   const searchWarmup = search.splice(search.length - 5_000, 5_000);
   const mallSearch = mallSearchPaths(words, random);
   const mallSearchWarmup = mallSearch.splice(mallSearch.length - 2_000, 2_000);
+  // The public pages (issue 33). Cached: a few shops' pages and the directory with each category, all
+  // drawn once in the warm-up and then sent from the page cache. Uncached: every shop's page with each
+  // page of its products (the large mall's shops have 100: pages 1–9), in a shuffled order, so that no
+  // request finds its page drawn before (the warm-up takes its pages from the end of the list).
+  const cachedSlugs = shopSlugs.slice(0, 20);
+  const publicShop = many(20_000, () => `/shops/${encodeURIComponent(random.pick(cachedSlugs))}`);
+  const directory = ['/shops', ...categoryNames.map((name) => `/shops?category=${encodeURIComponent(name)}`)];
+  const publicRender = shopSlugs.flatMap((slug) =>
+    Array.from(
+      { length: 9 },
+      (_, i) => `/shops/${encodeURIComponent(slug)}${i === 0 ? '' : `?page=${i + 1}`}`,
+    ),
+  );
+  for (let i = publicRender.length - 1; i > 0; i--) {
+    const j = Math.floor(random.next() * (i + 1));
+    [publicRender[i], publicRender[j]] = [publicRender[j], publicRender[i]];
+  }
+  const publicRenderWarmup = publicRender.splice(publicRender.length - 2_000, 2_000);
 
   const shopper = cookies.shopper;
   const admin = cookies.admin;
@@ -877,6 +904,37 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
         ),
       ),
       distinct: fixtures.imageKeys.length * 6,
+    },
+    {
+      // Issue 33: a public shop page as a visitor's browser asks for it (no session; compressed), sent
+      // from the rendered-page cache.
+      id: 'public-shop',
+      group: 'public',
+      label: 'public shop page /shops/{slug}, cached (20 shops)',
+      headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      paths: publicShop,
+      distinct: cachedSlugs.length,
+    },
+    {
+      id: 'public-shops',
+      group: 'public',
+      label: 'public directory /shops and /shops?category=…, cached',
+      headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      paths: directory,
+      distinct: directory.length,
+    },
+    {
+      // Every request a page not drawn before: the server renders it (its reads of the API in-process,
+      // React on the server, compression), a few visitors at once.
+      id: 'public-render',
+      group: 'public',
+      label: 'public shop page rendered for the request (every page new), 4 connections',
+      headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      paths: publicRender,
+      warmupPaths: publicRenderWarmup,
+      distinct: publicRender.length,
+      unique: true,
+      connections: Math.min(4, connections),
     },
     {
       id: 'sign-in',
@@ -1303,13 +1361,17 @@ async function runDatabase(kind, words) {
       await register(port, 'user', signInEmails[i]);
     }
 
-    const categoryIds = (await getOk(port, '/api/categories', cookies.shopper)).items.map((item) => item.id);
+    const categoryList = (await getOk(port, '/api/categories', cookies.shopper)).items;
+    const categoryIds = categoryList.map((item) => item.id);
+    const categoryNames = categoryList.map((item) => item.name);
     const floorIds = (await getOk(port, '/api/floors', cookies.shopper)).items.map((item) => item.id);
     const shopIds = [];
+    const shopSlugs = [];
     const imageKeys = new Set();
     for (let page = 1; ; page++) {
       const body = await getOk(port, `/api/shops?page=${page}&pageSize=100`, cookies.shopper);
       shopIds.push(...body.items.map((item) => item.id));
+      shopSlugs.push(...body.items.map((item) => item.slug));
       for (const item of body.items) for (const key of [item.logo, item.cover]) if (key) imageKeys.add(key);
       if (body.items.length < 100) break;
     }
@@ -1342,8 +1404,10 @@ async function runDatabase(kind, words) {
       : buildRows({
           fixtures: {
             categoryIds,
+            categoryNames,
             floorIds,
             shopIds,
+            shopSlugs,
             signInEmails,
             searchTerms: words.searchTerms,
             imageKeys: [...imageKeys],
@@ -1396,6 +1460,7 @@ async function runDatabase(kind, words) {
       const rowPort = row.bare ? await bareFastify.port() : port;
       const base = {
         method: row.method,
+        headers: row.headers,
         cookie: row.cookie,
         body: row.body,
         nextBody: row.nextBody,
@@ -1635,6 +1700,8 @@ function checks(outcomes) {
       );
     }
   }
+  // Issue 33: the public pages, on both databases.
+  for (const outcome of outcomes) lines.push(...publicVerdicts(outcome));
   // The mall-wide search's latency is judged on both databases (issue 15).
   for (const outcome of outcomes) {
     const search = outcome.rows.find((row) => row.id === 'mall-search-few');
@@ -1832,6 +1899,81 @@ function floodReport(outcomes, machine, startedAt) {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Issue 33's verdicts on one database's public-page rows: PASS or FAIL lines. */
+function publicVerdicts(outcome) {
+  const lines = [];
+  const mark = (ok) => (ok ? 'PASS' : 'FAIL');
+  const bare = outcome.rows.find((row) => row.id === 'bare');
+  for (const row of outcome.rows.filter((candidate) =>
+    ['public-shop', 'public-shops'].includes(candidate.id),
+  )) {
+    const share = bare?.reqPerS ? row.reqPerS / bare.reqPerS : Number.NaN;
+    const ok = share >= TARGETS.publicShareOfBare && row.p99 < TARGETS.publicP99Ms && row.errors === 0;
+    lines.push(
+      `- ${mark(ok)} ${outcome.kind}, ${row.label}: ${fmt(row.reqPerS, 0)} req/s, ${fmt(share * 100, 0)}% of bare ` +
+        `Fastify's ${fmt(bare?.reqPerS, 0)} req/s in the same run (≥ ${TARGETS.publicShareOfBare * 100}%), p99 ` +
+        `${fmt(row.p99)} ms (< ${TARGETS.publicP99Ms}), ${row.errors} errors (0)`,
+    );
+  }
+  const render = outcome.rows.find((row) => row.id === 'public-render');
+  if (render) {
+    const ok = render.p95 < TARGETS.publicRenderP95Ms && render.errors === 0 && !render.repeats;
+    lines.push(
+      `- ${mark(ok)} ${outcome.kind}, ${render.label}: p95 ${fmt(render.p95)} ms (< ${TARGETS.publicRenderP95Ms}), ` +
+        `p50 ${fmt(render.p50)} ms, ${fmt(render.reqPerS, 0)} pages/s, ${render.errors} errors` +
+        (render.repeats ? `; ${render.repeats} requests repeated an earlier page (list exhausted)` : ''),
+    );
+  }
+  return lines;
+}
+
+/** bench/public-pages.md: the public directory's pages (issue 33), per database. */
+function publicPagesReport(outcomes, machine, startedAt) {
+  const command = `npm run bench -- --rows bare,${PUBLIC_ROWS.join(',')}`;
+  const lines = [
+    '# The public directory’s pages\n',
+    `Written by \`${command}\` (scripts/bench/run.mjs; about 6 minutes: the large mall is loaded into each ` +
+      'database first; `-- --only embedded` or `--only postgres` for one), and by every `npm run bench` ' +
+      '(bench/results.md). Issue 33’s targets: a cached public shop page and the directory at least ' +
+      `${TARGETS.publicShareOfBare * 100}% of bare Fastify’s constant-JSON req/s in the same run, p99 < ` +
+      `${TARGETS.publicP99Ms} ms; a page rendered for the request p95 < ${TARGETS.publicRenderP95Ms} ms.\n`,
+    `- Date: ${startedAt.toISOString()}`,
+    `- Machine: ${machine.cpu}, ${machine.cores} cores, ${fmt(machine.ramGb, 1)} GB RAM; load average at the start ` +
+      `${machine.load.map((value) => value.toFixed(2)).join(' / ')} (shared: other people’s builds and tests ran meanwhile)`,
+    `- Node ${machine.node}; ${outcomes.map((outcome) => outcome.version).join('; ')}`,
+    '- Large mall: 30 categories, 8 floors, 2,000 shops (100 products each), 20,000 offers, 200,000 products.',
+    `- Load: autocannon, ${durationS} s per row after a ${warmupS} s warm-up; ${connections} connections unless ` +
+      `the row says; requests as a visitor’s browser sends them: no session, \`accept-encoding: ${BROWSER_ENCODINGS}\` ` +
+      '(the server keeps each page brotli- and gzip-compressed beside the plain one and sends brotli).',
+    '- Cached rows: 20 shops’ pages (the first 20 by name); the directory’s first page, and with each of the 30 ' +
+      'categories. Every URL is drawn once in the warm-up, then sent from the rendered-page cache ' +
+      '(src/server/plugins/public-pages.ts) for as long as the catalogue version, the mall’s date and the ' +
+      'earliest Open-now change on it allow.',
+    '- Rendered row: every shop’s page with each page of its products (`/shops/{slug}?page=1…9`, 18,000 URLs, ' +
+      'shuffled), none asked twice: each request renders — the page’s reads through the API in-process ' +
+      '(answered from the API’s read cache where another page read the same: categories, the floor guide, the ' +
+      'clock), React on the server, brotli and gzip of the page, its structured data.\n',
+    '| database | row | conns | URLs | req/s | ÷ bare Fastify | p50 ms | p95 ms | p99 ms | errors | peak RSS MB | event loop max / p99 ms | queries / request |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const verdicts = [];
+  for (const outcome of outcomes) {
+    const bare = outcome.rows.find((row) => row.id === 'bare');
+    for (const row of outcome.rows.filter((candidate) => ['bare', ...PUBLIC_ROWS].includes(candidate.id))) {
+      lines.push(
+        `| ${outcome.version} | ${row.label} | ${row.connections ?? connections} | ${row.distinct ?? row.paths?.length ?? 1} | ` +
+          `${fmt(row.reqPerS, 0)} | ${row.id === 'bare' ? '1.00×' : `**${fmt((row.reqPerS / bare?.reqPerS) * 100, 0)}%**`} | ` +
+          `${fmt(row.p50)} | ${row.id === 'public-render' ? `**${fmt(row.p95)}**` : fmt(row.p95)} | ` +
+          `${row.id === 'public-render' ? fmt(row.p99) : `**${fmt(row.p99)}**`} | ${row.errors} | ${fmt(row.peakRssMb, 0)} | ` +
+          `${row.loopMaxMs === undefined ? '—' : `${fmt(row.loopMaxMs)} / ${fmt(row.loopP99Ms)}`} | ` +
+          `${row.queriesPerRequest === undefined ? '—' : fmt(row.queriesPerRequest, 3)} |`,
+      );
+    }
+    verdicts.push(...publicVerdicts(outcome));
+  }
+  return `${[...lines, '', '## Targets', '', ...verdicts].join('\n')}\n`;
 }
 
 /** "server 1.23 ms + PostgreSQL 0.45 ms", or the server's alone (DATABASE_URL's PostgreSQL: not measured). */
@@ -2339,6 +2481,18 @@ if (outcomes.length > 0) {
     if (importResults) updates.set('import', importSection(importResults));
     if (measured('bare') && (measured('shop') || measured('shops')))
       updates.set('cached', cachedSection(outcomes, machine, startedAt));
+  }
+  // bench/public-pages.md: the public pages (issue 33), when this run measured them.
+  if (!floodOnly && !writesOnly && PUBLIC_ROWS.some(measured)) {
+    const text = publicPagesReport(outcomes, machine, startedAt);
+    console.log(`\n${text}`);
+    if (!options['no-write']) {
+      // The notes at the end (kept by hand: what dominates, what was tried) stay as they were.
+      const previous = fs.existsSync(publicPagesFile) ? fs.readFileSync(publicPagesFile, 'utf8') : '';
+      const notes = previous.indexOf('\n## Notes\n');
+      fs.writeFileSync(publicPagesFile, notes >= 0 ? `${text}${previous.slice(notes)}` : text);
+      console.log(`bench: written to ${path.relative(repoRoot, publicPagesFile)}`);
+    }
   }
   if (updates.size > 0) {
     for (const text of updates.values()) console.log(`\n${text}`);
