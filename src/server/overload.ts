@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { errorBody } from './errors';
+import { isRenderRead } from './pages/renderer';
 
 export interface OverloadOptions {
   pool: Pick<pg.Pool, 'waitingCount'>;
@@ -33,6 +34,9 @@ export async function registerOverloadGuards(app: FastifyInstance, options: Over
   const lag = options.maxEventLoopDelayMs > 0 ? watchEventLoopLag(options.sampleIntervalMs) : null;
   if (lag) app.addHook('onClose', async () => lag.stop());
   app.addHook('onRequest', async (request, reply) => {
+    // A public page's own in-process reads: the page's request was let in, and refusing its reads would
+    // only draw the page as an error (pages/renderer.ts).
+    if (isRenderRead(request)) return;
     if (lag && lag.delayMs() > options.maxEventLoopDelayMs) return sendOverloaded(reply);
     if (request.routeOptions.url === '/api/health') return;
     if (options.pool.waitingCount >= options.maxDbQueue) return sendOverloaded(reply);

@@ -112,27 +112,16 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
         entry.body.identity.length + entry.body.br.length + entry.body.gzip.length + key.length,
     });
 
+    // Renders under way, by cache key: requests for a page being drawn wait for that one drawing.
+    const drawing = new Map<string, Promise<Entry>>();
+
     const page = (kind: PageKind) => async (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.query as Record<string, unknown>;
-      let slug: string | undefined;
-      let shopId: string | undefined;
-      if (kind === 'shop') {
-        const asked = (request.params as { slug: string }).slug;
-        // `/shops/` (the router gives it an empty slug): the directory itself, as /Shops/ is.
-        if (asked === '') return reply.redirect(`/shops${canonicalSearch('shops', query)}`, 301);
-        const found = await findShopByAddress(db, asked);
-        if (!found) return notFound(request, reply, 'shop');
-        if (found.slug !== asked) {
-          // An old address or the shop's id: its own address, for good (search engines move with it).
-          return reply.redirect(
-            `/shops/${encodeURIComponent(found.slug)}${canonicalSearch(kind, query)}`,
-            301,
-          );
-        }
-        slug = found.slug;
-        shopId = found.id;
-      }
-      const pathname = kind === 'shop' ? `/shops/${encodeURIComponent(slug ?? '')}` : `/${kind}`;
+      const asked = kind === 'shop' ? (request.params as { slug: string }).slug : '';
+      // `/shops/` (the router gives it an empty slug): the directory itself, as /Shops/ is.
+      if (kind === 'shop' && asked === '')
+        return reply.redirect(`/shops${canonicalSearch('shops', query)}`, 301);
+      const pathname = kind === 'shop' ? `/shops/${encodeURIComponent(asked)}` : `/${kind}`;
       const url = `${pathname}${canonicalSearch(kind, query)}`;
       const version = await app.catalogVersion();
       const at = now();
@@ -142,45 +131,109 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
       const profile = await profileAt(version);
       const origin = baseUrl(request, profile);
       const key = `${origin} ${url}`;
-      let entry = cache.get(key);
-      const fresh =
-        entry?.version === version && entry.mallDate === mallDate && at.getTime() < entry.validUntil;
-      if (!fresh) {
-        const rendered = await render(url);
-        const context: PageContext = {
-          kind,
-          baseUrl: origin,
-          profile,
-          rendered,
-          shopId,
-          slug,
-        };
-        const html = await documentFor(template, context, url, options.structuredData);
-        const validUntil = Math.min(
-          rendered.validUntil,
-          // "Open now" lists whatever is open this minute.
-          query.open === 'now' ? at.getTime() - (at.getTime() % 60_000) + 60_000 : Number.POSITIVE_INFINITY,
-        );
-        entry = {
-          version,
-          mallDate,
-          validUntil,
-          etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`,
-          body: compressed(html),
-        };
-        // A page drawn from a failed read shows its error: sent, never kept.
-        if (!rendered.failed) cache.set(key, entry);
+      const kept = cache.get(key);
+      const fresh = kept?.version === version && kept.mallDate === mallDate && at.getTime() < kept.validUntil;
+      let entry: Entry;
+      if (fresh && kept) entry = kept;
+      else {
+        // Only a page not kept asks which shop an address names (a kept page is a live slug's).
+        let shopId: string | undefined;
+        if (kind === 'shop') {
+          const found = await findShopByAddress(db, asked);
+          if (!found) return notFound(request, reply, 'shop');
+          if (found.slug !== asked) {
+            // An old address or the shop's id: its own address, for good (search engines move with it).
+            return reply.redirect(
+              `/shops/${encodeURIComponent(found.slug)}${canonicalSearch(kind, query)}`,
+              301,
+            );
+          }
+          shopId = found.id;
+        }
+        let drawn = drawing.get(key);
+        if (!drawn) {
+          drawn = draw({
+            kind,
+            url,
+            key,
+            version,
+            mallDate,
+            at,
+            origin,
+            profile,
+            shopId,
+            slug: asked,
+            query,
+          });
+          drawing.set(key, drawn);
+          void drawn.finally(() => drawing.delete(key)).catch(() => undefined);
+        }
+        entry = await drawn;
       }
-      const current = entry as Entry;
       reply
-        .header('etag', current.etag)
+        .header('etag', entry.etag)
         .header('cache-control', 'public, no-cache')
         .header('vary', 'accept-encoding');
-      if (request.headers['if-none-match'] === current.etag) return reply.code(304).send();
+      if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
       const encoding = pageEncoding(request.headers['accept-encoding']);
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
-      return reply.type('text/html; charset=utf-8').send(current.body[encoding]);
+      return reply.type('text/html; charset=utf-8').send(entry.body[encoding]);
     };
+
+    interface Drawing {
+      kind: PageKind;
+      url: string;
+      key: string;
+      version: string;
+      mallDate: string;
+      at: Date;
+      origin: string;
+      profile: MallProfile;
+      shopId: string | undefined;
+      slug: string;
+      query: Record<string, unknown>;
+    }
+
+    /** Renders a page and keeps it (unless a read failed). */
+    async function draw({
+      kind,
+      url,
+      key,
+      version,
+      mallDate,
+      at,
+      origin,
+      profile,
+      shopId,
+      slug,
+      query,
+    }: Drawing) {
+      const rendered = await render(url);
+      const context: PageContext = {
+        kind,
+        baseUrl: origin,
+        profile,
+        rendered,
+        shopId,
+        slug: kind === 'shop' ? slug : undefined,
+      };
+      const html = await documentFor(template, context, url, options.structuredData);
+      const validUntil = Math.min(
+        rendered.validUntil,
+        // "Open now" lists whatever is open this minute.
+        query.open === 'now' ? at.getTime() - (at.getTime() % 60_000) + 60_000 : Number.POSITIVE_INFINITY,
+      );
+      const entry: Entry = {
+        version,
+        mallDate,
+        validUntil,
+        etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`,
+        body: compressed(html),
+      };
+      // A page drawn from a failed read shows its error: sent, never kept.
+      if (!rendered.failed) cache.set(key, entry);
+      return entry;
+    }
 
     /** A shop that is not there: the page says so (the app's own Shop not found), with a 404. */
     async function notFound(request: FastifyRequest, reply: FastifyReply, kind: PageKind) {
@@ -233,7 +286,10 @@ function pageTemplate(clientDir: string | undefined): Template {
     : [];
   return {
     html: fs.readFileSync(file, 'utf8'),
-    preloads: chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="${chunk}">`).join(''),
+    // Low priority: the page is drawn already; its styles and pictures come first, these before hydration.
+    preloads: chunks
+      .map((chunk) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${chunk}">`)
+      .join(''),
   };
 }
 

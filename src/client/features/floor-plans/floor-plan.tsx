@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import type { FloorGuideEntry } from '../../../shared/amenity';
 import { AMENITY_LABELS } from '../../../shared/floors';
 import { cn } from '../../lib/cn';
+import { useDirectoryArea } from '../../lib/directory-area';
 import { AmenityIcon } from '../amenities';
 import { PlanViewer, pinStyle } from './plan-viewer';
 
@@ -20,6 +21,7 @@ export interface FloorPlanProps {
 }
 
 export function FloorPlan({ floor, highlight }: FloorPlanProps) {
+  const area = useDirectoryArea();
   if (!floor.planImage) return null;
   const dim = highlight !== undefined;
   return (
@@ -47,7 +49,7 @@ export function FloorPlan({ floor, highlight }: FloorPlanProps) {
         return (
           <Link
             key={shop.id}
-            to={`/user/shops/${shop.id}`}
+            to={area.shop(shop)}
             aria-label={`${shop.name}, shop`}
             aria-current={here ? 'location' : undefined}
             data-pin={shop.id}

@@ -129,7 +129,9 @@ export function SearchResultsPage({ area }: { area: SearchArea }) {
                   : `${countsText(data)} for “${data.searched}”`
                 : null}
             </p>
-            {results.isFetching ? <LoadingStatus label="Searching" /> : null}
+            {/* why: while another text, kind or page loads, not for the quiet refresh of the results shown (a
+                server-rendered page would show it for ever without JavaScript) */}
+            {results.isPlaceholderData ? <LoadingStatus label="Searching" /> : null}
           </div>
 
           <QueryView
