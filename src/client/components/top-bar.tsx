@@ -29,9 +29,9 @@ export function TopBar({
         <LogoLink className="h-16 shrink-0" />
         <nav
           aria-label="Main"
-          className="order-last -mx-4 w-[calc(100%+2rem)] overflow-x-auto border-t border-slate-100 px-4 md:order-none md:mx-0 md:w-auto md:border-0 md:px-0"
+          className="order-last -mx-4 w-[calc(100%+2rem)] overflow-x-auto border-t border-slate-100 px-4 lg:order-none lg:mx-0 lg:w-auto lg:border-0 lg:px-0"
         >
-          <ul className="flex gap-1 py-1.5 md:py-0">
+          <ul className="flex gap-1 py-1.5 lg:py-0">
             {links.map(({ to, label, extra }) => (
               <li key={to} className="shrink-0">
                 <NavLink
@@ -54,7 +54,7 @@ export function TopBar({
           </ul>
         </nav>
         {/* why: its own row under the logo on phones, beside the links from md up */}
-        <SearchBox area={search} className="order-last w-full pb-2 md:order-none md:w-56 md:pb-0 lg:w-72" />
+        <SearchBox area={search} className="order-last w-full pb-2 lg:order-none lg:w-56 lg:pb-0 xl:w-72" />
         <div className="flex h-16 min-w-0 flex-1 basis-0 items-center justify-end gap-3">{children}</div>
       </div>
     </header>

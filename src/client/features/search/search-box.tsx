@@ -147,7 +147,14 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
   }
 
   return (
-    <div className={cn('relative', className)}>
+    // why: a GET form to the results page, so the box searches before any script has run (a server-
+    // rendered public page); once the app runs, Enter is handled above and the form is never sent
+    <form
+      method="get"
+      action={resultLinks(area).page('').split('?')[0]}
+      onSubmit={(event) => event.preventDefault()}
+      className={cn('relative', className)}
+    >
       <label htmlFor={`${baseId}-input`} className="sr-only">
         Search the mall
       </label>
@@ -162,6 +169,7 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={expanded && activeOption ? activeOption.id : undefined}
+          name="q"
           autoComplete="off"
           enterKeyHint="search"
           maxLength={100}
@@ -270,7 +278,7 @@ export function SearchBox({ area, className }: { area: SearchArea; className?: s
           </button>
         ) : null}
       </div>
-    </div>
+    </form>
   );
 }
 
