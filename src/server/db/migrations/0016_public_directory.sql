@@ -114,6 +114,11 @@ BEGIN
   END LOOP;
 END $$;
 --> statement-breakpoint
+-- The backfill above left the shops' deferred catalogue-version triggers (constraint triggers, 0002)
+-- pending, and no index can be built on a table with pending trigger events: they run now. Without this a
+-- mall that had shops failed to migrate ("cannot CREATE INDEX "shops" because it has pending trigger events").
+SET CONSTRAINTS ALL IMMEDIATE;
+--> statement-breakpoint
 CREATE UNIQUE INDEX "shops_slug_key" ON "shops" USING btree ("slug");
 --> statement-breakpoint
 CREATE TRIGGER shops_lock_slugs BEFORE INSERT OR UPDATE OF name ON shops
