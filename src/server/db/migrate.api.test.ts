@@ -23,6 +23,8 @@ const TABLES = [
   // a confirmed import's rows, staged before they are published (migration 0014)
   'import_staged_rows',
   'mall_hours',
+  // the mall's name, address, logo and public URL (migration 0016, the public directory)
+  'mall_profile',
   'manager_invites',
   'offers',
   'products',
@@ -30,6 +32,8 @@ const TABLES = [
   'search_words',
   'sessions',
   'shop_managers',
+  // a renamed shop's old public addresses, each answering with a redirect (migration 0016)
+  'shop_slug_redirects',
   'shops',
   'sign_in_attempts',
   'users',

@@ -97,6 +97,9 @@ async function makePgliteMall(dataDir: string): Promise<{ sessionToken: string }
       Buffer.from([0x52, 0x49, 0x46, 0x46, 0x00, 0xff, 0x5c, 0x0a, 0x09]),
     ]);
     await pglite.query(`update shops set logo_image = $1 where name = 'Voltbay'`, [IMAGE_KEY]);
+    // A renamed shop: its old public address is kept as a redirect (migration 0016).
+    await pglite.query(`update shops set name = 'Voltbay Central' where name = 'Voltbay'`);
+    await pglite.query(`update shops set name = 'Voltbay' where name = 'Voltbay Central'`);
     const imageDir = path.join(dataDir, 'images', IMAGE_KEY.slice(0, 2), IMAGE_KEY);
     fs.mkdirSync(imageDir, { recursive: true });
     fs.writeFileSync(path.join(imageDir, '160.webp'), Buffer.from('RIFF....WEBPVP8 '));

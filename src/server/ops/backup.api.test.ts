@@ -90,6 +90,13 @@ async function fillMall(database: Database, store: ImageStore) {
     .insert(imageVariants)
     .values({ imageKey: key, name: '160.webp', bytes: Buffer.from([0x52, 0x49, 0x46, 0x46]) });
   await database.db.update(shops).set({ logoImage: key }).where(eq(shops.id, shop.id));
+  // A shop renamed and back: its passing address is kept as a redirect to it (migration 0016).
+  const [renamed] = await database.db.select({ name: shops.name }).from(shops).where(eq(shops.id, shop.id));
+  await database.db.update(shops).set({ name: 'Renamed for a while' }).where(eq(shops.id, shop.id));
+  await database.db
+    .update(shops)
+    .set({ name: renamed?.name ?? 'Back' })
+    .where(eq(shops.id, shop.id));
   // A finished import run, with its file (decision 022), and a run being written, with a staged row.
   const [running] = await database.db
     .insert(importRuns)
@@ -263,24 +270,76 @@ const RELEASE_MIGRATIONS = (
     entries: unknown[];
   }
 ).entries.length;
-/** An older release's schema: without the import staging table (0014) and the pins' triggers (0015). */
-const OLDER_LEVEL = RELEASE_MIGRATIONS - 2;
+/**
+ * An older release's schema: without the import staging table (0014), the pins' triggers (0015) and the
+ * public directory's slugs, store types and mall profile (0016).
+ */
+const OLDER_LEVEL = 14;
+/** The tables the migrations since OLDER_LEVEL add (empty, or the mall profile's one default row, after a restore). */
+const TABLES_SINCE_OLDER = ['import_staged_rows', 'mall_profile', 'shop_slug_redirects'];
 
-/** Row count and digest (each row as text, in order) of every public table, by name. */
-async function digests(query: Query): Promise<Record<string, string>> {
+/**
+ * The demo mall in a database at OLDER_LEVEL. The demo loader writes today's schema: the columns added
+ * since (a category's store type, a shop's slug) are there while it runs, then gone, as the older
+ * release had them.
+ */
+async function loadOlderDemoMall(query: Query, db: Db): Promise<void> {
+  await query(`alter table categories add column schema_type text not null default 'Store'`);
+  await query(`alter table shops add column slug text not null default ''`);
+  await loadDemoData(db, mallToday(TEST_TIME_ZONE, new Date()));
+  await query('alter table categories drop column schema_type');
+  await query('alter table shops drop column slug');
+}
+
+/**
+ * A restored older mall: every older table as it was (in its columns), the newer ones as migrated. The
+ * catalogue version is the one row that moves: 0016 gives every shop its slug, a change to the directory.
+ */
+function expectOlderMallKept(after: Record<string, string>, before: Record<string, string>) {
+  const { import_staged_rows, mall_profile, shop_slug_redirects, catalog_version, ...kept } = after;
+  expect([import_staged_rows, shop_slug_redirects]).toEqual(['0 null', '0 null']);
+  expect(mall_profile).toMatch(/^1 [0-9a-f]{32}$/);
+  expect(catalog_version).toMatch(/^1 [0-9a-f]{32}$/);
+  const { catalog_version: _moved, ...older } = before;
+  expect(kept).toEqual(older);
+}
+
+/** Each public table's columns in order, by table. */
+async function columnsOf(query: Query): Promise<Record<string, string[]>> {
+  const rows = await query(
+    `select table_name as table, column_name as column from information_schema.columns
+      where table_schema = 'public' order by table_name, ordinal_position`,
+  );
+  const columns: Record<string, string[]> = {};
+  for (const row of rows) {
+    const table = row.table as string;
+    columns[table] = [...(columns[table] ?? []), row.column as string];
+  }
+  return columns;
+}
+
+/**
+ * Row count and digest (each row as text, in order) of every public table, by name. With `only`, a table
+ * it names is read in those columns alone (what an older release's backup had of it: a later migration's
+ * columns left out).
+ */
+async function digests(query: Query, only?: Record<string, string[]>): Promise<Record<string, string>> {
   await applyCopySettings(query, false);
   const result: Record<string, string> = {};
   for (const { name } of (await readLayout(query)).tables) {
-    const [row] = await query(
-      `select count(*)::int as rows, md5(string_agg(t::text, ',' order by t::text)) as md5 from public."${name}" t`,
+    const columns = only?.[name];
+    const row = columns ? `row(${columns.map((column) => `t."${column}"`).join(', ')})::text` : 't::text';
+    const [digest] = await query(
+      `select count(*)::int as rows, md5(string_agg(${row}, ',' order by ${row})) as md5 from public."${name}" t`,
     );
-    result[name] = `${row?.rows} ${row?.md5}`;
+    result[name] = `${digest?.rows} ${digest?.md5}`;
   }
   return result;
 }
 
 async function serverDigests(
   dataDir: string,
+  only?: Record<string, string[]>,
 ): Promise<{ tables: Record<string, string>; migrations: number }> {
   const database = await openEmbedded(dataDir);
   try {
@@ -288,7 +347,7 @@ async function serverDigests(
     try {
       const query: Query = async (text, params) => (await client.query(text, params)).rows;
       const migrations = (await readLayout(query)).migrations.length;
-      return { tables: await digests(query), migrations };
+      return { tables: await digests(query, only), migrations };
     } finally {
       client.release(true);
     }
@@ -421,22 +480,23 @@ if (server === 'embedded')
         const older = newDataDir('older');
         const database = await openEmbedded(older);
         let before: Record<string, string>;
+        let columns: Record<string, string[]>;
         const file = path.join(root, 'older.tar.gz');
         try {
           const { drizzle } = await import('drizzle-orm/node-postgres');
           const { migrate } = await import('drizzle-orm/node-postgres/migrator');
           await migrate(drizzle(database.pool), { migrationsFolder: migrationsUpTo(OLDER_LEVEL) });
-          await loadDemoData(database.db, mallToday(TEST_TIME_ZONE, new Date()));
-          await database.pool.query(`insert into images (key, width, height) values ($1, 160, 160)`, [
-            IMAGE_KEY,
-          ]);
           const client = await database.pool.connect();
           try {
-            before = await digests(async (text, params) => (await client.query(text, params)).rows);
+            const query: Query = async (text, params) => (await client.query(text, params)).rows;
+            await loadOlderDemoMall(query, database.db);
+            await query(`insert into images (key, width, height) values ($1, 160, 160)`, [IMAGE_KEY]);
+            before = await digests(query);
+            columns = await columnsOf(query);
           } finally {
             client.release(true);
           }
-          expect(before).not.toHaveProperty('import_staged_rows');
+          for (const table of TABLES_SINCE_OLDER) expect(before).not.toHaveProperty(table);
           await backupDatabase(parseEnv({ MALL_DATA_DIR: older }), file);
         } finally {
           await database.close();
@@ -445,11 +505,11 @@ if (server === 'embedded')
         const target = path.join(root, 'older-target');
         const restored = await restoreDatabase(parseEnv({ MALL_DATA_DIR: target }), file);
         expect(restored.contents).toMatchObject({ shops: 24, images: 1 });
-        const after = await serverDigests(target);
+        // Every row as the older release had it, in the columns it had; the tables since then empty
+        // (the mall profile: its one row of defaults).
+        const after = await serverDigests(target, columns);
         expect(after.migrations).toBe(RELEASE_MIGRATIONS);
-        expect(after.tables.import_staged_rows).toBe('0 null');
-        const { import_staged_rows: _new, ...kept } = after.tables;
-        expect(kept).toEqual(before);
+        expectOlderMallKept(after.tables, before);
 
         // Made by a newer release (a migration this one does not have): refused, nothing touched.
         const entries = await readTar(file);
@@ -499,16 +559,18 @@ if (server === 'embedded')
         // As the last PGlite release made them: PGlite's gzip'd tarball of its data folder (dumpDataDir).
         const pglite: PGlite = await openPglite({});
         let before: Record<string, string>;
+        let columns: Record<string, string[]>;
         let dump: Buffer;
         try {
           await pgliteMigrate(pgliteDrizzle(pglite), { migrationsFolder: migrationsUpTo(OLDER_LEVEL) });
           const db = pgliteDrizzle(pglite, { schema }) as unknown as Db;
-          await loadDemoData(db, mallToday(TEST_TIME_ZONE, new Date()));
+          const query: Query = async (text, params) =>
+            (await pglite.query<Record<string, unknown>>(text, params)).rows;
+          await loadOlderDemoMall(query, db);
           await pglite.query(`insert into images (key, width, height) values ($1, 160, 160)`, [IMAGE_KEY]);
           await pglite.query(`update shops set logo_image = $1 where name = 'Voltbay'`, [IMAGE_KEY]);
-          before = await digests(
-            async (text, params) => (await pglite.query<Record<string, unknown>>(text, params)).rows,
-          );
+          before = await digests(query);
+          columns = await columnsOf(query);
           dump = Buffer.from(await ((await pglite.dumpDataDir('gzip')) as Blob).arrayBuffer());
         } finally {
           await pglite.close();
@@ -531,10 +593,9 @@ if (server === 'embedded')
           replaced: false,
           contents: { shops: 24, images: 1 },
         });
-        const after = await serverDigests(target);
+        const after = await serverDigests(target, columns);
         expect(after.migrations).toBe(RELEASE_MIGRATIONS);
-        const { import_staged_rows: _new, ...kept } = after.tables;
-        expect(kept).toEqual(before);
+        expectOlderMallKept(after.tables, before);
         expect(fs.readFileSync(path.join(target, picture), 'utf8')).toBe('RIFF....WEBP');
         expectOnlyDatabaseFiles(target);
 
