@@ -51,7 +51,8 @@ describe("docs/api.md's generated route table", () => {
     expect(row('GET `/api/shops`')).toEqual([
       'GET',
       '`/api/shops`',
-      'signed in',
+      // a visitor too, while the public directory is on (docs/decisions/034)
+      'anyone (public directory)',
       '`read shop`',
       'query `page?` `pageSize?` `q?` `categoryId?` `floorId?` `openAt?`',
       '`200`',
@@ -87,7 +88,10 @@ describe("docs/api.md's generated route table", () => {
 
   it('says who may call a route from the one permission policy', () => {
     expect(whoMayCall(undefined)).toBe('anyone');
-    expect(whoMayCall({ action: 'read', resource: 'shop' })).toBe('signed in');
+    expect(whoMayCall({ action: 'read', resource: 'shop' })).toBe('anyone (public directory)');
+    // Every signed-in person, never a visitor: their own account, an invite to manage a shop.
+    expect(whoMayCall({ action: 'update', resource: 'account' })).toBe('signed in');
+    expect(whoMayCall({ action: 'read', resource: 'membership' })).toBe('signed in');
     expect(whoMayCall({ action: 'delete', resource: 'shop' })).toBe('admin');
     expect(whoMayCall({ action: 'update', resource: 'product' })).toBe('shop manager (own shop), admin');
   });

@@ -105,8 +105,9 @@ describe('request guards', () => {
 
   it('sends the security headers on every response', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
-    // Exactly the policy docs/security.md lists: no inline script, no inline style but the toasts' own
-    // stylesheet (by its hash), nothing from other origins.
+    // Exactly the policy docs/security.md lists: no inline script, no inline stylesheet but the toasts' own
+    // (by its hash), style attributes only (a server-rendered floor plan's pins: docs/decisions/034),
+    // nothing from other origins.
     expect(response.headers['content-security-policy']).toBe(
       [
         "default-src 'self'",
@@ -114,6 +115,7 @@ describe('request guards', () => {
         "script-src-attr 'none'",
         "font-src 'self'",
         `style-src 'self' ${toastStyleHashes().join(' ')}`,
+        "style-src-attr 'unsafe-inline'",
         "img-src 'self' data:",
         "object-src 'none'",
         "base-uri 'none'",

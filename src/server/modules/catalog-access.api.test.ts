@@ -1,7 +1,8 @@
 // Who may do what in the directory: every route × anonymous, user and admin, generated from one table.
-// Reads need a session (anonymous → 401); writes need an admin (anonymous → 401, user → 403) and a
-// refused write leaves the data exactly as it was.
+// Reads are anyone's while the public directory is on (the default: visitorMay, docs/decisions/034);
+// writes need an admin (anonymous → 401, user → 403) and a refused write leaves the data exactly as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Resource as PolicyResource, visitorMay } from '../../shared/permissions';
 import { SESSION_COOKIE } from '../auth/sessions';
 import {
   type As,
@@ -99,22 +100,32 @@ const ACTIONS: { action: Action; method: Method; withId: boolean }[] = [
 ];
 const ADMIN_STATUS: Record<Action, number> = { list: 200, read: 200, create: 201, edit: 200, delete: 204 };
 
-function expected(action: Action, role: Role): number {
-  if (role === 'anonymous') return 401;
-  if (action === 'list' || action === 'read') return 200;
+/** The policy's name for each table's records. */
+const NOUN: Partial<Record<Table, PolicyResource>> = {
+  categories: 'category',
+  floors: 'floor',
+  shops: 'shop',
+  products: 'product',
+  offers: 'offer',
+};
+
+function expected(action: Action, role: Role, table: Table): number {
+  const reading = action === 'list' || action === 'read';
+  if (role === 'anonymous') return reading && visitorMay('read', NOUN[table] ?? 'stats', true) ? 200 : 401;
+  if (reading) return 200;
   return role === 'user' ? 403 : ADMIN_STATUS[action];
 }
 
 const matrix = resources.flatMap((resource) =>
   ACTIONS.flatMap(({ action, method, withId }) =>
     (['anonymous', 'user', 'admin'] as const).map((role) => ({
-      name: `${method} ${resource.path}${withId ? '/:id' : ''} as ${role} → ${expected(action, role)}`,
+      name: `${method} ${resource.path}${withId ? '/:id' : ''} as ${role} → ${expected(action, role, resource.table)}`,
       resource,
       action,
       method,
       withId,
       role,
-      status: expected(action, role),
+      status: expected(action, role, resource.table),
     })),
   ),
 );
@@ -176,7 +187,7 @@ describe('the role matrix of the directory', () => {
 });
 
 describe('sessions that no longer count', () => {
-  it('treats a made-up token and a signed-out session as anonymous (401), writing nothing', async () => {
+  it('treats a made-up token and a signed-out session as anonymous (401 on a write, a visitor’s read), writing nothing', async () => {
     const admin = await d.t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -196,9 +207,16 @@ describe('sessions that no longer count', () => {
         payload: { name: uniqueName() },
       });
       expect(write.statusCode).toBe(401);
+      // A visitor: the public directory's read, but no one's session.
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: { cookie: cookieHeader },
+      });
+      expect(me.json().user).toBeNull();
       const read = await t.app.inject({
         method: 'GET',
-        url: '/api/shops',
+        url: '/api/stats',
         headers: { cookie: cookieHeader },
       });
       expect(read.statusCode).toBe(401);

@@ -94,8 +94,14 @@ describe('inputs at the edges', () => {
       expect((await d.call(as, 'PATCH', `/api/shops/${unknownId()}`, { name: '' })).statusCode).toBe(status);
       expect((await d.call(as, 'DELETE', '/api/offers/not-a-uuid')).statusCode).toBe(status);
     }
-    expect((await d.call(null, 'GET', '/api/shops?pageSize=1000')).statusCode).toBe(401);
-    expect((await d.call(null, 'GET', '/api/products/not-a-uuid')).statusCode).toBe(401);
+    // A read a visitor may not make: refused before its query is looked at.
+    expect((await d.call(null, 'GET', '/api/audit?page=0')).statusCode).toBe(401);
+    expect((await d.call(d.user, 'GET', '/api/audit?page=0')).statusCode).toBe(403);
+    expect((await d.call(d.admin, 'GET', '/api/audit?page=0')).statusCode).toBe(400);
+    // The directory's reads are a visitor's too (the public directory, docs/decisions/034): checked as anyone's.
+    expect((await d.call(null, 'GET', '/api/shops?pageSize=1000')).statusCode).toBe(400);
+    // (an id that cannot exist: 404, as for anyone)
+    expect((await d.call(null, 'GET', '/api/products/not-a-uuid')).statusCode).toBe(404);
   });
 
   it('answers a failing query with the bare 500 body: no SQL, table names or stack', async () => {

@@ -34,7 +34,7 @@ describe('framing', () => {
     ['a page', '/login', 200],
     ['an unknown page', '/no-such-page', 404],
     ['an API answer', '/api/settings', 200],
-    ['an API error', '/api/shops', 401],
+    ['an API error', '/api/stats', 401],
     ['the API reference page', API_DOCS_PATH, 200],
     // answered before routing, without the hooks (frameworkErrors)
     ['a badly encoded URL', '/api/shops/%zz', 400],

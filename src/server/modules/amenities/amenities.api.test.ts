@@ -193,7 +193,7 @@ describe('amenities', () => {
     });
   });
 
-  it('shoppers read them; shoppers and visitors write nothing', async () => {
+  it('shoppers and visitors read them (the public directory); shoppers and visitors write nothing', async () => {
     const floor = await floorAt(-28);
     const amenity = (
       await post({ floorId: floor.id, kind: 'atm', location: 'By the lifts' })
@@ -209,7 +209,10 @@ describe('amenities', () => {
       );
       expect((await d.call(as, 'DELETE', `/api/amenities/${amenity.id}`)).statusCode).toBe(status);
     }
-    expect((await d.call(null, 'GET', '/api/amenities')).statusCode).toBe(401);
+    // A visitor reads them while the public directory is on (the default; docs/decisions/034).
+    const visitor = await d.call(null, 'GET', '/api/amenities');
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json().items).toContainEqual(amenity);
     expect((await t.database.pool.query('select count(*)::int as n from amenities')).rows).toEqual(
       before.rows,
     );
@@ -266,6 +269,8 @@ describe('the floor guide', () => {
     expect(first?.shops[0]).toEqual({
       id: g2.id,
       name: g2.name,
+      // Its public address (docs/decisions/034).
+      slug: g2.slug,
       category: category.name,
       location: g2.location,
       // No plan, no pins (docs/decisions/021).
@@ -283,6 +288,9 @@ describe('the floor guide', () => {
     await post({ floorId: upper.id, kind: 'atm', location: 'Entrance' });
     const again = (await read()).floors.find((floor) => floor.id === upper.id);
     expect(again?.amenities.map((a) => a.kind)).toEqual(['atm']);
-    expect((await d.call(null, 'GET', '/api/floor-guide')).statusCode).toBe(401);
+    // A visitor reads the same guide (the public directory's floors page: docs/decisions/034).
+    const visitor = await d.call(null, 'GET', '/api/floor-guide');
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json()).toEqual(await read());
   });
 });

@@ -228,8 +228,11 @@ describe('bad input', () => {
     }
   });
 
-  it('is for signed-in people only', async () => {
-    expect((await d.call(null, 'GET', '/api/search?q=tea')).statusCode).toBe(401);
+  it("is a visitor's too while the public directory is on, with the same answer (docs/decisions/034)", async () => {
+    const visitor = await d.call(null, 'GET', '/api/search?q=coffe');
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json()).toEqual(await q('coffe'));
+    expect(shopNames(visitor.json())).toContain('Bean There Café');
   });
 });
 
