@@ -19,8 +19,10 @@ const openAt = (at: Date) => `${at.toISOString().slice(0, 16)}Z`;
 let t: TestApp;
 let d: Directory;
 let uncached: Awaited<ReturnType<typeof buildApp>>;
-let people: SignedIn[];
+/** Who asks: signed-in people, and a visitor (no cookie), who reads the public directory (docs/decisions/034). */
+let people: { label: string; headers: Record<string, string> }[];
 const ids: Record<string, string> = {};
+let slug = '';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -28,12 +30,20 @@ beforeAll(async () => {
   // The same database and clock, no read cache: what every answer should be.
   uncached = await buildApp({ database: t.database, timeZone: TEST_TIME_ZONE, now: t.now, readCache: false });
   await uncached.ready();
-  people = [d.user, d.admin, await registerAs(t.app, 'user')];
+  people = [
+    ...[d.user, d.admin, await registerAs(t.app, 'user')].map((person) => ({
+      label: person.user.email,
+      headers: person.headers,
+    })),
+    { label: 'a visitor', headers: {} },
+  ];
   const shop = await d.shop({ hours: everyDay('00:00', '24:00') });
   // An offer that ends today: tomorrow it is expired, and its product loses the discounted price.
   const offer = await d.offer({ shopId: shop.id, startDate: d.day(-3), endDate: d.today() });
   const upcoming = await d.offer({ shopId: shop.id, startDate: d.day(1), endDate: d.day(5) });
   const product = await d.product({ shopId: shop.id, offerId: offer.id, price: 100 });
+  slug = shop.slug;
+  ids.endingOffer = offer.id;
   Object.assign(ids, {
     shops: shop.id,
     offers: upcoming.id,
@@ -56,6 +66,8 @@ function urlsFor(pattern: string): string[] {
   // The search: every group, and the offers alone (which offers run changes overnight).
   if (resource === 'search') return [`${pattern}?q=offer`, `${pattern}?q=offer&kind=offers`];
   if (pattern.endsWith('/:id')) return [pattern.replace(':id', ids[resource] ?? '')];
+  // A shop by its public address (docs/decisions/034).
+  if (pattern.endsWith('/:slug')) return [pattern.replace(':slug', slug)];
   if (resource === 'mall-hours' || resource === 'mall') return [pattern];
   // "Open now": the instant is in the URL (docs/decisions/017), so the answer is the URL's, not the clock's.
   if (resource === 'shops') return [pattern, `${pattern}?page=1`, `${pattern}?openAt=${openAt(t.now())}`];
@@ -84,6 +96,7 @@ describe('the cache contract', () => {
         '/api/search',
         '/api/shops',
         '/api/shops/:id',
+        '/api/shops/by-slug/:slug',
       ].sort(),
     );
     const compare = async (moment: string) => {
@@ -93,7 +106,7 @@ describe('the cache contract', () => {
             const cached = await t.app.inject({ url, headers: person.headers });
             const fresh = await uncached.inject({ url, headers: person.headers });
             expect(cached.statusCode, `${url} ${moment}`).toBe(200);
-            expect(cached.json(), `${url} as ${person.user.email} ${moment}`).toEqual(fresh.json());
+            expect(cached.json(), `${url} as ${person.label} ${moment}`).toEqual(fresh.json());
           }
     };
     await compare('today');
@@ -137,6 +150,62 @@ describe('the cache contract', () => {
   });
 });
 
+describe("the public pages' cache (docs/decisions/034)", () => {
+  /** What a page shows: its head (title, canonical, structured data) and the screen; not the reads' clock. */
+  const shown = (html: string) => ({
+    head: /<head>([\s\S]*?)<\/head>/.exec(html)?.[1],
+    screen: /<div id="root"[^>]*>([\s\S]*)<\/div><script type="application\/json" id="page-state">/.exec(
+      html,
+    )?.[1],
+  });
+
+  it('gives every page as a fresh render would, to everyone: today, after a change, on the next mall day', async () => {
+    const pageRoutes = t.app.routeTable
+      .filter(
+        (route) =>
+          route.method === 'GET' &&
+          ['/shops', '/shops/:slug', '/offers', '/floors', '/search'].includes(route.url),
+      )
+      .map((route) => route.url);
+    expect(pageRoutes.sort()).toEqual(['/floors', '/offers', '/search', '/shops', '/shops/:slug']);
+    const urls = ['/shops', `/shops/${slug}`, '/offers', '/floors', '/search?q=offer'];
+    const compare = async (moment: string) => {
+      // An app on the same database and clock whose pages are drawn now: what every page should be.
+      const fresh = await buildApp({ database: t.database, timeZone: TEST_TIME_ZONE, now: t.now });
+      try {
+        for (const url of urls)
+          for (const person of people) {
+            // The first may draw the page; the second is the kept one.
+            await t.app.inject({ url, headers: person.headers });
+            const kept = await t.app.inject({ url, headers: person.headers });
+            const drawn = await fresh.inject({ url });
+            expect(kept.statusCode, `${url} ${moment}`).toBe(200);
+            expect(shown(kept.body), `${url} as ${person.label} ${moment}`).toEqual(shown(drawn.body));
+            expect(shown(kept.body).screen?.length).toBeGreaterThan(1000);
+          }
+      } finally {
+        await fresh.close();
+      }
+    };
+    await compare('today');
+    // A change to the directory: the offer that ends today is renamed.
+    const renamed = await d.call(d.admin, 'PATCH', `/api/offers/${ids.endingOffer}`, {
+      title: 'Last Day Renamed',
+    });
+    expect(renamed.statusCode).toBe(200);
+    await compare('after a change');
+    expect((await t.app.inject({ url: '/offers' })).body).toContain('Last Day Renamed');
+    t.advanceClock(24 * 60 * 60 * 1000);
+    try {
+      await compare('the next day');
+      // And the page really changed overnight (so the comparison above could have failed).
+      expect((await t.app.inject({ url: '/offers' })).body).not.toContain('Last Day Renamed');
+    } finally {
+      t.advanceClock(-24 * 60 * 60 * 1000);
+    }
+  });
+});
+
 describe('shops open at an instant', () => {
   it("follows a change of the mall's hours at once (the change raises the catalogue version)", async () => {
     const url = `/api/shops?openAt=${openAt(t.now())}&pageSize=100`;
@@ -172,6 +241,8 @@ describe('GET /api/settings', () => {
       now: expect.any(String),
       // The zone's offsets around now, for the browser's wall clock without Intl.
       offsets: expect.any(Array),
+      // Whether the public directory is on (MALL_PUBLIC_DIRECTORY; the app's pages follow it).
+      publicDirectory: true,
     });
     const now = Date.parse(response.json().now);
     expect(now).toBeGreaterThanOrEqual(before);

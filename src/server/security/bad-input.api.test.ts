@@ -1599,3 +1599,95 @@ describe('bad pins on a floor plan are refused with the message the admin sees, 
     expect((response.json() as ApiErrorBody).error.message).toBe(PIN_MESSAGE);
   });
 });
+
+// ---------------------------------------------------------------------------------------------------
+// The public directory's reads (docs/decisions/034): a shop by its address (the API and the page), the
+// sitemap's files, robots.txt. Whatever address is asked, the answer is the shop, a 301 to it, or a 4xx
+// in the one error shape (the shop page's own 404 page), never a 5xx; nothing is written. Query strings
+// full of junk on the pages: pages/public-pages.api.test.ts.
+
+describe("bad addresses on the public directory's reads: never a 5xx, nothing written", () => {
+  const ADDRESSES: Array<[label: string, address: string]> = [
+    ['an unknown slug', 'no-such-shop'],
+    ['an unknown id', randomUUID()],
+    ['upper case', 'NO-SUCH-SHOP'],
+    ['a space', 'no%20such'],
+    ['a NUL', '%00'],
+    ['a control character', 'shop%07'],
+    ['a text-direction control', `shop${encodeURIComponent('\u202E')}`],
+    ['a lone surrogate, encoded', 'shop%ED%A0%80'],
+    ['bad percent-encoding', 'shop%E0%A4%A'],
+    ['a lone percent', '%'],
+    ['an encoded slash', '..%2F..%2Fapi%2Fhealth'],
+    ['markup', encodeURIComponent('<script>alert(1)</script>')],
+    ['SQL', encodeURIComponent("x' or '1'='1")],
+    ['unicode', encodeURIComponent('café-☕')],
+    ['100 characters', 'x'.repeat(100)],
+    ['201 characters', 'x'.repeat(201)],
+    ['a query only', '?page=2'],
+  ];
+  const errorShape = (response: LightMyRequestResponse) => {
+    const { error } = response.json() as ApiErrorBody;
+    expect(error.code).toEqual(expect.any(String));
+    expect(error.message).toEqual(expect.stringMatching(/\S/));
+  };
+
+  it.each(ADDRESSES)('GET /api/shops/by-slug/ with %s: 4xx in the one shape', async (_label, address) => {
+    const before = await rowCounts();
+    for (const as of [null, d.user]) {
+      const response = await d.call(as, 'GET', `/api/shops/by-slug/${address}`);
+      expect([400, 404, 414], response.body).toContain(response.statusCode);
+      errorShape(response);
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it.each(ADDRESSES)(
+    'GET /shops/ with %s: the 404 page, a redirect or a 4xx, never a 5xx',
+    async (_label, address) => {
+      const response = await t.app.inject({ method: 'GET', url: `/shops/${address}` });
+      expect(response.statusCode, response.body.slice(0, 200)).toBeLessThan(500);
+      if (response.statusCode === 404 && String(response.headers['content-type']).startsWith('text/html'))
+        expect(response.body).toContain('<title>Shop not found');
+      else if (response.statusCode === 301) expect(response.headers.location).toMatch(/^\/shops(\/|\?|$)/);
+      else {
+        expect([400, 404, 414]).toContain(response.statusCode);
+        errorShape(response);
+      }
+      expect(response.body).not.toContain('<script>alert(1)</script>');
+    },
+  );
+
+  it('finds a shop by its slug or id whatever else is asked, and follows a rename', async () => {
+    const shop = await d.shop();
+    expect((await d.call(null, 'GET', `/api/shops/by-slug/${shop.slug}`)).json().id).toBe(shop.id);
+    expect((await d.call(null, 'GET', `/api/shops/by-slug/${shop.id}`)).json().slug).toBe(shop.slug);
+    // The slug's own characters only: another spelling is another address.
+    expect((await d.call(null, 'GET', `/api/shops/by-slug/${shop.slug.toUpperCase()}`)).statusCode).toBe(404);
+    expect((await d.call(null, 'GET', `/api/shops/by-slug/${shop.slug}%20`)).statusCode).toBe(404);
+  });
+
+  // A number written otherwise than plainly is no file; nor is any number while the sitemap is one file.
+  it.each(['0', '01', '-1', '1e3', '1.0', 'abc', '9999999', '%31', '1', '2', '999999'])(
+    'GET /sitemap-%s.xml: 404 No such sitemap',
+    async (n) => {
+      const response = await t.app.inject({ method: 'GET', url: `/sitemap-${n}.xml` });
+      expect(response.statusCode, response.body).toBe(404);
+      expect((response.json() as ApiErrorBody).error).toEqual({
+        code: 'NOT_FOUND',
+        message: 'No such sitemap',
+      });
+    },
+  );
+
+  it('answers robots.txt and the sitemap whatever the query string', async () => {
+    for (const query of ['', '?x=1', `?${'y'.repeat(5000)}`, '?%zz', '?a=%E0%A4%A&a=2']) {
+      const robots = await t.app.inject({ method: 'GET', url: `/robots.txt${query}` });
+      expect(robots.statusCode, query).toBe(200);
+      expect(robots.body).toContain('User-agent: *');
+      const sitemap = await t.app.inject({ method: 'GET', url: `/sitemap.xml${query}` });
+      expect(sitemap.statusCode, query).toBe(200);
+      expect(sitemap.body).toContain('<urlset');
+    }
+  });
+});

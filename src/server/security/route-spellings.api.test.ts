@@ -234,6 +234,61 @@ describe('route spellings', () => {
     expect(me.json().user?.id).toBe(user.user.id);
   });
 
+  it('gives the public pages, robots.txt and the sitemap in every accepted spelling the plain path’s answer and rate limit', async () => {
+    let address = 0;
+    const fresh = () => {
+      address++;
+      return `10.79.${Math.floor(address / 250)}.${(address % 250) + 1}`;
+    };
+    // Every route that is not the API's: the public directory's pages (docs/decisions/034), which are
+    // rate-limited like the API (each costs a render), and what search engines read, which is not.
+    const routes = t.app.routeTable.filter(
+      (route) => route.method === 'GET' && !route.url.startsWith('/api/'),
+    );
+    expect(routes.map((route) => route.url).sort()).toEqual(
+      [
+        '/floors',
+        '/offers',
+        '/robots.txt',
+        '/search',
+        '/shops',
+        '/shops/:slug',
+        '/sitemap-:n.xml',
+        '/sitemap.xml',
+      ].sort(),
+    );
+    const LIMITED = new Set(['/floors', '/offers', '/search', '/shops', '/shops/:slug']);
+    const mismatches: string[] = [];
+    const outcome = (answer: Answer) => `${answer.status}${answer.code ? ` ${answer.code}` : ''}`;
+    for (const { url } of routes) {
+      // A shop no one has: the shop page's 404 page, a page all the same.
+      const plain = url.replace(':slug', 'no-such-shop').replace(':n', '1');
+      const want = await send('GET', plain, { address: fresh() });
+      expect(want.status, plain).toBeLessThan(500);
+      for (const name of accepted) {
+        const target = CANDIDATES[name]?.(plain) ?? plain;
+        const got = await send('GET', target, { address: fresh() });
+        if (outcome(got) !== outcome(want))
+          mismatches.push(`GET ${target}: ${outcome(got)}, plain path ${outcome(want)}`);
+        // One bucket whichever way it is written (pages), or none at all (robots, the sitemap).
+        for (const [fill, probe] of [
+          [plain, target],
+          [target, plain],
+        ] as const) {
+          const from = fresh();
+          for (let i = 0; i < LIMITS.apiPerMinute; i++) await send('GET', fill, { address: from });
+          const last = await send('GET', probe, { address: from });
+          const expected = LIMITED.has(url) ? '429 RATE_LIMITED' : outcome(want);
+          if (outcome(last) !== expected)
+            mismatches.push(
+              `GET ${probe} after ${LIMITS.apiPerMinute} of ${fill}: ${outcome(last)}, not ${expected}`,
+            );
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it('counts unknown /api paths, in any spelling, in the same bucket as the known ones', async () => {
     const from = '10.78.0.1';
     for (let i = 0; i < LIMITS.apiPerMinute; i++) {
