@@ -11,7 +11,7 @@ import { buildApp } from './app';
 import { mallToday } from './lib/mall-time';
 import { assertCacheable, registerReadCache } from './read-cache';
 import { type Directory, openDirectory } from './test/catalog-fixtures';
-import { createTestApp, registerAs, type SignedIn, TEST_TIME_ZONE, type TestApp } from './test/harness';
+import { createTestApp, registerAs, TEST_TIME_ZONE, type TestApp } from './test/harness';
 
 /** The list's "open at" parameter for an instant: UTC, to the minute. */
 const openAt = (at: Date) => `${at.toISOString().slice(0, 16)}Z`;
