@@ -17,6 +17,16 @@ export const floorGuideQuery = queryOptions({
   queryFn: ({ signal }) => api<FloorGuide>('/api/floor-guide', { signal }).then((body) => body.floors),
 });
 
+/** One floor's part of the guide (a shop page's plan), not the whole mall's. */
+export const floorGuideOfQuery = (floorId: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.floorGuide, floorId],
+    queryFn: ({ signal }) =>
+      api<FloorGuide>(`/api/floor-guide?floor=${encodeURIComponent(floorId)}`, { signal }).then(
+        (body) => body.floors,
+      ),
+  });
+
 const { amenities, floorGuide } = queryKeys;
 const writes = recordWrites<Amenity, Partial<AmenityInput>>({
   path: '/api/amenities',

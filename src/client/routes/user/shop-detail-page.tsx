@@ -6,7 +6,7 @@ import { buttonClass } from '../../components/ui/button';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
-import { floorGuideQuery } from '../../features/amenities';
+import { floorGuideOfQuery } from '../../features/amenities';
 import { LazyFloorPlan } from '../../features/floor-plans';
 import { prefetchMallClock } from '../../features/hours';
 import { preloadPicture } from '../../features/images';
@@ -75,7 +75,7 @@ export async function prefetch(search: URLSearchParams, params: Params): Promise
   preloadPicture(shop.cover, COVER_SIZES);
   await Promise.all([
     clock,
-    queryClient.prefetchQuery(floorGuideQuery),
+    queryClient.prefetchQuery(floorGuideOfQuery(shop.floorId)),
     queryClient.prefetchQuery(shopOffersQuery(shop.id)),
     queryClient.prefetchQuery(shopProductsQuery(shop.id, pageFrom(search))),
   ]);
@@ -135,7 +135,7 @@ function ShopNotFound() {
 
 /** "Find it on First Floor": the floor's plan with this shop's pin highlighted (docs/decisions/021). */
 function FindIt({ shopId, floorId }: { shopId: string; floorId: string }) {
-  const guide = useQuery(floorGuideQuery);
+  const guide = useQuery(floorGuideOfQuery(floorId));
   const floor = guide.data?.find((entry) => entry.id === floorId);
   const shop = floor?.shops.find((entry) => entry.id === shopId);
   if (!floor?.planImage || !shop?.pin) return null;

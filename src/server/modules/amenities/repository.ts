@@ -140,12 +140,13 @@ export function amenityRepository(db: Db) {
      * The shoppers' Floors page: every floor by level, with its shops by unit and its amenities. Three
      * queries over small tables (a mall has a few floors, at most a few thousand shops).
      */
-    async guide(tx: Executor = db): Promise<FloorGuide> {
+    async guide(floorId?: string, tx: Executor = db): Promise<FloorGuide> {
       const [floorRows, shopRows, amenityRows] = await readsOn(tx, db, [
         () =>
           tx
             .select({ id: floors.id, name: floors.name, level: floors.level, planImage: floors.planImage })
             .from(floors)
+            .where(floorId ? eq(floors.id, floorId) : undefined)
             .orderBy(asc(floors.level)),
         () =>
           tx
@@ -160,7 +161,8 @@ export function amenityRepository(db: Db) {
               pinY: shops.pinY,
             })
             .from(shops)
-            .innerJoin(categories, eq(categories.id, shops.categoryId)),
+            .innerJoin(categories, eq(categories.id, shops.categoryId))
+            .where(floorId ? eq(shops.floorId, floorId) : undefined),
         () =>
           tx
             .select({
@@ -171,7 +173,8 @@ export function amenityRepository(db: Db) {
               pinX: amenities.pinX,
               pinY: amenities.pinY,
             })
-            .from(amenities),
+            .from(amenities)
+            .where(floorId ? eq(amenities.floorId, floorId) : undefined),
       ] as const);
       const entries = new Map(
         floorRows.map((floor) => [

@@ -114,15 +114,20 @@ export const amenityRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> =
   );
 };
 
-/** The shoppers' Floors page in one read: floors by level, each with its shops by unit and its amenities. */
+/**
+ * The shoppers' Floors page in one read: floors by level, each with its shops by unit and its amenities;
+ * `?floor=` one floor's only (a shop page's "Find it on …" plan: the whole mall's is hundreds of KB).
+ */
+const FloorGuideQuery = z.strictObject({ floor: z.uuid('Unknown floor').optional() });
+
 export const floorGuideRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const repository = amenityRepository(db);
   app.get(
     '/',
     {
       config: { permission: { action: 'read', resource: 'floor' }, cache: { varies: ['catalog'] } },
-      schema: { response: { 200: FloorGuide } },
+      schema: { querystring: FloorGuideQuery, response: { 200: FloorGuide } },
     },
-    async () => repository.guide(),
+    async (request) => repository.guide(request.query.floor),
   );
 };
