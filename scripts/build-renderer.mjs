@@ -11,10 +11,17 @@ import { build } from 'esbuild';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientLib = path.join(repoRoot, 'src', 'client', 'lib');
 
-/** @param {string} outfile */
-export async function buildRenderer(outfile) {
+/**
+ * One client module bundled for Node, as the browser's bundle sees the app: packages external (react,
+ * react-dom and react-router from node_modules, the same copies the browser's bundle is made of), React
+ * in production. Also the landing page's pre-render (scripts/prerender.mjs).
+ * @param {string} entry
+ * @param {string} outfile
+ * @param {import('esbuild').Plugin[]} [plugins]
+ */
+export async function bundleClientForNode(entry, outfile, plugins = []) {
   await build({
-    entryPoints: [path.join(repoRoot, 'src', 'client', 'server-render.tsx')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     packages: 'external',
@@ -22,25 +29,30 @@ export async function buildRenderer(outfile) {
     format: 'esm',
     jsx: 'automatic',
     target: 'node20.19',
-    // the lazily loaded screens are bundled in: a render waits for none of them
+    // the lazily loaded screens are bundled in (a render waits for none of them)
     splitting: false,
     logLevel: 'warning',
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [
-      {
-        name: 'server-query-client',
-        setup(esbuild) {
-          esbuild.onResolve({ filter: /(^|\/)query-client$/ }, (args) => {
-            const target = path.resolve(args.resolveDir, args.path);
-            return target === path.join(clientLib, 'query-client')
-              ? { path: path.join(clientLib, 'query-client.server.ts') }
-              : undefined;
-          });
-        },
-      },
-    ],
+    plugins,
   });
   return outfile;
+}
+
+/** @param {string} outfile */
+export function buildRenderer(outfile) {
+  return bundleClientForNode(path.join(repoRoot, 'src', 'client', 'server-render.tsx'), outfile, [
+    {
+      name: 'server-query-client',
+      setup(esbuild) {
+        esbuild.onResolve({ filter: /(^|\/)query-client$/ }, (args) => {
+          const target = path.resolve(args.resolveDir, args.path);
+          return target === path.join(clientLib, 'query-client')
+            ? { path: path.join(clientLib, 'query-client.server.ts') }
+            : undefined;
+        });
+      },
+    },
+  ]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -7,27 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { bundleClientForNode } from './build-renderer.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientDir = path.join(repoRoot, 'dist', 'client');
 const outfile = path.join(repoRoot, '.tmp', 'prerender', 'prerender.mjs');
 
-await build({
-  entryPoints: [path.join(repoRoot, 'src', 'client', 'prerender.tsx')],
-  outfile,
-  bundle: true,
-  // react, react-dom and react-router from node_modules: the same copies the browser bundle is made of
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  jsx: 'automatic',
-  target: 'node20.19',
-  // the app's lazily loaded screens are never rendered here; they stay out of the file
-  splitting: false,
-  logLevel: 'warning',
-  define: { 'process.env.NODE_ENV': '"production"' },
-});
+await bundleClientForNode(path.join(repoRoot, 'src', 'client', 'prerender.tsx'), outfile);
 process.env.NODE_ENV = 'production';
 const { renderLanding, renderShell } = await import(pathToFileURL(outfile).href);
 
