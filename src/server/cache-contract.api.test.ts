@@ -44,6 +44,7 @@ beforeAll(async () => {
   const product = await d.product({ shopId: shop.id, offerId: offer.id, price: 100 });
   slug = shop.slug;
   ids.endingOffer = offer.id;
+  ids.shopFloor = shop.floorId;
   Object.assign(ids, {
     shops: shop.id,
     offers: upcoming.id,
@@ -69,6 +70,8 @@ function urlsFor(pattern: string): string[] {
   // A shop by its public address (docs/decisions/034).
   if (pattern.endsWith('/:slug')) return [pattern.replace(':slug', slug)];
   if (resource === 'mall-hours' || resource === 'mall') return [pattern];
+  // The whole mall's guide, and one floor's (a shop page's plan).
+  if (resource === 'floor-guide') return [pattern, `${pattern}?floor=${ids.shopFloor}`];
   // "Open now": the instant is in the URL (docs/decisions/017), so the answer is the URL's, not the clock's.
   if (resource === 'shops') return [pattern, `${pattern}?page=1`, `${pattern}?openAt=${openAt(t.now())}`];
   const filtered = resource === 'offers' ? `${pattern}?active=true` : `${pattern}?page=1`;
