@@ -67,7 +67,9 @@ export function canonicalSearch(kind: PageKind, query: Record<string, unknown>):
     const raw = query[name];
     const value = Array.isArray(raw) ? raw[0] : raw;
     if (typeof value !== 'string' || value === '') continue;
-    if (name === 'page' && (!/^\d{1,6}$/.test(value) || Number(value) <= 1)) continue;
+    // Pages the lists have (the API's 1 to 100,000); any other is the first.
+    if (name === 'page' && (!/^\d{1,6}$/.test(value) || Number(value) <= 1 || Number(value) > 100_000))
+      continue;
     params.set(name, value.slice(0, 200));
   }
   const search = params.toString();
@@ -75,6 +77,8 @@ export function canonicalSearch(kind: PageKind, query: Record<string, unknown>):
 }
 
 interface Entry {
+  /** Drawn from a failed read: sent (noindex, no-store), never kept. */
+  failed: boolean;
   version: string;
   mallDate: string;
   validUntil: number;
@@ -170,11 +174,11 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
         }
         entry = await drawn;
       }
-      reply
-        .header('etag', entry.etag)
-        .header('cache-control', 'public, no-cache')
-        .header('vary', 'accept-encoding');
-      if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
+      // It shows the visitor what failed (a text too long to search, the database away): not kept anywhere.
+      if (entry.failed) reply.header('cache-control', 'no-store');
+      else reply.header('etag', entry.etag).header('cache-control', 'public, no-cache');
+      reply.header('vary', 'accept-encoding');
+      if (!entry.failed && request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
       const encoding = pageEncoding(request.headers['accept-encoding']);
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
       return reply.type('text/html; charset=utf-8').send(entry.body[encoding]);
@@ -217,13 +221,16 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
         shopId,
         slug: kind === 'shop' ? slug : undefined,
       };
-      const html = await documentFor(template, context, url, options.structuredData);
+      // A page drawn from a failed read says so to the visitor, and is nobody's address: no canonical, no
+      // structured data, noindex (documentFor without a URL).
+      const html = await documentFor(template, context, rendered.failed ? '' : url, options.structuredData);
       const validUntil = Math.min(
         rendered.validUntil,
         // "Open now" lists whatever is open this minute.
         query.open === 'now' ? at.getTime() - (at.getTime() % 60_000) + 60_000 : Number.POSITIVE_INFINITY,
       );
       const entry: Entry = {
+        failed: rendered.failed,
         version,
         mallDate,
         validUntil,
