@@ -60,7 +60,8 @@ for (const width of [1280, 375]) {
     const landing = await page.request.get('/');
     const csp = response?.headers()['content-security-policy'];
     expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
+    // no inline script or stylesheet; style attributes only (style-src-attr, decision 034)
+    expect(csp).not.toMatch(/(script-src|style-src) [^;]*unsafe-inline/);
     expect(csp).toBe(landing.headers()['content-security-policy']);
     await expect(page).toHaveTitle('Super Mall API reference');
     await expect(page.getByRole('heading', { name: /Super Mall API/ })).toBeVisible();

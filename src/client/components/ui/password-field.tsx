@@ -31,6 +31,10 @@ export function PasswordField({ ref, className, ...props }: PasswordFieldProps) 
     selection.current = null;
     if (!element || !kept || document.activeElement !== element) return;
     element.setSelectionRange(kept[0], kept[1]);
+    // Some Chromium versions (Debian's 150) reset it once more after the change has been laid out.
+    requestAnimationFrame(() => {
+      if (document.activeElement === element) element.setSelectionRange(kept[0], kept[1]);
+    });
   }, [shown]);
 
   return (
