@@ -1288,7 +1288,6 @@ async function runDatabase(kind, words) {
     ...process.env,
     TMPDIR: serverTmp,
     HOST: '127.0.0.1',
-    PORT: String(await freePort()),
     MALL_DATA_DIR: path.join(workDir, 'data'),
     MALL_DEMO_DATA: 'off',
     MALL_ADMIN_INVITE_CODE: INVITE_CODE,
@@ -1343,7 +1342,9 @@ async function runDatabase(kind, words) {
       console.log(`[${label}] database ceiling (${durationS} s, ${connections} concurrent clients)…`);
     const ceiling = noCeiling ? null : await dbCeiling(env, label);
 
-    // 3. The server.
+    // 3. The server. Its port is picked now, after the cluster's: picked before, the cluster could be
+    // handed the same just-released port.
+    env.PORT = String(await freePort());
     server = new Server({ mainJs: path.join(serverCopy, 'server', 'main.js'), env, logPath });
     const firstStart = await server.start();
     const port = server.port;
