@@ -17,14 +17,18 @@ export const floorGuideQuery = queryOptions({
   queryFn: ({ signal }) => api<FloorGuide>('/api/floor-guide', { signal }).then((body) => body.floors),
 });
 
-/** One floor's part of the guide (a shop page's plan), not the whole mall's. */
-export const floorGuideOfQuery = (floorId: string) =>
+/**
+ * A shop page's plan: its floor with its amenities and, of the floor's shops, that one only (the others
+ * would be dimmed pins: on a large mall's floor, most of the page's weight).
+ */
+export const floorGuideOfQuery = (floorId: string, shopId: string) =>
   queryOptions({
-    queryKey: [...queryKeys.floorGuide, floorId],
+    queryKey: [...queryKeys.floorGuide, floorId, shopId],
     queryFn: ({ signal }) =>
-      api<FloorGuide>(`/api/floor-guide?floor=${encodeURIComponent(floorId)}`, { signal }).then(
-        (body) => body.floors,
-      ),
+      api<FloorGuide>(
+        `/api/floor-guide?floor=${encodeURIComponent(floorId)}&shop=${encodeURIComponent(shopId)}`,
+        { signal },
+      ).then((body) => body.floors),
   });
 
 const { amenities, floorGuide } = queryKeys;

@@ -75,7 +75,7 @@ export async function prefetch(search: URLSearchParams, params: Params): Promise
   preloadPicture(shop.cover, COVER_SIZES);
   await Promise.all([
     clock,
-    queryClient.prefetchQuery(floorGuideOfQuery(shop.floorId)),
+    queryClient.prefetchQuery(floorGuideOfQuery(shop.floorId, shop.id)),
     queryClient.prefetchQuery(shopOffersQuery(shop.id)),
     queryClient.prefetchQuery(shopProductsQuery(shop.id, pageFrom(search))),
   ]);
@@ -135,7 +135,7 @@ function ShopNotFound() {
 
 /** "Find it on First Floor": the floor's plan with this shop's pin highlighted (docs/decisions/021). */
 function FindIt({ shopId, floorId }: { shopId: string; floorId: string }) {
-  const guide = useQuery(floorGuideOfQuery(floorId));
+  const guide = useQuery(floorGuideOfQuery(floorId, shopId));
   const floor = guide.data?.find((entry) => entry.id === floorId);
   const shop = floor?.shops.find((entry) => entry.id === shopId);
   if (!floor?.planImage || !shop?.pin) return null;

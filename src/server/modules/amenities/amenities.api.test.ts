@@ -292,5 +292,21 @@ describe('the floor guide', () => {
     const visitor = await d.call(null, 'GET', '/api/floor-guide');
     expect(visitor.statusCode).toBe(200);
     expect(visitor.json()).toEqual(await read());
+
+    // A shop page's plan: one floor, its amenities, and of its shops that one only.
+    const ofShop = (
+      await d.call(null, 'GET', `/api/floor-guide?floor=${lower.id}&shop=${g10.id}`)
+    ).json() as FloorGuide;
+    expect(ofShop.floors.map((floor) => floor.id)).toEqual([lower.id]);
+    expect(ofShop.floors[0]?.shops.map((s) => s.id)).toEqual([g10.id]);
+    expect(ofShop.floors[0]?.amenities.map((a) => a.kind)).toEqual(['information-desk', 'lift']);
+    // A shop on another floor: the floor without shops, not that shop.
+    const elsewhere = (
+      await d.call(null, 'GET', `/api/floor-guide?floor=${upper.id}&shop=${g10.id}`)
+    ).json() as FloorGuide;
+    expect(elsewhere.floors[0]?.shops).toEqual([]);
+    const bad = await d.call(null, 'GET', `/api/floor-guide?floor=${lower.id}&shop=not-an-id`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('Unknown shop');
   });
 });

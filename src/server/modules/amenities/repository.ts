@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import {
   AMENITY_KINDS,
   AMENITY_LABELS,
@@ -140,7 +140,7 @@ export function amenityRepository(db: Db) {
      * The shoppers' Floors page: every floor by level, with its shops by unit and its amenities. Three
      * queries over small tables (a mall has a few floors, at most a few thousand shops).
      */
-    async guide(floorId?: string, tx: Executor = db): Promise<FloorGuide> {
+    async guide(floorId?: string, shopId?: string, tx: Executor = db): Promise<FloorGuide> {
       const [floorRows, shopRows, amenityRows] = await readsOn(tx, db, [
         () =>
           tx
@@ -162,7 +162,12 @@ export function amenityRepository(db: Db) {
             })
             .from(shops)
             .innerJoin(categories, eq(categories.id, shops.categoryId))
-            .where(floorId ? eq(shops.floorId, floorId) : undefined),
+            .where(
+              and(
+                floorId ? eq(shops.floorId, floorId) : undefined,
+                shopId ? eq(shops.id, shopId) : undefined,
+              ),
+            ),
         () =>
           tx
             .select({

@@ -116,9 +116,14 @@ export const amenityRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> =
 
 /**
  * The shoppers' Floors page in one read: floors by level, each with its shops by unit and its amenities;
- * `?floor=` one floor's only (a shop page's "Find it on …" plan: the whole mall's is hundreds of KB).
+ * `?floor=` one floor's only; with `&shop=`, of that floor's shops only that one (a shop page's "Find it on
+ * …" plan highlights its shop and dims the others: a large mall's floor is 45 KB of other shops' pins, most
+ * of a shop page's weight).
  */
-const FloorGuideQuery = z.strictObject({ floor: z.uuid('Unknown floor').optional() });
+const FloorGuideQuery = z.strictObject({
+  floor: z.uuid('Unknown floor').optional(),
+  shop: z.uuid('Unknown shop').optional(),
+});
 
 export const floorGuideRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const repository = amenityRepository(db);
@@ -128,6 +133,6 @@ export const floorGuideRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
       config: { permission: { action: 'read', resource: 'floor' }, cache: { varies: ['catalog'] } },
       schema: { querystring: FloorGuideQuery, response: { 200: FloorGuide } },
     },
-    async (request) => repository.guide(request.query.floor),
+    async (request) => repository.guide(request.query.floor, request.query.shop),
   );
 };

@@ -49,7 +49,7 @@ export const floorPinRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date }> 
             after: { pin: pinText(change.after) },
           });
         }
-        const { floors } = await guide.guide(undefined, tx);
+        const { floors } = await guide.guide(undefined, undefined, tx);
         const entry = floors.find((floor) => floor.id === id);
         if (!entry) throw new HttpError(404, 'NOT_FOUND', 'This floor does not exist');
         return entry;
