@@ -88,8 +88,12 @@ function Screens() {
   const location = useLocation();
   const { user, ready } = useAuth();
   // during render, so a navigation's downloads and reads start before its transition commits; again
-  // when the session becomes known, since the guards decide before any read starts.
-  useMemo(() => void preloadMatches(routes, location, { user, ready }), [location, user, ready]);
+  // when the session becomes known, since the guards decide before any read starts. (Not on the server:
+  // a page's render starts after its reads, server-render.tsx.)
+  useMemo(
+    () => void (typeof window === 'undefined' || preloadMatches(routes, location, { user, ready })),
+    [location, user, ready],
+  );
   return useRoutes(routes, location);
 }
 
