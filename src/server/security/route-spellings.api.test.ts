@@ -232,7 +232,9 @@ describe('route spellings', () => {
     // The person stayed signed in throughout: "as a user" was tried as a user.
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: user.headers });
     expect(me.json().user?.id).toBe(user.user.id);
-  });
+    // Every route × every spelling × three callers, one after the other: about 15 s on a quiet machine, past
+    // the default 30 s on a loaded one (it timed out so in a full run at load average 8).
+  }, 120_000);
 
   it('gives the public pages, robots.txt and the sitemap in every accepted spelling the plain path’s answer and rate limit', async () => {
     let address = 0;
