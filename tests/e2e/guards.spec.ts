@@ -50,6 +50,8 @@ test.describe('Route guards', () => {
   test('the guards decide before any data is read: no API request but the session for a refused page', async ({
     page,
   }) => {
+    // some twenty page loads, two registrations: 20 s on a quiet machine, past 30 s on a loaded one
+    test.setTimeout(90_000);
     const ADMIN_PAGES = [
       '/admin/dashboard',
       '/admin/shops',
