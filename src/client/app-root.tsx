@@ -1,5 +1,6 @@
-import { type ReactNode, StrictMode } from 'react';
+import { type ReactNode, StrictMode, useEffect } from 'react';
 import { DeferredToaster } from './components/deferred-toaster';
+import { hydrationDone } from './lib/hydration';
 import { App } from './router';
 
 /**
@@ -7,6 +8,8 @@ import { App } from './router';
  * tree for both, so the pre-rendered landing page is exactly what the browser's first render hydrates.
  */
 export function AppRoot({ router: Router }: { router: (props: { children: ReactNode }) => ReactNode }) {
+  // The root's effect runs after every other one of the first commit: a hydration is over by then.
+  useEffect(hydrationDone, []);
   return (
     <StrictMode>
       <Router>

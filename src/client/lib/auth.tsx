@@ -82,13 +82,15 @@ export function AuthProvider({ children, onSignedOut }: AuthProviderProps) {
       .then(
         (body) => {
           // a sign-in that finished first is newer than this answer.
-          if (!cancelled) setUser((current) => current ?? body.user);
+          if (!cancelled) startTransition(() => setUser((current) => current ?? body.user));
         },
         // if the server cannot say who we are, the visitor is treated as signed out.
         () => undefined,
       )
       .finally(() => {
-        if (!cancelled) setReady(true);
+        // A transition: on a page drawn by the server (the only one that starts without the session) the
+        // whole page re-renders with it, and React then does so in slices rather than one long task.
+        if (!cancelled) startTransition(() => setReady(true));
       });
     return () => {
       cancelled = true;

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
+import { isHydrating } from '../../lib/hydration';
 import { queryClient } from '../../lib/query-client';
 import { settingsQuery } from '../settings';
 import { mallHoursQuery } from './api';
@@ -53,12 +54,15 @@ export function openAtParam(now: number): string {
   return `${new Date(now).toISOString().slice(0, 16)}Z`;
 }
 
-const noSubscription = () => () => {};
-/** True on the server and while the browser hydrates a server-rendered page; false afterwards. */
+/**
+ * True on the server and while the browser hydrates a server-rendered page; false afterwards. The switch
+ * to the live clock is a transition, drawn in slices: as an external store's change it was one synchronous
+ * re-render of every card on the page right after hydration (Lighthouse's longest task on /shops).
+ */
 function useServerRender(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => false,
-    () => true,
-  );
+  const [serverInstant, setServerInstant] = useState(isHydrating);
+  useEffect(() => {
+    if (serverInstant) startTransition(() => setServerInstant(false));
+  }, [serverInstant]);
+  return serverInstant;
 }
