@@ -46,7 +46,11 @@ for (const [name, command] of steps) {
   if (name === E2E_STEP && alongside) {
     const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mall-alongside-')), 'output.log');
     console.log(`\nnpm test: alongside the end-to-end tests: ${alongside} (its output after them)\n`);
-    side = run(alongside, logFile).then((code) => ({ code, logFile, secs: (performance.now() - start) / 1000 }));
+    side = run(alongside, logFile).then((code) => ({
+      code,
+      logFile,
+      secs: (performance.now() - start) / 1000,
+    }));
   }
   const code = await run(command);
   table.push([name, (performance.now() - start) / 1000, outcome(code)]);
