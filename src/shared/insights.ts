@@ -2,7 +2,7 @@ import './zod-config';
 import { z } from 'zod';
 import { calendarDate } from './offer';
 import { SEARCH_CAP, SEARCH_TEXT_MAX } from './search';
-import { cleanLine } from './text';
+import { cleanLine, requiredLine } from './text';
 
 /**
  * Insights (issue 34, docs/decisions/035): what shoppers look at and search for, counted per mall day and
@@ -58,7 +58,11 @@ const searchText = z
   .string()
   .pipe(cleanLine(SEARCH_TEXT_MAX, 'Search text is too long', 'Search text must be one line'))
   .pipe(z.string().min(1, 'Type something to search for'));
-const resultCount = z.number().int().min(0).max(SEARCH_CAP);
+const resultCount = z
+  .number('Results must be a count')
+  .int('Results must be a count')
+  .min(0, 'Results must be a count')
+  .max(SEARCH_CAP, 'Results must be a count');
 
 export const ItemHitInput = z.strictObject({
   kind: z.enum(ITEM_HITS, 'Unknown kind of hit'),
@@ -77,7 +81,13 @@ export const SearchHitInput = z.strictObject({
 /** The shopper took the "Did you mean" offered for `q`. */
 export const TakenHitInput = z.strictObject({ kind: z.literal('dym_taken'), q: searchText });
 
-export const HitInput = z.union([ItemHitInput, PlainHitInput, SearchHitInput, TakenHitInput]);
+export const HitInput = z.discriminatedUnion(
+  'kind',
+  [ItemHitInput, PlainHitInput, SearchHitInput, TakenHitInput],
+  {
+    error: 'Unknown kind of hit',
+  },
+);
 export type HitInput = z.infer<typeof HitInput>;
 
 export const HitsInput = z.strictObject({
@@ -153,29 +163,25 @@ export const INSIGHTS_DEFAULT_DAYS = 30;
 // ——— Synonyms ———
 
 export const SYNONYM_TEXT_MAX = 60;
+export const SYNONYM_MESSAGES = {
+  termRequired: 'Term is required',
+  termTooLong: `Term must be at most ${SYNONYM_TEXT_MAX} characters`,
+  termOneLine: 'Term must be one line',
+  replacementRequired: 'Searched as is required',
+  replacementTooLong: `Searched as must be at most ${SYNONYM_TEXT_MAX} characters`,
+  replacementOneLine: 'Searched as must be one line',
+} as const;
+const M = SYNONYM_MESSAGES;
 export const SynonymInput = z.strictObject({
   /** What shoppers type ("loo"). */
-  term: z
-    .string({ error: 'Term is required' })
-    .pipe(
-      cleanLine(
-        SYNONYM_TEXT_MAX,
-        `Term must be at most ${SYNONYM_TEXT_MAX} characters`,
-        'Term must be one line',
-      ),
-    )
-    .pipe(z.string().min(1, 'Term is required')),
+  term: requiredLine(SYNONYM_TEXT_MAX, M.termRequired, M.termTooLong, M.termOneLine),
   /** What the mall calls it ("toilets"): searched instead. */
-  replacement: z
-    .string({ error: 'Searched as is required' })
-    .pipe(
-      cleanLine(
-        SYNONYM_TEXT_MAX,
-        `Searched as must be at most ${SYNONYM_TEXT_MAX} characters`,
-        'Searched as must be one line',
-      ),
-    )
-    .pipe(z.string().min(1, 'Searched as is required')),
+  replacement: requiredLine(
+    SYNONYM_TEXT_MAX,
+    M.replacementRequired,
+    M.replacementTooLong,
+    M.replacementOneLine,
+  ),
 });
 export type SynonymInput = z.input<typeof SynonymInput>;
 
