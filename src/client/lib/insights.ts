@@ -61,3 +61,6 @@ export function countView(kind: ItemHit, id: string): void {
 
 /** Sends what is waiting now (tests and the end-to-end suite read the report right after). */
 export const flushHits = send;
+
+/** shared/insights.ts's SEARCH_MIN_SESSIONS in words (the Privacy page), without importing its zod. */
+export const SEARCH_MIN_SESSIONS_TEXT = 'at least 3';
