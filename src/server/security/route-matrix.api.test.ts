@@ -540,7 +540,7 @@ async function previewedRun(): Promise<string> {
   }
   throw new Error('the preview did not finish');
 }
-for (const kind of ['shops', 'products', 'offers', 'categories', 'floors']) {
+for (const kind of ['shops', 'products', 'offers', 'categories', 'floors', 'synonyms']) {
   RULES[`GET /api/export/${kind}`] = { request: async () => ({ url: `/api/export/${kind}` }), success: 200 };
 }
 Object.assign(RULES, {
@@ -598,6 +598,14 @@ Object.assign(RULES, {
       payload: { term: uniqueName('term'), replacement: 'toilets' },
     }),
     success: 201,
+  },
+  'POST /api/synonyms/import': {
+    request: async () => ({
+      url: '/api/synonyms/import',
+      payload: `term,replacement\n${uniqueName('term')},toilets\n`,
+      headers: { 'content-type': 'text/csv' },
+    }),
+    success: 200,
   },
   'DELETE /api/synonyms/:id': {
     request: async () => {
