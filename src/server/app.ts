@@ -194,7 +194,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The API reference: after the hooks (its page's own routes take them) and before every route (its
   // document lists the routes registered after it).
   await app.register(apiDocsPlugin);
-  if (options.benchRoutes) await app.register(benchRoutes, { prefix: '/api/bench', db, now, timeZone });
+  // Insights (docs/decisions/035): counted in memory, one statement per flush, the last at close.
+  const counter =
+    options.insights === false
+      ? null
+      : createInsightCounter({
+          db,
+          timeZone,
+          now,
+          flushMs: options.insightsFlushMs ?? DEFAULT_FLUSH_MS,
+          onError: (error) => app.log.warn({ err: error }, 'insights flush failed'),
+        });
+  app.decorate('insights', counter);
+  if (counter) app.addHook('onClose', async () => counter.close().catch(() => undefined));
+  if (options.benchRoutes)
+    await app.register(benchRoutes, { prefix: '/api/bench', db, now, timeZone, insights: counter });
   schedulePrune(app, db, now);
 
   await app.register(databaseHealthRoutes, { db });
@@ -241,19 +255,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     workerConnection: database.workerConnection,
   });
   await app.register(imageRoutes, { prefix: '/api', db, now, store: app.imageStore });
-  // Insights (docs/decisions/035): counted in memory, one statement per flush, the last at close.
-  const counter =
-    options.insights === false
-      ? null
-      : createInsightCounter({
-          db,
-          timeZone,
-          now,
-          flushMs: options.insightsFlushMs ?? DEFAULT_FLUSH_MS,
-          onError: (error) => app.log.warn({ err: error }, 'insights flush failed'),
-        });
-  app.decorate('insights', counter);
-  if (counter) app.addHook('onClose', async () => counter.close().catch(() => undefined));
   await app.register(insightsRoutes, { prefix: '/api/insights', db, now, timeZone, counter });
   await app.register(synonymRoutes, { prefix: '/api/synonyms', db, now });
 

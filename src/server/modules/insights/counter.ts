@@ -62,6 +62,8 @@ export function createInsightCounter(options: CounterOptions) {
   let statements = 0;
   let flushing: Promise<void> | null = null;
   let closed = false;
+  /** Counting paused (the benchmark's "counting off" rows, PUT /api/bench/insights): hits are dropped. */
+  let paused = false;
 
   let today = { day: '', salt: randomBytes(32), texts: new Map<string, Followed>() };
 
@@ -171,13 +173,13 @@ export function createInsightCounter(options: CounterOptions) {
   return {
     /** A view, tap, compare addition or plan opened, of one item; or an Open-now use (no subject). */
     hit(metric: Metric, subject = ''): void {
-      if (closed) return;
+      if (closed || paused) return;
       const { day, hour } = clock(now());
       add(day, hour, metric, subject, 1);
     },
     /** A search; `session` is the address and user agent, used only for the text's threshold. */
     search(search: CountedSearch, session: string): void {
-      if (closed) return;
+      if (closed || paused) return;
       const found = search.shops + search.products + search.offers;
       addSearchMetrics(search.text, session, [
         ['search', 1],
@@ -190,10 +192,14 @@ export function createInsightCounter(options: CounterOptions) {
     },
     /** "Did you mean" taken for the search `text`. */
     didYouMeanTaken(text: string, session: string): void {
-      if (closed) return;
+      if (closed || paused) return;
       addSearchMetrics(text, session, [['dym_taken', 1]]);
     },
     flush,
+    /** Pauses or resumes counting (the benchmark compares a cached read with counting on and off). */
+    setPaused(value: boolean): void {
+      paused = value;
+    },
     /** Stops the timer and flushes what is left (the server's shutdown). */
     async close(): Promise<void> {
       closed = true;
