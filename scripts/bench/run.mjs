@@ -1551,6 +1551,10 @@ async function runDatabase(kind, words) {
           (measured.queriesPerRequest === undefined
             ? ''
             : `, ${fmt(measured.queriesPerRequest, 3)} queries/request`) +
+          // insights: the flushes are far fewer than one per request; per 1,000 requests they show
+          (row.group === 'insights' && measured.queriesPerRequest !== undefined
+            ? ` (${(measured.queriesPerRequest * 1000).toFixed(3)} per 1,000 requests, ${measured.requests} requests)`
+            : '') +
           (loop ? `, event loop max ${loop.maxMs} ms p99 ${loop.p99Ms} ms` : '') +
           (measured.errors > 0 ? ` (status codes ${JSON.stringify(result.statusCodeStats)})` : ''),
       );
