@@ -76,7 +76,10 @@ export const benchRoutes: FastifyPluginAsyncZod<{
     '/insights',
     {
       onRequest: requireUser,
-      schema: { body: z.strictObject({ counting: z.boolean() }), response: { 204: NoContent } },
+      schema: {
+        body: z.strictObject({ counting: z.boolean() }),
+        response: { 204: NoContent, ...errorAnswers(401) },
+      },
     },
     async (request, reply) => {
       insights?.setPaused(!request.body.counting);
