@@ -5,6 +5,7 @@ export {
   synonymsQuery,
   useAddSynonym,
   useDeleteSynonym,
+  useImportSynonyms,
 } from './api';
 export { downloadCsv, toCsv } from './csv';
 export { LazyDayChart } from './lazy-chart';
