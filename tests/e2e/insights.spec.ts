@@ -79,6 +79,24 @@ for (const width of WIDTHS) {
       await page.goto('/admin/synonyms');
       await expect(page.getByRole('cell', { name: term, exact: true })).toBeVisible();
       await expectNoAxeViolations(page, 'Search synonyms');
+      // The CSV kind: a file of synonyms imported from the screen.
+      const imported = `kicks${randomWord(6)}`;
+      await page.getByLabel('Synonyms CSV file').setInputFiles({
+        name: 'synonyms.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(`term,replacement\n${imported},sneaker ${word}\n`),
+      });
+      await expect(page.getByText('Synonyms imported: 1 added, 0 changed')).toBeVisible();
+      await expect(page.getByRole('cell', { name: imported, exact: true })).toBeVisible();
+    });
+
+    test('the Privacy page is linked from the footer and says what is never kept', async ({ page }) => {
+      await page.goto('/shops');
+      await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy' }).click();
+      await expect(page).toHaveURL('/privacy');
+      await expect(page.getByRole('heading', { level: 1, name: 'Privacy' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'What we never keep' })).toBeVisible();
+      await expectNoAxeViolations(page, 'Privacy');
     });
 
     test("a shop's manager sees the views of their shop's page", async ({ page, browser }) => {
