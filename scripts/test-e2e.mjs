@@ -177,6 +177,9 @@ try {
     MALL_DEMO_DATA: 'on',
     MALL_ADMIN_INVITE_CODE: ADMIN_INVITE_CODE,
     MALL_RATE_LIMIT: 'off',
+    // Insights' counts reach the database within half a second (5 s in production): the insights spec
+    // reads them back.
+    MALL_INSIGHTS_FLUSH_MS: '500',
   };
   // The e2e server always uses a fresh database with demo data, whatever the caller's env says: embedded,
   // or with --postgres a throwaway PostgreSQL cluster.

@@ -406,6 +406,16 @@ const bareFastify = (() => {
   };
 })();
 
+/** A browser's user agent: insights leave bots (and requests without an agent) out. */
+const BROWSER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+
+/** Insights' counting on or off on the bench server (PUT /api/bench/insights, issue 34). */
+async function setCounting(port, cookie, counting) {
+  const answer = await call(port, 'PUT', '/api/bench/insights', { cookie, body: { counting } });
+  if (answer.status !== 204) throw new BenchError(`PUT /api/bench/insights: HTTP ${answer.status}`);
+}
+
 /** The server's count of database queries so far (/api/bench/queries), or null without it. */
 async function queriesSoFar(port) {
   const answer = await call(port, 'GET', '/api/bench/queries').catch(() => null);
@@ -935,6 +945,32 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
       headers: { 'accept-encoding': BROWSER_ENCODINGS },
       paths: publicShop,
       distinct: cachedSlugs.length,
+    },
+    // Issue 34: the same cached public shop page with insights' counting off and on, in turns on the same
+    // server (PUT /api/bench/insights), so the pair is measured in one run (target: on ≥ 95% of off); the
+    // server counts each page view in memory. Then views reported as browsers do (POST
+    // /api/insights/hits, one view a request): its queries per request × 1,000 are the database
+    // statements per 1,000 views (a flush every MALL_INSIGHTS_FLUSH_MS, whatever the traffic).
+    ...['insights-off', 'insights-on', 'insights-off-2', 'insights-on-2'].map((id) => ({
+      id,
+      group: 'insights',
+      label: `public shop page, cached, insights counting ${id.includes('-on') ? 'on' : 'off'}${id.endsWith('-2') ? ' (again)' : ''}`,
+      headers: { 'accept-encoding': BROWSER_ENCODINGS, 'user-agent': BROWSER_AGENT },
+      paths: publicShop,
+      distinct: cachedSlugs.length,
+      setup: (port) => setCounting(port, cookies.admin, id.includes('-on')),
+    })),
+    {
+      id: 'insights-hits',
+      group: 'insights',
+      label:
+        'views reported: POST /api/insights/hits (one view each); queries/request × 1,000 = statements per 1,000 views',
+      method: 'POST',
+      headers: { 'user-agent': BROWSER_AGENT },
+      paths: ['/api/insights/hits'],
+      body: JSON.stringify({ hits: [{ kind: 'shop_view', id: fixtures.shopIds[0] }] }),
+      distinct: 1,
+      setup: (port) => setCounting(port, cookies.admin, true),
     },
     {
       id: 'public-shops',
@@ -1515,6 +1551,8 @@ async function runDatabase(kind, words) {
         nextBody: row.nextBody,
         connections: conns,
       };
+      // A row's own state (insights' counting on or off) before its warm-up.
+      if (row.setup) await row.setup(port);
       if (warmupS > 0) {
         await cannon(rowPort, { ...base, next: cycle(row.warmupPaths ?? row.paths), seconds: warmupS });
         await drained(port, row);
@@ -1561,6 +1599,10 @@ async function runDatabase(kind, words) {
           (measured.queriesPerRequest === undefined
             ? ''
             : `, ${fmt(measured.queriesPerRequest, 3)} queries/request`) +
+          // insights: the flushes are far fewer than one per request; per 1,000 requests they show
+          (row.group === 'insights' && measured.queriesPerRequest !== undefined
+            ? ` (${(measured.queriesPerRequest * 1000).toFixed(3)} per 1,000 requests, ${measured.requests} requests)`
+            : '') +
           (loop ? `, event loop max ${loop.maxMs} ms p99 ${loop.p99Ms} ms` : '') +
           (measured.errors > 0 ? ` (status codes ${JSON.stringify(result.statusCodeStats)})` : ''),
       );

@@ -35,6 +35,8 @@ export const routes: RouteObject[] = [
     path: PAGE_PATHS.unauthorized,
   }),
   lazyRoute(() => import('./routes/not-found-page'), 'NotFoundPage', { path: PAGE_PATHS.notFound }),
+  // What is counted and what is never kept (docs/decisions/035): for anyone, whatever the directory's setting.
+  lazyRoute(() => import('./routes/privacy-page'), 'PrivacyPage', { path: PAGE_PATHS.privacy }),
   {
     // the signed-in areas share the query cache; react-query loads with them, not with the landing page
     ...lazyRoute(() => import('./components/query-boundary'), 'QueryBoundary'),

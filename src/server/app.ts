@@ -17,6 +17,8 @@ import { auditRoutes } from './modules/audit/routes';
 import { floorPinRoutes } from './modules/floor-plans/routes';
 import { imageRoutes } from './modules/images/routes';
 import type { ImageStore } from './modules/images/store';
+import { createInsightCounter, DEFAULT_FLUSH_MS } from './modules/insights/counter';
+import { insightsRoutes } from './modules/insights/routes';
 import { mallHoursRoutes } from './modules/mall-hours/routes';
 import { mallProfileRoutes } from './modules/mall-profile/routes';
 import { managerRoutes } from './modules/managers/routes';
@@ -28,6 +30,7 @@ import { shopAddressRoutes } from './modules/public-site/routes';
 import { searchRoutes } from './modules/search/routes';
 import { shopRoutes } from './modules/shops/routes';
 import { statsRoutes } from './modules/stats/routes';
+import { synonymRoutes } from './modules/synonyms/routes';
 import { transferRoutes } from './modules/transfer/routes';
 import { schedulePrune } from './ops/prune';
 import { registerOverloadGuards } from './overload';
@@ -89,6 +92,13 @@ export interface AppOptions {
    * PATCH /api/bench/products/:id (a product update without its audit entry, to measure the log's cost).
    */
   benchRoutes?: boolean;
+  /**
+   * Count what shoppers look at and search for (MALL_INSIGHTS, docs/decisions/035); on unless false.
+   * Off, hits are answered and dropped.
+   */
+  insights?: boolean;
+  /** Milliseconds between flushes of the counts (MALL_INSIGHTS_FLUSH_MS); 0: only at close and when asked (tests). */
+  insightsFlushMs?: number;
   /** Seconds an import run's lease lasts (MALL_IMPORT_LEASE_S; decision 022). */
   importLeaseSeconds?: number;
   /**
@@ -184,7 +194,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The API reference: after the hooks (its page's own routes take them) and before every route (its
   // document lists the routes registered after it).
   await app.register(apiDocsPlugin);
-  if (options.benchRoutes) await app.register(benchRoutes, { prefix: '/api/bench', db, now, timeZone });
+  // Insights (docs/decisions/035): counted in memory, one statement per flush, the last at close.
+  const counter =
+    options.insights === false
+      ? null
+      : createInsightCounter({
+          db,
+          timeZone,
+          now,
+          flushMs: options.insightsFlushMs ?? DEFAULT_FLUSH_MS,
+          onError: (error) => app.log.warn({ err: error }, 'insights flush failed'),
+        });
+  app.decorate('insights', counter);
+  if (counter) app.addHook('onClose', async () => counter.close().catch(() => undefined));
+  if (options.benchRoutes)
+    await app.register(benchRoutes, { prefix: '/api/bench', db, now, timeZone, insights: counter });
   schedulePrune(app, db, now);
 
   await app.register(databaseHealthRoutes, { db });
@@ -231,6 +255,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     workerConnection: database.workerConnection,
   });
   await app.register(imageRoutes, { prefix: '/api', db, now, store: app.imageStore });
+  await app.register(insightsRoutes, { prefix: '/api/insights', db, now, timeZone, counter });
+  await app.register(synonymRoutes, { prefix: '/api/synonyms', db, now });
 
   // Search engines' entry points: /robots.txt and the sitemap (docs/decisions/034).
   await app.register(sitemapRobotsPlugin, {
@@ -246,6 +272,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       now,
       clientDir: options.clientDir,
       structuredData: pageStructuredData(db, timeZone),
+      countShopView: counter ? (shopId: string) => counter.hit('shop_view', shopId) : undefined,
     });
   // Last, what no route answered: the built client's files and pages, else the JSON 404.
   await app.register(clientPagesPlugin, {

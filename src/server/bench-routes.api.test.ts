@@ -46,6 +46,32 @@ describe('with MALL_BENCH_ROUTES=on', () => {
     await t.close();
   });
 
+  it('PUT /api/bench/insights pauses and resumes counting (the bench compares a cached read with it on and off)', async () => {
+    const shop = await d.shop();
+    const view = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/insights/hits',
+        payload: { hits: [{ kind: 'shop_view', id: shop.id }] },
+        headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36' },
+      });
+    const stored = async () => {
+      await t.app.insights?.flush();
+      const { rows } = await t.database.pool.query(
+        'select coalesce(sum(n), 0)::int as n from insight_counts where subject = $1',
+        [shop.id],
+      );
+      return rows[0].n as number;
+    };
+    expect((await d.call(d.admin, 'PUT', '/api/bench/insights', { counting: false })).statusCode).toBe(204);
+    await view();
+    expect(await stored()).toBe(0);
+    expect((await d.call(d.admin, 'PUT', '/api/bench/insights', { counting: true })).statusCode).toBe(204);
+    await view();
+    expect(await stored()).toBe(1);
+    expect((await d.call(null, 'PUT', '/api/bench/insights', { counting: false })).statusCode).toBe(401);
+  });
+
   it('PATCH /api/bench/products/:id answers as PATCH /api/products/:id does, but leaves no audit entry', async () => {
     const product = await d.product();
     const created = await auditRows(t, product.id); // the product's own creation

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { Product, ProductPatch } from '../shared/product';
 import { requireUser } from './auth/guards';
 import type { Db } from './db/client';
-import { errorAnswers, HttpError } from './errors';
+import { errorAnswers, HttpError, NoContent } from './errors';
 import { watchLoopStalls } from './lib/loop-stalls';
 import { mallToday } from './lib/mall-time';
+import type { InsightCounter } from './modules/insights/counter';
 import { productNotFound, productRepository, productWriteError } from './modules/products/repository';
 import type { WriteTx } from './write-path';
 
@@ -21,10 +22,12 @@ const IdParams = z.strictObject({ id: z.uuid('Product not found') });
  * blocked time: a stall less the thread's wait for a core (lib/loop-stalls.ts), with the longest stalls.
  * `PATCH /products/:id` is the product update without its audit entry: see there.
  */
-export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZone: string }> = async (
-  app,
-  { db, now, timeZone },
-) => {
+export const benchRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  now: () => Date;
+  timeZone: string;
+  insights?: InsightCounter | null;
+}> = async (app, { db, now, timeZone, insights }) => {
   // The histogram records the time between ticks of a timer of this period (Node measures the interval,
   // not the lateness): a stall of S ms shows as S to S + 1 ms. (At 5 ms it read up to 5 ms high.)
   const histogram = monitorEventLoopDelay({ resolution: 1 });
@@ -66,6 +69,23 @@ export const benchRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   countCalls('query');
   countCalls('connect');
   app.get('/queries', async () => ({ queries }));
+
+  // Insights' counting paused or resumed (docs/decisions/035): the benchmark's rows of a cached read
+  // with counting on and off, in the same run, on the same server.
+  app.put(
+    '/insights',
+    {
+      onRequest: requireUser,
+      schema: {
+        body: z.strictObject({ counting: z.boolean() }),
+        response: { 204: NoContent, ...errorAnswers(401) },
+      },
+    },
+    async (request, reply) => {
+      insights?.setPaused(!request.body.counting);
+      return reply.status(204).send();
+    },
+  );
 
   app.get('/event-loop', async () => {
     const split = stalls.take();

@@ -83,6 +83,13 @@ const EnvSchema = z.object({
    * renewed it for this long was interrupted and is marked failed.
    */
   MALL_IMPORT_LEASE_S: z.coerce.number().int().min(1).default(60),
+  /**
+   * Insights (docs/decisions/035): what shoppers look at and search for, counted in memory and added to
+   * the database every MALL_INSIGHTS_FLUSH_MS. `off`: nothing is counted (hits are still answered 204).
+   */
+  MALL_INSIGHTS: flag.default(true),
+  /** Milliseconds between two flushes of the counts: the most a killed server (SIGKILL) loses. */
+  MALL_INSIGHTS_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** The benchmark's extra routes (npm run bench); never needed in production. */
   MALL_BENCH_ROUTES: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -84,6 +84,8 @@ async function main() {
     maxDbQueue: env.MALL_MAX_DB_QUEUE,
     maxEventLoopDelayMs: env.MALL_MAX_EVENT_LOOP_DELAY_MS,
     benchRoutes: env.MALL_BENCH_ROUTES,
+    insights: env.MALL_INSIGHTS,
+    insightsFlushMs: env.MALL_INSIGHTS_FLUSH_MS,
     importLeaseSeconds: env.MALL_IMPORT_LEASE_S,
     maxConnections: env.MALL_MAX_CONNECTIONS,
     imageStore: imageStoreFor(opened, env.MALL_DATA_DIR),

@@ -22,6 +22,8 @@ export const AUDIT_ENTITY_TYPES = [
   'mall',
   /** A bulk import run (its file name, kind and counts); each record it changed has its own entry. */
   'import',
+  /** A search synonym ("loo" → toilets: docs/decisions/035). */
+  'synonym',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

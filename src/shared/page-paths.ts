@@ -19,6 +19,8 @@ export const PAGE_PATHS = {
   offers: 'offers',
   floors: 'floors',
   search: 'search',
+  // What is counted and what is never kept (insights, docs/decisions/035).
+  privacy: 'privacy',
 
   adminDashboard: 'admin/dashboard',
   adminShops: 'admin/shops',
@@ -39,6 +41,8 @@ export const PAGE_PATHS = {
   adminMallHours: 'admin/mall-hours',
   adminMallProfile: 'admin/mall',
   adminSearch: 'admin/search',
+  adminInsights: 'admin/insights',
+  adminSynonyms: 'admin/synonyms',
 
   userDashboard: 'user/dashboard',
   userShops: 'user/shops',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, type Actor, can, RESOURCES } from './permissions';
+import { ACTIONS, type Actor, can, RESOURCES, visitorMay } from './permissions';
 
 const user: Actor = { id: 'u', role: 'user' };
 const admin: Actor = { id: 'a', role: 'admin' };
@@ -24,6 +24,7 @@ describe('can', () => {
       'read membership',
       'create membership',
       'update account',
+      'create insight-hit',
     ]);
   });
 
@@ -83,7 +84,24 @@ describe('can, for a shop manager (a user with memberships)', () => {
         expect(can(manager, action, resource, own), `${action} ${resource}`).toBe(false);
   });
 
+  it("reads their own shop's insights, never another's nor the mall's; never changes synonyms", () => {
+    expect(can(manager, 'read', 'insights', own)).toBe(true);
+    expect(can(manager, 'read', 'insights', other)).toBe(false);
+    expect(can(user, 'read', 'insights')).toBe(false);
+    for (const action of ACTIONS)
+      expect(can(manager, action, 'synonym', own), `${action} synonym`).toBe(false);
+  });
+
   it('a record without a shop is no shop of theirs', () => {
     expect(can(manager, 'update', 'product', {})).toBe(false);
+  });
+});
+
+describe('visitorMay', () => {
+  it('lets a visitor report a hit and read the directory while the public directory is on, and nothing else', () => {
+    expect(visitorMay('create', 'insight-hit', true)).toBe(true);
+    expect(visitorMay('create', 'insight-hit', false)).toBe(false);
+    expect(visitorMay('read', 'insights', true)).toBe(false);
+    expect(visitorMay('create', 'synonym', true)).toBe(false);
   });
 });

@@ -33,6 +33,15 @@ export const RESOURCES = [
   'account',
   /** Bulk import and export of the directory (CSV): the mall office's. */
   'import',
+  /**
+   * What shoppers looked at and searched for (docs/decisions/035): the mall office's; a shop's managers
+   * read their own shop's numbers.
+   */
+  'insights',
+  /** Reporting what a shopper looked at (a view, a search, a tap): anyone who may browse the directory. */
+  'insight-hit',
+  /** Search synonyms ("loo" → toilets): the mall office's. */
+  'synonym',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 
@@ -102,6 +111,9 @@ const POLICY: Record<Role, Partial<Record<Resource, Partial<Record<Action, Rule>
     membership: { read: always, create: always },
     'managed-shop': { read: managesShop },
     account: { update: always },
+    // A shop's own numbers only: the route asks again with the shop (record) before it reads them.
+    insights: { read: managesShop },
+    'insight-hit': { create: always },
   },
   admin: Object.fromEntries(
     RESOURCES.map((resource) => [resource, Object.fromEntries(ACTIONS.map((action) => [action, always]))]),
@@ -114,7 +126,11 @@ const POLICY: Record<Role, Partial<Record<Resource, Partial<Record<Action, Rule>
  * everyone: approved offers only, no managers, no accounts.
  */
 export function visitorMay(action: Action, resource: Resource, publicDirectory: boolean): boolean {
-  return publicDirectory && action === 'read' && DIRECTORY.includes(resource);
+  if (!publicDirectory) return false;
+  // Browsing the public directory is counted like a signed-in shopper's (nothing about who: decision 035).
+  return (
+    (action === 'read' && DIRECTORY.includes(resource)) || (action === 'create' && resource === 'insight-hit')
+  );
 }
 
 /** May `actor` do `action` on `resource` (this `record`, when the rule depends on it)? */

@@ -10,7 +10,7 @@ import { cleanLine } from './text';
  * row and rules, and the shapes of an import run and its preview. The browser, the server and the CLI
  * read the same lists.
  */
-export const EXPORT_KINDS = ['shops', 'products', 'offers', 'categories', 'floors'] as const;
+export const EXPORT_KINDS = ['shops', 'products', 'offers', 'categories', 'floors', 'synonyms'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const IMPORT_KINDS = ['shops', 'products', 'offers'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -22,6 +22,8 @@ export const COLUMNS = {
   offers: ['shop_code', 'shop', 'title', 'description', 'discount', 'start_date', 'end_date'],
   categories: ['name'],
   floors: ['name', 'level'],
+  /** Search synonyms (docs/decisions/035): imported by POST /api/synonyms/import, upserted by term. */
+  synonyms: ['term', 'replacement'],
 } as const satisfies Record<ExportKind, readonly string[]>;
 
 /** Columns an import file must have (products and offers: `shop` or `shop_code`, at least one). */
@@ -92,6 +94,7 @@ export const ExportQuery = {
   offers: OfferListQuery.omit({ page: true, pageSize: true }),
   categories: z.strictObject({}),
   floors: z.strictObject({}),
+  synonyms: z.strictObject({}),
 } as const;
 
 export const ImportStartQuery = z.strictObject({

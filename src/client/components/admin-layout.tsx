@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import {
   BadgeCheck,
   Building2,
+  ChartLine,
   Clock,
   History,
   Layers,
@@ -10,6 +11,7 @@ import {
   Menu,
   Package,
   Percent,
+  Replace,
   Store,
   X,
 } from 'lucide-react';
@@ -39,6 +41,9 @@ const links: Array<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/admin/mall-hours', label: 'Mall hours', icon: Clock },
   // The mall's name, address, logo and web address for its public pages (docs/decisions/034).
   { to: '/admin/mall', label: 'Mall profile', icon: Building2 },
+  // What shoppers look at and search for, and the synonyms that fix what they did not find (035).
+  { to: '/admin/insights', label: 'Insights', icon: ChartLine },
+  { to: '/admin/synonyms', label: 'Search synonyms', icon: Replace },
 ];
 
 export function AdminLayout() {

@@ -18,6 +18,8 @@ const links = [
   { to: PUBLIC_AREA.offers, label: 'Offers' },
   { to: PUBLIC_AREA.floors, label: 'Floors' },
 ];
+/** The footer's: the directory's pages, then what is counted and never kept (docs/decisions/035). */
+const footerLinks = [...links, { to: '/privacy', label: 'Privacy' }];
 
 export function PublicLayout() {
   // The operator turned the public directory off (MALL_PUBLIC_DIRECTORY=off): its pages are not there.
@@ -36,7 +38,7 @@ export function PublicLayout() {
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-6 text-sm text-slate-600 sm:px-6">
             <p>Every shop, its hours and today's offers.</p>
             <ul className="flex gap-4">
-              {links.map(({ to, label }) => (
+              {footerLinks.map(({ to, label }) => (
                 <li key={to}>
                   <a href={to} className="underline-offset-4 hover:text-slate-900 hover:underline">
                     {label}

@@ -27,4 +27,8 @@ export const queryKeys = {
   search: ['search'],
   /** Bulk import runs (admin). */
   imports: ['imports'],
+  /** What shoppers looked at and searched for (admin; a shop's own for its managers). */
+  insights: ['insights'],
+  /** Search synonyms (admin). */
+  synonyms: ['synonyms'],
 } as const satisfies Record<string, QueryKey>;

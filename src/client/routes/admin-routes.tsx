@@ -38,4 +38,6 @@ export const adminRoutes: RouteObject[] = [
     path: PAGE_PATHS.adminMallProfile,
   }),
   lazyRoute(() => import('./admin/search-page'), 'SearchPage', { path: PAGE_PATHS.adminSearch }),
+  lazyRoute(() => import('./admin/insights-page'), 'InsightsPage', { path: PAGE_PATHS.adminInsights }),
+  lazyRoute(() => import('./admin/synonyms-page'), 'SynonymsPage', { path: PAGE_PATHS.adminSynonyms }),
 ];

@@ -155,7 +155,10 @@ export function LandingPage() {
       </main>
 
       <footer className="border-t border-slate-200 py-8 text-center text-sm text-slate-500">
-        © {new Date().getFullYear()} Super Mall
+        © {new Date().getFullYear()} Super Mall ·{' '}
+        <a href="/privacy" className="underline underline-offset-4 hover:text-slate-900">
+          Privacy
+        </a>
       </footer>
     </div>
   );

@@ -556,3 +556,38 @@ export const importStagedRows = pgTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );
+
+/**
+ * Insights (docs/decisions/035): how often shoppers did something, per mall day and hour, per item —
+ * nothing about who. Each server counts in memory and adds its counts in one statement every few
+ * seconds (modules/insights/counter.ts). `subject` is the item's id, a search's text once enough
+ * sessions typed it, or '' (no item; a search too rare to keep).
+ */
+export const insightCounts = pgTable(
+  'insight_counts',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    hour: smallint('hour').notNull(),
+    metric: text('metric').notNull(),
+    subject: text('subject').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.hour, t.metric, t.subject] }),
+    index('insight_counts_metric_day_idx').on(t.metric, t.day),
+    // No CHECK on n: a text kept once enough sessions typed it moves its counts from '' with a negative
+    // increment, and PostgreSQL checks a CHECK on the row proposed before ON CONFLICT turns it into an update.
+    check('insight_counts_hour_check', sql`${t.hour} between 0 and 23`),
+  ],
+);
+
+/**
+ * Search synonyms (docs/decisions/035): a search for `term` (folded, unique) searches `replacement`
+ * instead. A change raises the catalogue version (migration 0017), so every server's search uses it at once.
+ */
+export const searchSynonyms = pgTable('search_synonyms', {
+  id: id(),
+  term: text('term').notNull().unique('search_synonyms_term_key'),
+  replacement: text('replacement').notNull(),
+  createdAt: createdAt(),
+});

@@ -15,6 +15,7 @@ import { imageUrl } from '../../shared/images';
 import type { MallProfile } from '../../shared/mall-profile';
 import type { Db } from '../db/client';
 import { mallToday } from '../lib/mall-time';
+import { isBot } from '../modules/insights/bots';
 import { mallProfileRepository } from '../modules/mall-profile/repository';
 import { findShopByAddress } from '../modules/public-site/shop-address';
 import { pageRenderer, type RenderedPage } from '../pages/renderer';
@@ -35,6 +36,12 @@ export interface PublicPagesOptions {
   clientDir?: string;
   /** Extra <head> content for a page: its structured data (JSON-LD scripts). */
   structuredData?: (page: PageContext) => Promise<string>;
+  /**
+   * Counts a view of a shop's page (insights, docs/decisions/035): in memory, so a kept page is sent
+   * without asking the database. Known bots are left out. The browser does not count the page it
+   * arrived on again when it hydrates it (client lib/insights.ts).
+   */
+  countShopView?: (shopId: string) => void;
 }
 
 export type PageKind = 'shops' | 'shop' | 'offers' | 'floors' | 'search';
@@ -85,6 +92,8 @@ interface Entry {
   etag: string;
   /** The page, and brotli'd (what browsers ask for); gzip made when a client first asks for it. */
   body: { identity: Buffer; br: Buffer; gzip?: Buffer };
+  /** The shop a shop's page shows (its views are counted by it). */
+  shopId?: string;
 }
 
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
@@ -175,6 +184,8 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
         }
         entry = await drawn;
       }
+      if (kind === 'shop' && !entry.failed && entry.shopId && options.countShopView && !isBot(request))
+        options.countShopView(entry.shopId);
       // It shows the visitor what failed (a text too long to search, the database away): not kept anywhere.
       if (entry.failed) reply.header('cache-control', 'no-store');
       else reply.header('etag', entry.etag).header('cache-control', 'public, no-cache');
@@ -247,6 +258,7 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
         validUntil,
         etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`,
         body: compressed(html),
+        shopId,
       };
       // A page drawn from a failed read shows its error: sent, never kept.
       if (!rendered.failed) cache.set(key, entry);

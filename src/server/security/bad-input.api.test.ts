@@ -16,6 +16,7 @@ import { PIN_MESSAGE, PIN_MESSAGES } from '../../shared/floor-plan';
 import { CLOSE_TIME_MESSAGE, everyDay, SAME_TIME_MESSAGE, TIME_MESSAGE } from '../../shared/hours';
 import { addDays as addDaysTo } from '../../shared/hours-status';
 import { MAX_IMAGE_BYTES } from '../../shared/images';
+import { SYNONYM_MESSAGES } from '../../shared/insights';
 import { MALL_LOGO_MESSAGE } from '../../shared/mall-profile';
 import { DIRECTORY_FIELDS_REFUSED, MANAGER_INVITE_MESSAGES } from '../../shared/managers';
 import { END_BEFORE_START, type Offer, type ReviewedOffer } from '../../shared/offer';
@@ -141,6 +142,8 @@ const TABLES = [
   'sign_in_attempts',
   'shop_managers',
   'manager_invites',
+  'search_synonyms',
+  'insight_counts',
 ];
 
 /** How many rows every table holds: a refused request must leave all of them as they were. */
@@ -580,7 +583,84 @@ const mallProfileBody = () => ({
   publicUrl: 'https://mall.example.com',
 });
 
+/** A search hit as a browser reports it, with `change` made to it. */
+const search = (change: Record<string, unknown>) => ({
+  kind: 'search',
+  q: 'loo',
+  shops: 0,
+  products: 0,
+  offers: 0,
+  didYouMean: false,
+  ...change,
+});
+
 const WRITABLE: Writable[] = [
+  // Search synonyms (docs/decisions/035): two required lines.
+  {
+    entity: 'synonym',
+    url: '/api/synonyms',
+    as: () => d.admin,
+    valid: () => ({ term: uniqueName('term'), replacement: 'toilets' }),
+    fields: {
+      term: requiredText(
+        SYNONYM_MESSAGES.termRequired,
+        SYNONYM_MESSAGES.termTooLong,
+        SYNONYM_MESSAGES.termOneLine,
+      ),
+      replacement: requiredText(
+        SYNONYM_MESSAGES.replacementRequired,
+        SYNONYM_MESSAGES.replacementTooLong,
+        SYNONYM_MESSAGES.replacementOneLine,
+      ),
+    },
+  },
+  // What a browser reports to insights: a list of known hits, each with its own shape (decision 035).
+  {
+    entity: 'insight hits',
+    url: '/api/insights/hits',
+    as: () => null,
+    valid: () => ({ hits: [{ kind: 'open_now' }] }),
+    fields: {
+      hits: [
+        bad('empty', [], 'No hits'),
+        bad(
+          'too many',
+          Array.from({ length: 51 }, () => ({ kind: 'open_now' })),
+          'At most 50 hits at once',
+        ),
+        bad('not a list', { kind: 'open_now' }, 'Must be a list'),
+        bad('null', null, 'Must be a list'),
+        bad('a hit of an unknown kind', [{ kind: 'visit' }], 'Unknown kind of hit', { under: 'hits.0.kind' }),
+        bad('a view without an id', [{ kind: 'shop_view' }], 'Unknown item', { under: 'hits.0.id' }),
+        bad('a view of no uuid', [{ kind: 'shop_view', id: 'shop-1' }], 'Unknown item', {
+          under: 'hits.0.id',
+        }),
+        bad(
+          'a view with a field too many',
+          [{ kind: 'shop_view', id: randomUUID(), ip: '1.2.3.4' }],
+          'Unknown field: ip',
+          {
+            under: 'hits.0',
+          },
+        ),
+        bad('a search of nothing', [search({ q: '' })], 'Type something to search for', {
+          under: 'hits.0.q',
+        }),
+        bad('a search with a negative count', [search({ shops: -1 })], 'Results must be a count', {
+          under: 'hits.0.shops',
+        }),
+        bad('a search with a fraction', [search({ offers: 1.5 })], 'Results must be a count', {
+          under: 'hits.0.offers',
+        }),
+        bad('a search of two lines', [search({ q: 'loo\nname' })], 'Search text must be one line', {
+          under: 'hits.0.q',
+        }),
+        bad('a search too long', [search({ q: 'x'.repeat(101) })], 'Search text is too long', {
+          under: 'hits.0.q',
+        }),
+      ],
+    },
+  },
   {
     entity: 'category',
     url: '/api/categories',
@@ -1028,7 +1108,10 @@ describe('the corpus starts from bodies the routes accept', () => {
         ['login', 'send back', 'manager invite', 'password change'].includes(w.entity) ||
         method === 'PATCH' ||
         method === 'PUT';
-      expect(response.statusCode, response.body).toBe(accepted ? 200 : 201);
+      // A report of hits is counted, not created: 204.
+      expect(response.statusCode, response.body).toBe(
+        w.entity === 'insight hits' ? 204 : accepted ? 200 : 201,
+      );
       w.onAccepted?.(response);
     },
   );

@@ -540,7 +540,7 @@ async function previewedRun(): Promise<string> {
   }
   throw new Error('the preview did not finish');
 }
-for (const kind of ['shops', 'products', 'offers', 'categories', 'floors']) {
+for (const kind of ['shops', 'products', 'offers', 'categories', 'floors', 'synonyms']) {
   RULES[`GET /api/export/${kind}`] = { request: async () => ({ url: `/api/export/${kind}` }), success: 200 };
 }
 Object.assign(RULES, {
@@ -571,6 +571,53 @@ Object.assign(RULES, {
       payload: { validOnly: false },
     }),
     success: 202,
+  },
+  // Insights (docs/decisions/035): anyone who may browse reports hits; the mall's report is the office's
+  // (a shop's manager passes the guard, then is refused: not their shop's numbers); a shop's numbers are
+  // its managers' and the office's.
+  'POST /api/insights/hits': {
+    request: async () => ({ url: '/api/insights/hits', payload: { hits: [{ kind: 'open_now' }] } }),
+    success: 204,
+  },
+  'GET /api/insights': {
+    request: async () => ({ url: '/api/insights' }),
+    success: 200,
+    answers: { manager: 403, 'other-manager': 403 },
+  },
+  'GET /api/insights/shops/:id': {
+    request: async () => {
+      const shop = await d.shop();
+      return { url: `/api/insights/shops/${shop.id}`, shopId: shop.id };
+    },
+    success: 200,
+  },
+  'GET /api/synonyms': { request: async () => ({ url: '/api/synonyms' }), success: 200 },
+  'POST /api/synonyms': {
+    request: async () => ({
+      url: '/api/synonyms',
+      payload: { term: uniqueName('term'), replacement: 'toilets' },
+    }),
+    success: 201,
+  },
+  'POST /api/synonyms/import': {
+    request: async () => ({
+      url: '/api/synonyms/import',
+      payload: `term,replacement\n${uniqueName('term')},toilets\n`,
+      headers: { 'content-type': 'text/csv' },
+    }),
+    success: 200,
+  },
+  'DELETE /api/synonyms/:id': {
+    request: async () => {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/synonyms',
+        headers: d.admin.headers,
+        payload: { term: uniqueName('term'), replacement: 'toilets' },
+      });
+      return { url: `/api/synonyms/${created.json().id}` };
+    },
+    success: 204,
   },
 } satisfies Record<string, Rule>);
 
@@ -700,6 +747,8 @@ describe('authorization matrix', () => {
         'GET /api/shops',
         'GET /api/shops/:id',
         'GET /api/shops/by-slug/:slug',
+        // Not a read: a visitor's browser reports what it showed, counted with nothing about who (035).
+        'POST /api/insights/hits',
       ].sort(),
     );
     expect(readable(false)).toEqual([]);

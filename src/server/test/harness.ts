@@ -85,6 +85,7 @@ export async function createTestApp(
     | 'sessionCache'
     | 'logger'
     | 'publicDirectory'
+    | 'insightsFlushMs'
   > = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
@@ -111,6 +112,7 @@ export async function createTestApp(
     sessionCache: options.sessionCache,
     logger: options.logger,
     publicDirectory: options.publicDirectory,
+    insightsFlushMs: options.insightsFlushMs,
     onUndeclaredStatus: (answer) => undeclared.record(answer),
   });
   await app.ready();

@@ -13,6 +13,7 @@ export const ENTITY_LABELS: Record<AuditEntityType, string> = {
   membership: 'Shop manager',
   mall: 'Mall',
   import: 'Import',
+  synonym: 'Search synonym',
 };
 
 const VERBS: Record<AuditAction, string> = {
@@ -58,6 +59,8 @@ export function entityPath(
     // An import run: its preview and result.
     case 'import':
       return `/admin/imports/${entry.entityId}`;
+    case 'synonym':
+      return '/admin/synonyms';
     default:
       return null;
   }

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, use, useState, useSyncExternalStore } from 'react';
+import { countHit } from '../../lib/insights';
 import { type CompareStorage, type CompareStore, createCompareStore } from './compare-store';
 
 const CompareContext = createContext<CompareStore | null>(null);
@@ -30,5 +31,10 @@ export function useCompare(): CompareList {
   const store = use(CompareContext);
   if (!store) throw new Error('useCompare must be used inside <CompareProvider>');
   const items = useSyncExternalStore(store.subscribe, store.getSnapshot);
-  return { items, add: store.add, remove: store.remove, clear: store.clear };
+  // An addition is counted for the product (insights), once: adding what is there already changes nothing.
+  const add = (id: string) => {
+    if (!store.getSnapshot().includes(id)) countHit({ kind: 'compare_add', id });
+    store.add(id);
+  };
+  return { items, add, remove: store.remove, clear: store.clear };
 }

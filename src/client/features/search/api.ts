@@ -32,6 +32,8 @@ export interface ResultLinks {
   product(item: { id: string; shopId: string }): string;
   offer(item: { id: string; shopId: string }): string;
   page(q: string, kind?: SearchKind): string;
+  /** Whether opening a result counts as a view of it (insights): a shopper's, not the office's. */
+  counted: boolean;
 }
 
 export function resultLinks(area: SearchArea): ResultLinks {
@@ -43,6 +45,7 @@ export function resultLinks(area: SearchArea): ResultLinks {
       product: ({ id }) => `/admin/products/${encodeURIComponent(id)}`,
       offer: ({ id }) => `/admin/offers/${encodeURIComponent(id)}`,
       page,
+      counted: false,
     };
   }
   // A shopper's product or offer opens its shop's page, which lists both (public: its id answers with a
@@ -53,6 +56,7 @@ export function resultLinks(area: SearchArea): ResultLinks {
     product: ({ shopId }) => directory.shopById(shopId),
     offer: ({ shopId }) => directory.shopById(shopId),
     page,
+    counted: true,
   };
 }
 

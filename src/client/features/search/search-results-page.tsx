@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { SearchX } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { SearchKind, SearchResults } from '../../../shared/search';
 import { Button } from '../../components/ui/button';
@@ -9,6 +9,7 @@ import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { SearchField } from '../../components/ui/search-field';
 import { cn } from '../../lib/cn';
+import { countHit } from '../../lib/insights';
 import { usePageTitle } from '../../lib/page-title';
 import { pageFrom, usePageParam } from '../../lib/use-list-params';
 import { Picture } from '../images';
@@ -68,6 +69,22 @@ export function SearchResultsPage({ area }: { area: SearchArea }) {
 
   const data = results.data;
   usePageTitle(q ? `Search: ${q}` : 'Search');
+  // A shopper's search, counted once per text shown (insights): what it found of each kind, and whether
+  // "Did you mean" was offered. The "All" view only (a kind's page finds one kind); not the office's.
+  const counted = useRef('');
+  const answered = results.isSuccess && !results.isPlaceholderData ? data : undefined;
+  useEffect(() => {
+    if (area === 'admin' || kind || !answered || counted.current === answered.q) return;
+    counted.current = answered.q;
+    countHit({
+      kind: 'search',
+      q: answered.q,
+      shops: answered.shops?.total ?? 0,
+      products: answered.products?.total ?? 0,
+      offers: answered.offers?.total ?? 0,
+      didYouMean: answered.didYouMean !== null,
+    });
+  }, [area, kind, answered]);
   return (
     <div className="space-y-6">
       <div>
@@ -150,6 +167,9 @@ export function SearchResultsPage({ area }: { area: SearchArea }) {
                     <Link
                       className="font-medium text-indigo-700 underline"
                       to={links.page(data.didYouMean, kind)}
+                      onClick={() => {
+                        if (area !== 'admin') countHit({ kind: 'dym_taken', q: data.q });
+                      }}
                     >
                       {data.didYouMean}
                     </Link>
@@ -230,6 +250,8 @@ interface Row {
   href: string;
   /** The shop's logo or the product's photo; a monogram of `name` when `image` is null. */
   picture: { image: string | null; name: string; fit: 'cover' | 'contain' };
+  /** Counted when opened (insights): a product's or offer's view; a shop's page counts its own. */
+  view?: { kind: 'product_view' | 'offer_view'; id: string };
 }
 
 function rowsOf(found: SearchResults, kind: SearchKind, links: ResultLinks): Row[] {
@@ -248,6 +270,7 @@ function rowsOf(found: SearchResults, kind: SearchKind, links: ResultLinks): Row
       detail: [product.category, product.shopName].filter(Boolean).join(' · '),
       href: links.product(product),
       picture: { image: product.image, name: product.name, fit: 'cover' },
+      view: links.counted ? { kind: 'product_view', id: product.id } : undefined,
     }));
   return (found.offers?.items ?? []).map((offer) => ({
     id: offer.id,
@@ -255,6 +278,7 @@ function rowsOf(found: SearchResults, kind: SearchKind, links: ResultLinks): Row
     detail: `${offer.discount}% off · ${offer.shopName}`,
     href: links.offer(offer),
     picture: { image: offer.shopLogo, name: offer.shopName, fit: 'contain' },
+    view: links.counted ? { kind: 'offer_view', id: offer.id } : undefined,
   }));
 }
 
@@ -262,6 +286,7 @@ function ResultRow({ row }: { row: Row }) {
   return (
     <Link
       to={row.href}
+      onClick={row.view ? () => row.view && countHit(row.view) : undefined}
       className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm transition hover:border-indigo-300 focus-visible:outline-2 focus-visible:outline-indigo-600"
     >
       <Picture

@@ -3,12 +3,15 @@
 import { Globe, Mail, Phone } from 'lucide-react';
 import { Fragment } from 'react';
 import { contactParts } from '../../../shared/contact';
+import { countHit } from '../../lib/insights';
 
 const ICONS = { tel: Phone, email: Mail, web: Globe } as const;
+const TAPS = { tel: 'tap_phone', email: 'tap_email', web: 'tap_website' } as const;
 const LINK =
   'inline-flex items-center gap-1 rounded font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600';
 
-export function ContactLinks({ contact }: { contact: string }) {
+/** `shopId`: a shopper's taps on the links are counted for the shop (insights). */
+export function ContactLinks({ contact, shopId }: { contact: string; shopId?: string }) {
   return (
     <>
       {contactParts(contact).map((part, index) => {
@@ -21,6 +24,7 @@ export function ContactLinks({ contact }: { contact: string }) {
             key={key}
             href={part.href}
             className={LINK}
+            onClick={shopId ? () => countHit({ kind: TAPS[part.kind], id: shopId }) : undefined}
             // A shop's own site opens on its own, without this page as its opener.
             {...(part.kind === 'web' ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
           >

@@ -11,7 +11,8 @@ import { ShopBadges, ShopBadgesSkeleton } from './shop-badges';
 /** How wide a shop's cover is shown (its page's largest paint: preloaded by the page, shop-detail-page.tsx). */
 export const COVER_SIZES = '(min-width: 1024px) 960px, 100vw';
 
-export function ShopHeader({ shop }: { shop: ShopDetail }) {
+/** `countTaps`: the shopper's page, where taps on the contact links are counted (not a manager's preview). */
+export function ShopHeader({ shop, countTaps = false }: { shop: ShopDetail; countTaps?: boolean }) {
   return (
     <section
       aria-labelledby="shop-name"
@@ -58,7 +59,11 @@ export function ShopHeader({ shop }: { shop: ShopDetail }) {
           label="Contact"
           value={shop.contact}
           // Phone numbers, emails and web addresses are links (tel:, mailto:, https).
-          content={shop.contact ? <ContactLinks contact={shop.contact} /> : undefined}
+          content={
+            shop.contact ? (
+              <ContactLinks contact={shop.contact} shopId={countTaps ? shop.id : undefined} />
+            ) : undefined
+          }
         />
         <Detail
           icon={<Clock aria-hidden="true" className="size-4" />}

@@ -9,6 +9,7 @@ import { RecordNotFound } from '../../components/admin-page';
 import { buttonClass } from '../../components/ui/button';
 import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { AuditTrail } from '../../features/audit';
+import { ShopNumbers } from '../../features/insights';
 import {
   MANAGED_ACTIVITY_PAGE_SIZE,
   managedActivityQuery,
@@ -57,6 +58,7 @@ export function ManagedShopPage() {
           </Link>
         </div>
       </div>
+      {shop.isSuccess ? <ShopNumbers shopId={id} /> : null}
       {shop.isSuccess ? (
         <>
           <ManagedOffers shopId={id} />

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Package, Percent, Store } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, type Params, useLocation, useParams } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { LoadingStatus } from '../../components/ui/loading-status';
@@ -21,6 +21,7 @@ import {
 } from '../../features/shops';
 import { isNotFound } from '../../lib/api';
 import { type DirectoryArea, PUBLIC_AREA, USER_AREA, useDirectoryArea } from '../../lib/directory-area';
+import { countView } from '../../lib/insights';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 import { pageFrom, usePageParam } from '../../lib/use-list-params';
@@ -93,6 +94,11 @@ export function ShopDetailPage() {
   const id = shop.data?.id ?? params.id ?? '';
 
   const notFound = !valid || (shop.isError && isNotFound(shop.error));
+  // A view of the shop's page, once per shop shown (insights: the server counted the page it rendered).
+  const shownId = shop.data?.id;
+  useEffect(() => {
+    if (shownId) countView('shop_view', shownId);
+  }, [shownId]);
   // the shop's name once read; 'Shop' when it could not be (the error and Try again show)
   usePageTitle(notFound ? 'Shop not found' : (shop.data?.name ?? (shop.isError ? 'Shop' : undefined)));
   if (notFound) return <ShopNotFound />;
@@ -104,7 +110,7 @@ export function ShopDetailPage() {
     <div className="space-y-8">
       <BackToShops />
       <QueryView query={shop} loading={<ShopHeaderSkeleton />}>
-        {(data) => <ShopHeader shop={data} />}
+        {(data) => <ShopHeader shop={data} countTaps />}
       </QueryView>
       {shop.isSuccess ? (
         <>

@@ -13,6 +13,7 @@ import { clockQuery, openAtParam, prefetchMallClock, useMallClock } from '../../
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { ShopCard, ShopCardSkeleton, shopsQuery } from '../../features/shops';
 import { useDirectoryArea } from '../../lib/directory-area';
+import { countHit } from '../../lib/insights';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 import {
@@ -204,7 +205,11 @@ export function ShopsPage() {
               value="now"
               className="size-4 accent-indigo-600"
               checked={openNow}
-              onChange={(event) => setFilter('open', event.target.checked ? 'now' : '')}
+              onChange={(event) => {
+                // the Open-now filter's use is counted (insights), not who used it
+                if (event.target.checked) countHit({ kind: 'open_now' });
+                setFilter('open', event.target.checked ? 'now' : '');
+              }}
             />
             Open now
           </label>

@@ -192,6 +192,50 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       status: 204,
       entries: [],
     },
+    // A report of what a shopper looked at: counted in memory, no change to the mall (decision 035).
+    'POST /api/insights/hits': {
+      request: async () => ({
+        url: '/api/insights/hits',
+        payload: { hits: [{ kind: 'open_now' }] },
+        headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' },
+      }),
+      status: 204,
+      entries: [],
+    },
+    'POST /api/synonyms': {
+      request: async () => ({
+        url: '/api/synonyms',
+        payload: { term: uniqueName('term'), replacement: 'toilets' },
+      }),
+      status: 201,
+      entries: [['synonym', 'create']],
+    },
+    // The synonyms CSV: one entry per synonym it adds or changes.
+    'POST /api/synonyms/import': {
+      request: async () => ({
+        url: '/api/synonyms/import',
+        payload: `term,replacement\n${uniqueName('term')},toilets\n${uniqueName('term')},cash machine\n`,
+        headers: { ...d.admin.headers, 'content-type': 'text/csv' },
+      }),
+      status: 200,
+      entries: [
+        ['synonym', 'create'],
+        ['synonym', 'create'],
+      ],
+    },
+    'DELETE /api/synonyms/:id': {
+      request: async () => {
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/api/synonyms',
+          headers: d.admin.headers,
+          payload: { term: uniqueName('term'), replacement: 'toilets' },
+        });
+        return { url: `/api/synonyms/${created.json().id}` };
+      },
+      status: 204,
+      entries: [['synonym', 'delete']],
+    },
     // A person's own account: an update of the account, by that person (a password change or signing
     // out everywhere says so in its detail, never the password).
     'PATCH /api/account': {

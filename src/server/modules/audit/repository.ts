@@ -18,6 +18,7 @@ import {
   managerInvites,
   offers,
   products,
+  searchSynonyms,
   shopManagers,
   shops,
   users,
@@ -37,6 +38,7 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
     or exists (select 1 from ${managerInvites} where ${managerInvites.id} = ${auditLog.entityId})
   when 'membership' then exists (select 1 from ${shopManagers} where ${shopManagers.id} = ${auditLog.entityId})
   when 'import' then exists (select 1 from ${importRuns} where ${importRuns.id} = ${auditLog.entityId})
+  when 'synonym' then exists (select 1 from ${searchSynonyms} where ${searchSynonyms.id} = ${auditLog.entityId})
   else false end`;
 
 /**

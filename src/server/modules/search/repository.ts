@@ -11,7 +11,8 @@ import {
 import type { Db } from '../../db/client';
 import { approvedOnly } from '../offers/repository';
 import { activeOn } from '../offers/rules';
-import { fold, Vocabulary, wordsOf } from './vocabulary';
+import { synonymRepository } from '../synonyms/repository';
+import { searchKey, Vocabulary, wordsOf } from './vocabulary';
 
 /** Words of a search taken into account; the rest are ignored (a pasted paragraph is not a search). */
 const MAX_WORDS = 8;
@@ -330,9 +331,61 @@ function vocabularyCache(db: Db) {
   };
 }
 
+/** Longest synonym term, in words, looked for at each place in a search. */
+const SYNONYM_MAX_WORDS = 4;
+
+/**
+ * A search's folded words with each synonym's term replaced by what it stands for ("loo" → "toilets"),
+ * the longest term first where several start at the same word; a replacement is not replaced again.
+ */
+export function withSynonyms(words: readonly string[], synonyms: ReadonlyMap<string, string>): string[] {
+  if (synonyms.size === 0) return [...words];
+  const out: string[] = [];
+  let i = 0;
+  while (i < words.length) {
+    let matched = 0;
+    for (let length = Math.min(SYNONYM_MAX_WORDS, words.length - i); length > 0; length--) {
+      const replacement = synonyms.get(words.slice(i, i + length).join(' '));
+      if (replacement !== undefined) {
+        out.push(...wordsOf(replacement));
+        matched = length;
+        break;
+      }
+    }
+    if (matched === 0) {
+      out.push(words[i] as string);
+      matched = 1;
+    }
+    i += matched;
+  }
+  return out;
+}
+
+/**
+ * The synonyms, read once per directory version: adding one raises the version (migration 0017), so
+ * every server reads them again at its next search. Concurrent searches share one read.
+ */
+function synonymCache(db: Db) {
+  const repository = synonymRepository(db);
+  let current: { version: string; map: Promise<Map<string, string>> } | null = null;
+  return (version: string): Promise<Map<string, string>> => {
+    if (current?.version !== version) {
+      const map = repository.map();
+      const seen = { version, map };
+      current = seen;
+      // a failed read is not kept: the next search tries again
+      map.catch(() => {
+        if (current === seen) current = null;
+      });
+    }
+    return current.map;
+  };
+}
+
 /** The mall-wide search's queries. */
 export function searchRepository(db: Db) {
   const vocabulary = vocabularyCache(db);
+  const synonyms = synonymCache(db);
 
   return {
     /**
@@ -345,8 +398,12 @@ export function searchRepository(db: Db) {
       options: { kind?: SearchKind; page: number; pageSize: number; today: string; version: string },
     ): Promise<SearchResults> {
       const { kind, page, pageSize, today } = options;
-      const typed = wordsOf(fold(q)).slice(0, MAX_WORDS);
-      const words = await vocabulary(options.version, today);
+      const [words, synonymMap] = await Promise.all([
+        vocabulary(options.version, today),
+        synonyms(options.version),
+      ]);
+      // the shopper's words in the mall's: a synonym's term replaced before typos are corrected
+      const typed = withSynonyms(wordsOf(searchKey(q)), synonymMap).slice(0, MAX_WORDS);
       const corrected = words.correct(typed);
       const searched = corrected.join(' ');
       const n = corrected.length;

@@ -13,6 +13,14 @@ export function wordsOf(text: string): string[] {
   return text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 
+/**
+ * A search's text as insights keep it and synonyms match it: folded, its words joined by one space
+ * ("  Loo! " → "loo"). Empty when it has no letter or digit.
+ */
+export function searchKey(text: string): string {
+  return wordsOf(fold(text)).join(' ');
+}
+
 /** A word's trigrams as pg_trgm makes them: the word padded with two spaces before and one after. */
 export function trigrams(word: string): Set<string> {
   const padded = `  ${word} `;

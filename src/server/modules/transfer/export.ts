@@ -8,7 +8,7 @@ import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { COLUMNS, type ExportKind, type ExportQuery } from '../../../shared/transfer';
 import type { Db } from '../../db/client';
-import { categories, floors, offers, products, shops } from '../../db/schema';
+import { categories, floors, offers, products, searchSynonyms, shops } from '../../db/schema';
 import { offerFilters } from '../offers/repository';
 import { productFilters } from '../products/repository';
 import { shopRepository } from '../shops/repository';
@@ -136,6 +136,14 @@ async function* rowsOf(
   if (kind === 'categories') {
     const rows = await db.select({ name: categories.name }).from(categories).orderBy(asc(categories.name));
     yield rows.map((r) => [r.name]);
+    return;
+  }
+  if (kind === 'synonyms') {
+    const rows = await db
+      .select({ term: searchSynonyms.term, replacement: searchSynonyms.replacement })
+      .from(searchSynonyms)
+      .orderBy(asc(searchSynonyms.term));
+    yield rows.map((r) => [r.term, r.replacement]);
     return;
   }
   const rows = await db

@@ -1,0 +1,12 @@
+export {
+  insightsQuery,
+  type Range,
+  shopInsightsQuery,
+  synonymsQuery,
+  useAddSynonym,
+  useDeleteSynonym,
+  useImportSynonyms,
+} from './api';
+export { downloadCsv, toCsv } from './csv';
+export { LazyDayChart } from './lazy-chart';
+export { ShopNumbers } from './shop-numbers';

@@ -1,0 +1,190 @@
+import { useQuery } from '@tanstack/react-query';
+import { Download, Trash2, Upload } from 'lucide-react';
+import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { type Synonym, SynonymInput } from '../../../shared/insights';
+import { AdminScreen } from '../../components/admin-page';
+import { Button, buttonClass } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DataTable } from '../../components/ui/data-table';
+import { FormAlert } from '../../components/ui/form-alert';
+import { TextField } from '../../components/ui/form-field';
+import { synonymsQuery, useAddSynonym, useDeleteSynonym, useImportSynonyms } from '../../features/insights';
+import { ApiError, errorMessage } from '../../lib/api';
+
+/** /admin/synonyms: what shoppers type → what the mall calls it; search uses them at once. */
+export function SynonymsPage() {
+  const synonyms = useQuery(synonymsQuery);
+  const remove = useDeleteSynonym();
+  const [deleting, setDeleting] = useState<Synonym | null>(null);
+  return (
+    <AdminScreen
+      title="Search synonyms"
+      description="A search for the term searches what it stands for instead: “loo” finds the toilets. Used at once by every search."
+    >
+      <AddSynonymForm />
+      <SynonymsFile />
+      <DataTable
+        caption="Search synonyms"
+        loading={synonyms.isPending}
+        rows={synonyms.data?.items}
+        rowKey={(row) => row.id}
+        empty="No synonyms yet."
+        columns={[
+          { header: 'Term', cell: (row) => row.term },
+          { header: 'Searched as', cell: (row) => row.replacement },
+          {
+            header: 'Actions',
+            srOnlyHeader: true,
+            width: 'w-28',
+            cell: (row) => (
+              <button
+                type="button"
+                className={buttonClass('secondary', 'sm')}
+                onClick={() => setDeleting(row)}
+                aria-label={`Delete the synonym ${row.term}`}
+              >
+                <Trash2 aria-hidden="true" className="size-4" />
+                Delete
+              </button>
+            ),
+          },
+        ]}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete the synonym “${deleting?.term ?? ''}”?`}
+        description="Searches for it will look for the term itself again."
+        pending={remove.isPending}
+        onConfirm={() => {
+          if (!deleting) return;
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              toast.success('Synonym deleted');
+              setDeleting(null);
+            },
+            onError: (error) => toast.error(errorMessage(error)),
+          });
+        }}
+        onCancel={() => setDeleting(null)}
+      />
+    </AdminScreen>
+  );
+}
+
+/** Adds a synonym; from a search that found nothing, with its text and the closest word filled in. */
+export function AddSynonymForm({
+  initialTerm = '',
+  initialReplacement = '',
+  onDone,
+}: {
+  initialTerm?: string;
+  initialReplacement?: string;
+  onDone?: () => void;
+}) {
+  const [term, setTerm] = useState(initialTerm);
+  const [replacement, setReplacement] = useState(initialReplacement);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const add = useAddSynonym();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    // The server's own rules, checked here first (shared/insights.ts).
+    const parsed = SynonymInput.safeParse({ term, replacement });
+    if (!parsed.success) {
+      setErrors(
+        Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message])),
+      );
+      return;
+    }
+    setErrors({});
+    add.mutate(parsed.data, {
+      onSuccess: (saved) => {
+        toast.success(`“${saved.term}” now searches “${saved.replacement}”`);
+        setTerm('');
+        setReplacement('');
+        onDone?.();
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.fields) setErrors(error.fields);
+        else setFailure(errorMessage(error));
+      },
+    });
+  }
+
+  return (
+    <form
+      onSubmit={submit}
+      aria-label="Add a synonym"
+      className="grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-[1fr_1fr_auto] sm:items-start"
+      noValidate
+    >
+      {failure ? (
+        <div className="sm:col-span-3">
+          <FormAlert message={failure} />
+        </div>
+      ) : null}
+      <TextField
+        label="Term"
+        value={term}
+        onChange={(event) => setTerm(event.target.value)}
+        error={errors.term}
+        hint="What shoppers type, e.g. loo"
+      />
+      <TextField
+        label="Searched as"
+        value={replacement}
+        onChange={(event) => setReplacement(event.target.value)}
+        error={errors.replacement}
+        hint="What the mall calls it, e.g. toilets"
+      />
+      <Button type="submit" disabled={add.isPending} className="sm:mt-7">
+        Add synonym
+      </Button>
+    </form>
+  );
+}
+
+/** Export the synonyms as CSV, or import a CSV of them (term,replacement): all or nothing. */
+function SynonymsFile() {
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useImportSynonyms();
+  function chosen(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    upload.mutate(file, {
+      onSuccess: ({ created, updated }) =>
+        toast.success(`Synonyms imported: ${created} added, ${updated} changed`),
+      onError: (error) => toast.error(`Nothing imported: ${errorMessage(error)}`),
+    });
+  }
+  return (
+    <div className="flex flex-wrap gap-3">
+      <a href="/api/export/synonyms" download className={buttonClass('secondary')}>
+        <Download aria-hidden="true" className="size-4" />
+        Export CSV
+      </a>
+      <button
+        type="button"
+        className={buttonClass('secondary')}
+        disabled={upload.isPending}
+        onClick={() => input.current?.click()}
+      >
+        <Upload aria-hidden="true" className="size-4" />
+        Import CSV
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept=".csv,text/csv"
+        className="sr-only"
+        tabIndex={-1}
+        aria-label="Synonyms CSV file"
+        onChange={chosen}
+      />
+    </div>
+  );
+}
