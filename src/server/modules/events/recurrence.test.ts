@@ -84,11 +84,15 @@ describe('repeats', () => {
   it('a repeat with no end has no last date, and the next occurrences come a year at a time', () => {
     const weekly = timed({ startDate: '2026-01-05', endDate: '2026-01-05', repeat: { freq: 'weekly' } });
     expect(lastDate(weekly)).toBeNull();
-    const morning = upcoming(weekly, '2026-06-01', Date.parse('2026-06-01T08:00:00Z'), 'Europe/London', 3);
-    expect(morning.map((o) => o.startDate)).toEqual(['2026-06-01', '2026-06-08', '2026-06-15']);
-    // At 13:00 BST that Monday's 10:00–12:00 is over.
-    const afternoon = upcoming(weekly, '2026-06-01', Date.parse('2026-06-01T12:00:00Z'), 'Europe/London', 1);
-    expect(afternoon.map((o) => o.startDate)).toEqual(['2026-06-08']);
+    const monday = upcoming(weekly, '2026-06-01', 'Europe/London', 3);
+    expect(monday.map((o) => o.startDate)).toEqual(['2026-06-01', '2026-06-08', '2026-06-15']);
+    // The next day, Monday's is over; a year later, still weekly.
+    expect(upcoming(weekly, '2026-06-02', 'Europe/London', 1).map((o) => o.startDate)).toEqual([
+      '2026-06-08',
+    ]);
+    expect(upcoming(weekly, '2027-06-02', 'Europe/London', 1).map((o) => o.startDate)).toEqual([
+      '2027-06-07',
+    ]);
   });
 
   it('the weekday of a date', () => {

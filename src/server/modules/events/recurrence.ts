@@ -120,11 +120,14 @@ export function occurrences(
     .filter((occurrence) => occurrence.endDate >= from);
 }
 
-/** The next `limit` occurrences not over at instant `now` (a cancelled event's stay until they are over). */
+/**
+ * The next `limit` occurrences not over by the mall's date `today` (one still going on today counts): a
+ * cancelled event's stay, marked, until their day is over. By date, not by the clock, so an answer holds
+ * for the whole mall day (the read cache keys on the date: docs/decisions/013).
+ */
 export function upcoming(
   timing: EventTiming,
   today: string,
-  now: number,
   timeZone: string,
   limit = 10,
 ): EventOccurrence[] {
@@ -136,7 +139,7 @@ export function upcoming(
     const to = addDays(from, 365);
     for (const date of startDates(timing, from, to)) {
       const occurrence = occurrenceOn(timing, date, timeZone);
-      if (Date.parse(occurrence.end) > now) out.push(occurrence);
+      if (occurrence.endDate >= today) out.push(occurrence);
       if (out.length >= limit) break;
     }
     from = addDays(to, 1);

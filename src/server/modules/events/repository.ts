@@ -445,7 +445,6 @@ export function eventRepository(db: Db) {
         return { before, after: await reread(tx, id), proposed: true };
       }
       const merged = { ...live, shopId: before.shopId, ...patch };
-      if (merged.allDay) Object.assign(merged, { startTime: null, endTime: null });
       checkWhole(merged);
       const changes = {
         ...termColumns({
@@ -455,7 +454,6 @@ export function eventRepository(db: Db) {
             : {}),
         }),
         ...(patch.shopId !== undefined ? { shopId: patch.shopId } : {}),
-        ...(merged.allDay ? { startTime: null, endTime: null } : {}),
         ...(submission ? waitForReview(submission) : {}),
       };
       if (Object.keys(changes).length > 0) await tx.update(events).set(changes).where(eq(events.id, id));
@@ -474,7 +472,6 @@ export function eventRepository(db: Db) {
       if (before.review.version !== version) throw new HttpError(409, 'CHANGED', EVENT_CHANGED_SINCE_REVIEW);
       const terms = (before.review.proposal ?? {}) as z.output<typeof EventPatch>;
       const merged = { ...liveTerms(before), ...terms };
-      if (merged.allDay) Object.assign(merged, { startTime: null, endTime: null });
       try {
         checkWhole(merged);
       } catch {
@@ -489,7 +486,6 @@ export function eventRepository(db: Db) {
         .update(events)
         .set({
           ...termColumns({ ...terms, ...(placeKind ? { placeKind, placeId: merged.placeId } : {}) }),
-          ...(merged.allDay ? { startTime: null, endTime: null } : {}),
           approved: true,
           proposal: null,
           reviewState: null,

@@ -159,9 +159,8 @@ export const eventRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
       const { tag, shopId } = request.query;
       const [found, profile] = await Promise.all([events.listApproved({ tag, shopId }), profiles.get()]);
       const origin = profile.publicUrl.replace(/\/+$/, '');
-      const at = now().getTime();
       const items = found
-        .map((event) => ({ event, next: upcoming(timingOf(event), today(), at, timeZone, 5) }))
+        .map((event) => ({ event, next: upcoming(timingOf(event), today(), timeZone, 5) }))
         .filter(({ next }) => next.length > 0)
         .map(({ event, next }) => ({
           id: event.id,
@@ -198,7 +197,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
     async (request) => {
       const event = await events.find(request.params.id);
       if (!event) throw eventNotFound();
-      return { ...event, upcoming: upcoming(timingOf(event), today(), now().getTime(), timeZone) };
+      return { ...event, upcoming: upcoming(timingOf(event), today(), timeZone) };
     },
   );
 
