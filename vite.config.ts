@@ -71,6 +71,7 @@ const AREA_CHUNKS: Record<string, string> = {
   '/login': 'auth',
   // the public directory's pages are the shopper's screens (docs/decisions/034)
   '/shops': 'user',
+  '/events': 'user',
   '/register': 'auth',
 };
 
@@ -174,7 +175,7 @@ export default defineConfig({
             // the shopper's screens, and the features' pieces only they show (cards, a shop's header)
             {
               name: 'user',
-              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/](user|public)-layout|features[\\/](compare[\\/]|(shops|offers|products)[\\/][^\\/]+-(card|header|badges)\.tsx$))/,
+              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/](user|public)-layout|features[\\/](compare[\\/]|(shops|offers|products|events)[\\/][^\\/]+-(card|header|badges|links)\.tsx$))/,
               priority: 60,
             },
             // what both areas read: each feature's queries and writes, the query client

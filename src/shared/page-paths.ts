@@ -19,6 +19,9 @@ export const PAGE_PATHS = {
   offers: 'offers',
   floors: 'floors',
   search: 'search',
+  // Events (issue 35): public like the directory.
+  events: 'events',
+  event: 'events/:id',
 
   adminDashboard: 'admin/dashboard',
   adminShops: 'admin/shops',

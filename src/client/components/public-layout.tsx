@@ -17,6 +17,7 @@ const links = [
   { to: PUBLIC_AREA.shops, label: 'Shops' },
   { to: PUBLIC_AREA.offers, label: 'Offers' },
   { to: PUBLIC_AREA.floors, label: 'Floors' },
+  { to: '/events', label: 'Events' },
 ];
 
 export function PublicLayout() {

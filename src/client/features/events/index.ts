@@ -1,0 +1,14 @@
+export {
+  allEventsQuery,
+  eventQuery,
+  eventsQuery,
+  feedPath,
+  managedEventsQuery,
+  pendingEventsQuery,
+  useCreateEvent,
+  useDecideEvent,
+  useDeleteEvent,
+  useUpdateEvent,
+} from './api';
+export { EventCard } from './event-card';
+export { addDays, formatDay, formatWhen, weekendOf } from './event-when';
