@@ -12,3 +12,5 @@ export {
 } from './api';
 export { EventCard } from './event-card';
 export { addDays, formatDay, formatWhen, weekendOf } from './event-when';
+export { FeedLinks } from './feed-links';
+export { LandingEvents } from './landing-events';
