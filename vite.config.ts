@@ -140,7 +140,7 @@ export default defineConfig({
             // zod, the form schemas and what reads them: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|floor-plan|hours|mall-profile|managers|offer|place|product|settings|shop|text|transfer|zod-config)\.ts$|src[\\/]client[\\/](lib[\\/]schema-fields|features[\\/]places[\\/]store-types)\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|event|floor-plan|hours|mall-profile|managers|offer|place|product|settings|shop|text|transfer|zod-config)\.ts$|src[\\/]client[\\/](lib[\\/]schema-fields|features[\\/]places[\\/]store-types)\.ts$/,
               priority: 80,
             },
             // the floor-plan viewer (docs/decisions/021): loaded when a plan is first shown

@@ -39,6 +39,9 @@ export const PAGE_PATHS = {
   adminImportNew: 'admin/imports/new',
   adminImport: 'admin/imports/:id',
   adminApprovals: 'admin/approvals',
+  adminEvents: 'admin/events',
+  adminEventNew: 'admin/events/new',
+  adminEvent: 'admin/events/:id',
   adminMallHours: 'admin/mall-hours',
   adminMallProfile: 'admin/mall',
   adminSearch: 'admin/search',
@@ -58,6 +61,8 @@ export const PAGE_PATHS = {
   manageProduct: 'manage/shops/:id/products/:productId',
   manageOfferNew: 'manage/shops/:id/offers/new',
   manageOffer: 'manage/shops/:id/offers/:offerId',
+  manageEventNew: 'manage/shops/:id/events/new',
+  manageEvent: 'manage/shops/:id/events/:eventId',
 } as const;
 
 export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];

@@ -88,40 +88,40 @@ export function EventDetailPage() {
                 ) : null}
               </header>
               <dl className="grid gap-3 text-sm text-slate-700 sm:grid-cols-3">
-                <div className="flex items-start gap-2">
-                  <CalendarDays aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-                  <div>
-                    <dt className="font-semibold text-slate-900">When</dt>
-                    <dd>{next ? formatWhen(next) : 'This event is over.'}</dd>
-                  </div>
+                <div>
+                  <dt className="flex items-center gap-2 font-semibold text-slate-900">
+                    <CalendarDays aria-hidden="true" className="size-4 shrink-0" />
+                    When
+                  </dt>
+                  <dd className="pl-6">{next ? formatWhen(next) : 'This event is over.'}</dd>
                 </div>
-                <div className="flex items-start gap-2">
-                  <MapPin aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-                  <div>
-                    <dt className="font-semibold text-slate-900">Where</dt>
-                    <dd>
-                      {data.place.name}
-                      {data.place.floorName && data.place.kind !== 'floor' ? `, ${data.place.floorName}` : ''}
-                    </dd>
-                  </div>
+                <div>
+                  <dt className="flex items-center gap-2 font-semibold text-slate-900">
+                    <MapPin aria-hidden="true" className="size-4 shrink-0" />
+                    Where
+                  </dt>
+                  <dd className="pl-6">
+                    {data.place.name}
+                    {data.place.floorName && data.place.kind !== 'floor' ? `, ${data.place.floorName}` : ''}
+                  </dd>
                 </div>
-                <div className="flex items-start gap-2">
-                  <Store aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-                  <div>
-                    <dt className="font-semibold text-slate-900">Organized by</dt>
-                    <dd>
-                      {data.shopName && data.shopSlug ? (
-                        <a
-                          className="text-indigo-700 hover:underline"
-                          href={`/shops/${encodeURIComponent(data.shopSlug)}`}
-                        >
-                          {data.shopName}
-                        </a>
-                      ) : (
-                        'The mall'
-                      )}
-                    </dd>
-                  </div>
+                <div>
+                  <dt className="flex items-center gap-2 font-semibold text-slate-900">
+                    <Store aria-hidden="true" className="size-4 shrink-0" />
+                    Organized by
+                  </dt>
+                  <dd className="pl-6">
+                    {data.shopName && data.shopSlug ? (
+                      <a
+                        className="text-indigo-700 hover:underline"
+                        href={`/shops/${encodeURIComponent(data.shopSlug)}`}
+                      >
+                        {data.shopName}
+                      </a>
+                    ) : (
+                      'The mall'
+                    )}
+                  </dd>
                 </div>
               </dl>
               <div className="flex flex-wrap gap-2">
