@@ -655,7 +655,7 @@ async function previewedRun(): Promise<string> {
   }
   throw new Error('the preview did not finish');
 }
-for (const kind of ['shops', 'products', 'offers', 'categories', 'floors']) {
+for (const kind of ['shops', 'products', 'offers', 'categories', 'floors', 'events']) {
   RULES[`GET /api/export/${kind}`] = { request: async () => ({ url: `/api/export/${kind}` }), success: 200 };
 }
 Object.assign(RULES, {
