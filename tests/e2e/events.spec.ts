@@ -67,7 +67,7 @@ for (const width of [375, 1280] as const) {
 
     // ----- the admin approves it in the Approvals queue (a manager has no such screen)
     await admin.goto('/admin/approvals');
-    const waiting = admin.getByRole('list', { name: 'Events waiting for approval' });
+    const waiting = admin.getByRole('list', { name: 'Events to approve' });
     await expect(waiting.getByRole('heading', { name: title })).toBeVisible();
     await expectNoAxeViolations(admin);
     await waiting.getByRole('button', { name: `Approve ${title}` }).click();

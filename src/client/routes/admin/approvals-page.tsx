@@ -92,7 +92,7 @@ function PendingEvents() {
             <p className="text-sm text-slate-600" aria-live="polite">
               {data.items.length} {data.items.length === 1 ? 'event' : 'events'} waiting
             </p>
-            <ul aria-label="Events waiting for approval" className="space-y-4">
+            <ul aria-label="Events to approve" className="space-y-4">
               {data.items.map((event) => (
                 <EventReviewItem key={event.id} event={event} />
               ))}
