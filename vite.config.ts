@@ -71,6 +71,7 @@ const AREA_CHUNKS: Record<string, string> = {
   '/login': 'auth',
   // the public directory's pages are the shopper's screens (docs/decisions/034)
   '/shops': 'user',
+  '/events': 'user',
   '/register': 'auth',
 };
 
@@ -139,7 +140,7 @@ export default defineConfig({
             // zod, the form schemas and what reads them: only the screens with a form load them
             {
               name: 'forms',
-              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|floor-plan|hours|mall-profile|managers|offer|place|product|settings|shop|text|transfer|zod-config|insights|search)\.ts$|src[\\/]client[\\/](lib[\\/]schema-fields|features[\\/]places[\\/]store-types)\.ts$/,
+              test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/]shared[\\/](account|amenity|audit|auth|event|floor-plan|hours|mall-profile|managers|offer|place|product|settings|shop|text|transfer|zod-config|insights|search)\.ts$|src[\\/]client[\\/](lib[\\/]schema-fields|features[\\/]places[\\/]store-types)\.ts$/,
               priority: 80,
             },
             // the floor-plan viewer (docs/decisions/021): loaded when a plan is first shown
@@ -174,7 +175,7 @@ export default defineConfig({
             // the shopper's screens, and the features' pieces only they show (cards, a shop's header)
             {
               name: 'user',
-              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/](user|public)-layout|features[\\/](compare[\\/]|(shops|offers|products)[\\/][^\\/]+-(card|header|badges)\.tsx$))/,
+              test: /src[\\/]client[\\/](routes[\\/]user|components[\\/](user|public)-layout|features[\\/](compare[\\/]|(shops|offers|products|events)[\\/][^\\/]+-(card|header|badges|links)\.tsx$))/,
               priority: 60,
             },
             // what both areas read: each feature's queries and writes, the query client

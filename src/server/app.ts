@@ -14,6 +14,7 @@ import { accountRoutes } from './modules/accounts/account-routes';
 import { inviteRoutes } from './modules/accounts/invite-routes';
 import { amenityRoutes, floorGuideRoutes } from './modules/amenities/routes';
 import { auditRoutes } from './modules/audit/routes';
+import { eventReviewRoutes, eventRoutes, managedEventRoutes } from './modules/events/routes';
 import { floorPinRoutes } from './modules/floor-plans/routes';
 import { imageRoutes } from './modules/images/routes';
 import type { ImageStore } from './modules/images/store';
@@ -240,6 +241,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(offerRoutes, { prefix: '/api/offers', db, now, timeZone });
   await app.register(offerReviewRoutes, { prefix: '/api/offer-reviews', db, now, timeZone });
   await app.register(managerRoutes, { prefix: '/api', db, now, timeZone });
+  // Events (issue 35, docs/decisions/036): public lists and feeds, writes, their approvals.
+  await app.register(eventRoutes, { prefix: '/api/events', db, now, timeZone });
+  await app.register(eventReviewRoutes, { prefix: '/api/event-reviews', db, now });
+  await app.register(managedEventRoutes, { prefix: '/api', db });
   await app.register(searchRoutes, {
     prefix: '/api/search',
     db,

@@ -54,6 +54,22 @@ beforeAll(async () => {
     amenities: (
       await d.call(d.admin, 'POST', '/api/amenities', { floorId: (await d.floor()).id, kind: 'lift' })
     ).json().id,
+    // A weekly event that started two days ago: its occurrences and "upcoming" move with the mall date.
+    events: (
+      await d.call(d.admin, 'POST', '/api/events', {
+        title: 'Weekly workshop',
+        shopId: shop.id,
+        placeKind: 'shop',
+        placeId: shop.id,
+        allDay: false,
+        startDate: d.day(-2),
+        startTime: '10:00',
+        endDate: d.day(-2),
+        endTime: '11:00',
+        tags: ['kids'],
+        repeat: { freq: 'weekly', count: 3 },
+      })
+    ).json().id,
   });
 });
 afterAll(async () => {
@@ -66,6 +82,11 @@ function urlsFor(pattern: string): string[] {
   const resource = pattern.split('/')[2] ?? '';
   // The search: every group, and the offers alone (which offers run changes overnight).
   if (resource === 'search') return [`${pattern}?q=offer`, `${pattern}?q=offer&kind=offers`];
+  // Events: one event's page data and file, the feeds whole and per tag, the list and a later window.
+  if (pattern === '/api/events/:id/calendar.ics') return [pattern.replace(':id', ids.events ?? '')];
+  if (pattern === '/api/events/calendar.ics' || pattern === '/api/events/feed.json')
+    return [pattern, `${pattern}?tag=kids`, `${pattern}?shopId=${ids.shops}`];
+  if (pattern === '/api/events') return [pattern, `${pattern}?tag=kids&from=${d.day(1)}`];
   if (pattern.endsWith('/:id')) return [pattern.replace(':id', ids[resource] ?? '')];
   // A shop by its public address (docs/decisions/034).
   if (pattern.endsWith('/:slug')) return [pattern.replace(':slug', slug)];
@@ -90,6 +111,11 @@ describe('the cache contract', () => {
         '/api/floor-guide',
         '/api/floors',
         '/api/floors/:id',
+        '/api/events',
+        '/api/events/:id',
+        '/api/events/:id/calendar.ics',
+        '/api/events/calendar.ics',
+        '/api/events/feed.json',
         '/api/mall-hours',
         '/api/mall/profile',
         '/api/offers',
@@ -109,7 +135,10 @@ describe('the cache contract', () => {
             const cached = await t.app.inject({ url, headers: person.headers });
             const fresh = await uncached.inject({ url, headers: person.headers });
             expect(cached.statusCode, `${url} ${moment}`).toBe(200);
-            expect(cached.json(), `${url} as ${person.label} ${moment}`).toEqual(fresh.json());
+            // A calendar feed is text (its content type kept by the cache); the rest JSON.
+            expect(cached.headers['content-type'], url).toBe(fresh.headers['content-type']);
+            if (url.includes('.ics')) expect(cached.body, `${url} ${moment}`).toBe(fresh.body);
+            else expect(cached.json(), `${url} as ${person.label} ${moment}`).toEqual(fresh.json());
           }
     };
     await compare('today');

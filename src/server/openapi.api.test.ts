@@ -20,6 +20,7 @@ const NO_BODY = new Set([
   'PUT /api/products/:id/photo',
   'PUT /api/floors/:id/plan',
   'PUT /api/mall/profile/logo',
+  'PUT /api/events/:id/image',
 ]);
 const NO_SCHEMA = new Set([
   'GET /api/health', // for load balancers: { status }, outside the API proper

@@ -43,12 +43,16 @@ interface Entry {
    * event loop when it was), and a hit sends them without encoding the text again.
    */
   body: Buffer;
+  /** The answer's content type: JSON, or a calendar feed's text/calendar (docs/decisions/036). */
+  type: string;
+  /** A calendar file's Content-Disposition (its file name), when the route set one. */
+  disposition: string | null;
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
- * Caches the JSON of directory reads (routes with `config.cache`) and answers `If-None-Match`.
+ * Caches the answers (JSON, or a calendar feed) of directory reads (routes with `config.cache`) and answers `If-None-Match`.
  *
  * Validity: every committed directory change raises catalog_version in the same transaction (deferred
  * triggers, migration 0002), and the session lookup reads catalog_version before the request reads
@@ -78,7 +82,10 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
       const hit = cached?.version === version;
       request.readCache = { key, version, etag, hit };
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      if (hit && cached) return reply.type('application/json; charset=utf-8').send(cached.body);
+      if (hit && cached) {
+        if (cached.disposition) reply.header('content-disposition', cached.disposition);
+        return reply.type(cached.type).send(cached.body);
+      }
     };
 
   const store: onSendHookHandler<unknown> = async (request, reply, payload) => {
@@ -87,7 +94,14 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
     // Browsers keep the body and ask again with If-None-Match each time: a 304 costs one small query.
     reply.header('etag', state.etag).header('cache-control', 'private, no-cache');
     if (!state.hit && reply.statusCode === 200 && typeof payload === 'string') {
-      cache.set(state.key, { version: state.version, body: Buffer.from(payload) });
+      const type = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+      const disposition = reply.getHeader('content-disposition');
+      cache.set(state.key, {
+        version: state.version,
+        body: Buffer.from(payload),
+        type,
+        disposition: disposition === undefined ? null : String(disposition),
+      });
     }
     return payload;
   };

@@ -11,6 +11,8 @@ export const AUDIT_ENTITY_TYPES = [
   'shop',
   'product',
   'offer',
+  /** The mall's and the shops' events (issue 35). */
+  'event',
   'category',
   'floor',
   'amenity',
@@ -54,6 +56,7 @@ export const SHOP_HISTORY_ENTITY_TYPES = [
   'shop',
   'product',
   'offer',
+  'event',
   'membership',
 ] as const satisfies readonly AuditEntityType[];
 

@@ -21,6 +21,9 @@ export const PAGE_PATHS = {
   search: 'search',
   // What is counted and what is never kept (insights, docs/decisions/035).
   privacy: 'privacy',
+  // Events (issue 35): public like the directory.
+  events: 'events',
+  event: 'events/:id',
 
   adminDashboard: 'admin/dashboard',
   adminShops: 'admin/shops',
@@ -38,6 +41,9 @@ export const PAGE_PATHS = {
   adminImportNew: 'admin/imports/new',
   adminImport: 'admin/imports/:id',
   adminApprovals: 'admin/approvals',
+  adminEvents: 'admin/events',
+  adminEventNew: 'admin/events/new',
+  adminEvent: 'admin/events/:id',
   adminMallHours: 'admin/mall-hours',
   adminMallProfile: 'admin/mall',
   adminSearch: 'admin/search',
@@ -59,6 +65,8 @@ export const PAGE_PATHS = {
   manageProduct: 'manage/shops/:id/products/:productId',
   manageOfferNew: 'manage/shops/:id/offers/new',
   manageOffer: 'manage/shops/:id/offers/:offerId',
+  manageEventNew: 'manage/shops/:id/events/new',
+  manageEvent: 'manage/shops/:id/events/:eventId',
 } as const;
 
 export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];

@@ -21,6 +21,7 @@ describe('can', () => {
       'read shop',
       'read product',
       'read offer',
+      'read event',
       'read membership',
       'create membership',
       'update account',
@@ -55,6 +56,16 @@ describe('can, for a shop manager (a user with memberships)', () => {
     expect(can(manager, 'update', 'offer', own)).toBe(true);
     expect(can(manager, 'update', 'offer', other)).toBe(false);
     expect(can(manager, 'delete', 'offer', own)).toBe(false);
+  });
+
+  it("submits their shops' events, never a mall event, never an image, never a deletion", () => {
+    expect(can(manager, 'create', 'event', own)).toBe(true);
+    expect(can(manager, 'update', 'event', { ...own, fields: ['title'] })).toBe(true);
+    expect(can(manager, 'update', 'event', { ...own, fields: ['image'] })).toBe(false);
+    expect(can(manager, 'create', 'event', {})).toBe(false);
+    expect(can(manager, 'create', 'event', other)).toBe(false);
+    expect(can(manager, 'update', 'event', other)).toBe(false);
+    expect(can(manager, 'delete', 'event', own)).toBe(false);
   });
 
   it("edits their shop's page, not its name, category or floor", () => {

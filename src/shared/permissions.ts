@@ -16,6 +16,8 @@ export const RESOURCES = [
   'shop',
   'product',
   'offer',
+  /** The mall's and the shops' events (issue 35): a shop's managers submit their shop's for approval. */
+  'event',
   'invite',
   'stats',
   'audit',
@@ -25,7 +27,7 @@ export const RESOURCES = [
   'membership',
   /** The "My shops" area: the shops a person manages, their offers under review, their history. */
   'managed-shop',
-  /** The approvals queue: deciding on offers shop managers submitted. */
+  /** The approvals queue: deciding on offers and events shop managers submitted. */
   'offer-review',
   /** The mall itself: its opening hours. */
   'mall',
@@ -85,7 +87,7 @@ export interface Permission {
 }
 
 /** The directory shoppers browse: every signed-in person reads it (spec: the directory is for members). */
-const DIRECTORY: readonly Resource[] = ['category', 'floor', 'amenity', 'shop', 'product', 'offer'];
+const DIRECTORY: readonly Resource[] = ['category', 'floor', 'amenity', 'shop', 'product', 'offer', 'event'];
 
 type Rule = (actor: Actor, record: PermissionRecord | undefined) => boolean;
 const always: Rule = () => true;
@@ -100,6 +102,13 @@ const managesShop: Rule = (actor, record) => {
 const editsOwnListing: Rule = (actor, record) =>
   managesShop(actor, record) && (record?.fields ?? []).every((field) => MANAGER_SHOP_FIELDS.includes(field));
 
+/**
+ * A manager of the event's shop, not changing its image: an image goes live as it is uploaded, with no
+ * review, so an event's picture is the mall office's (docs/decisions/036).
+ */
+const editsOwnEvent: Rule = (actor, record) =>
+  managesShop(actor, record) && !(record?.fields ?? []).includes('image');
+
 /** Per role, per resource, per action: the rule. A missing entry is a no. */
 const POLICY: Record<Role, Partial<Record<Resource, Partial<Record<Action, Rule>>>>> = {
   user: {
@@ -108,6 +117,8 @@ const POLICY: Record<Role, Partial<Record<Resource, Partial<Record<Action, Rule>
     product: { read: always, create: managesShop, update: managesShop, delete: managesShop },
     // Offers a manager creates or changes wait for an admin (offer-review) before shoppers see them.
     offer: { read: always, create: managesShop, update: managesShop },
+    // The same for events: a manager's new event or change waits for an admin (offer-review).
+    event: { read: always, create: managesShop, update: editsOwnEvent },
     membership: { read: always, create: always },
     'managed-shop': { read: managesShop },
     account: { update: always },

@@ -1,5 +1,6 @@
 import './zod-config';
 import { z } from 'zod';
+import { EventFeedQuery } from './event';
 import { OfferListQuery } from './offer';
 import { ProductListQuery } from './product';
 import { ShopListQuery } from './shop';
@@ -10,7 +11,15 @@ import { cleanLine } from './text';
  * row and rules, and the shapes of an import run and its preview. The browser, the server and the CLI
  * read the same lists.
  */
-export const EXPORT_KINDS = ['shops', 'products', 'offers', 'categories', 'floors', 'synonyms'] as const;
+export const EXPORT_KINDS = [
+  'shops',
+  'products',
+  'offers',
+  'categories',
+  'floors',
+  'synonyms',
+  'events',
+] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const IMPORT_KINDS = ['shops', 'products', 'offers'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -24,6 +33,25 @@ export const COLUMNS = {
   floors: ['name', 'level'],
   /** Search synonyms (docs/decisions/035): imported by POST /api/synonyms/import, upserted by term. */
   synonyms: ['term', 'replacement'],
+  // Events (issue 35): times as the mall's wall clock, the repeat as its RRULE (RFC 5545), tags and
+  // exception dates separated by spaces. Export only, for now.
+  events: [
+    'shop_code',
+    'shop',
+    'title',
+    'description',
+    'place_kind',
+    'place',
+    'all_day',
+    'start_date',
+    'start_time',
+    'end_date',
+    'end_time',
+    'tags',
+    'repeat',
+    'except',
+    'status',
+  ],
 } as const satisfies Record<ExportKind, readonly string[]>;
 
 /** Columns an import file must have (products and offers: `shop` or `shop_code`, at least one). */
@@ -95,6 +123,7 @@ export const ExportQuery = {
   categories: z.strictObject({}),
   floors: z.strictObject({}),
   synonyms: z.strictObject({}),
+  events: EventFeedQuery,
 } as const;
 
 export const ImportStartQuery = z.strictObject({

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import {
   BadgeCheck,
   Building2,
+  CalendarDays,
   ChartLine,
   Clock,
   History,
@@ -32,6 +33,8 @@ const links: Array<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/admin/shops', label: 'Manage Shops', icon: Store },
   { to: '/admin/products', label: 'Manage Products', icon: Package },
   { to: '/admin/offers', label: 'Manage Offers', icon: Percent },
+  // The mall's and the shops' events (issue 35).
+  { to: '/admin/events', label: 'Events', icon: CalendarDays },
   { to: '/admin/categories', label: 'Categories & Floors', icon: Layers },
   // Beyond the spec's links: who changed what (docs/decisions/012).
   { to: '/admin/activity', label: 'Activity', icon: History },

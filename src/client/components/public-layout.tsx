@@ -17,6 +17,7 @@ const links = [
   { to: PUBLIC_AREA.shops, label: 'Shops' },
   { to: PUBLIC_AREA.offers, label: 'Offers' },
   { to: PUBLIC_AREA.floors, label: 'Floors' },
+  { to: '/events', label: 'Events' },
 ];
 /** The footer's: the directory's pages, then what is counted and never kept (docs/decisions/035). */
 const footerLinks = [...links, { to: '/privacy', label: 'Privacy' }];

@@ -13,6 +13,8 @@ export const queryKeys = {
   shops: ['shops'],
   products: ['products'],
   offers: ['offers'],
+  /** The mall's and the shops' events (issue 35). */
+  events: ['events'],
   stats: ['stats'],
   invites: ['admin-invites'],
   settings: ['settings'],
@@ -23,6 +25,8 @@ export const queryKeys = {
   managedShops: ['managed-shops'],
   /** The approvals queue (admin). */
   offerReviews: ['offer-reviews'],
+  /** The approvals queue's events, and the mall office's list of every event (admin). */
+  eventReviews: ['event-reviews'],
   mallHours: ['mall-hours'],
   search: ['search'],
   /** Bulk import runs (admin). */

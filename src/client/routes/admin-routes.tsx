@@ -5,6 +5,7 @@ import { lazyRoute } from '../lib/lazy-route';
 const shopForm = () => import('./admin/shop-form-page');
 const productForm = () => import('./admin/product-form-page');
 const offerForm = () => import('./admin/offer-form-page');
+const eventForm = () => import('./admin/event-form-page');
 
 /**
  * The admin area's pages, inside the admin layout and the admin guard (see router.tsx). Each screen is
@@ -23,6 +24,9 @@ export const adminRoutes: RouteObject[] = [
   lazyRoute(() => import('./admin/offers-page'), 'OffersPage', { path: PAGE_PATHS.adminOffers }),
   lazyRoute(offerForm, 'OfferFormPage', { path: PAGE_PATHS.adminOfferNew }),
   lazyRoute(offerForm, 'OfferFormPage', { path: PAGE_PATHS.adminOffer }),
+  lazyRoute(() => import('./admin/events-page'), 'EventsPage', { path: PAGE_PATHS.adminEvents }),
+  lazyRoute(eventForm, 'EventFormPage', { path: PAGE_PATHS.adminEventNew }),
+  lazyRoute(eventForm, 'EventFormPage', { path: PAGE_PATHS.adminEvent }),
   lazyRoute(() => import('./admin/categories-page'), 'CategoriesPage', {
     path: PAGE_PATHS.adminCategories,
   }),

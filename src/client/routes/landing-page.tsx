@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { dashboardPath } from '../../shared/roles';
 import { LogoLink } from '../components/logo-link';
 import { buttonClass } from '../components/ui/button';
+import { LandingEvents } from '../features/events';
 import { LandingMallHours } from '../features/hours';
 import { useAuth } from '../lib/auth';
 import { cn } from '../lib/cn';
@@ -136,6 +137,8 @@ export function LandingPage() {
             </ul>
           </div>
         </section>
+
+        <LandingEvents />
 
         <section aria-labelledby="cta-heading" className="px-4 pb-20 sm:px-6 sm:pb-24">
           <div className="mx-auto max-w-5xl rounded-3xl bg-gradient-to-br from-indigo-600 to-violet-700 px-6 py-14 text-center text-white shadow-xl sm:px-12">

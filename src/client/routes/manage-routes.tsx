@@ -5,6 +5,7 @@ import { lazyRoute } from '../lib/lazy-route';
 
 const productForm = () => import('./manage/product-form-page');
 const offerForm = () => import('./manage/offer-form-page');
+const eventForm = () => import('./manage/event-form-page');
 
 /**
  * A shop manager's area (docs/decisions/015), inside the user layout and guard (a manager keeps the
@@ -24,6 +25,8 @@ export const manageRoutes: RouteObject[] = [
       lazyRoute(productForm, 'ManagedProductFormPage', { path: PAGE_PATHS.manageProduct }),
       lazyRoute(offerForm, 'ManagedOfferFormPage', { path: PAGE_PATHS.manageOfferNew }),
       lazyRoute(offerForm, 'ManagedOfferFormPage', { path: PAGE_PATHS.manageOffer }),
+      lazyRoute(eventForm, 'ManagedEventFormPage', { path: PAGE_PATHS.manageEventNew }),
+      lazyRoute(eventForm, 'ManagedEventFormPage', { path: PAGE_PATHS.manageEvent }),
     ],
   },
 ];

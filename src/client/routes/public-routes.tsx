@@ -12,4 +12,6 @@ export const publicRoutes: RouteObject[] = [
   lazyRoute(() => import('./user/offers-page'), 'OffersPage', { path: PAGE_PATHS.offers }),
   lazyRoute(() => import('./user/floors-page'), 'FloorsPage', { path: PAGE_PATHS.floors }),
   lazyRoute(() => import('./user/search-page'), 'SearchPage', { path: PAGE_PATHS.search }),
+  lazyRoute(() => import('./user/events-page'), 'EventsPage', { path: PAGE_PATHS.events }),
+  lazyRoute(() => import('./user/event-detail-page'), 'EventDetailPage', { path: PAGE_PATHS.event }),
 ];

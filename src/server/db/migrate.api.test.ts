@@ -14,6 +14,8 @@ const TABLES = [
   'audit_log',
   'catalog_version',
   'categories',
+  // the mall's and the shops' events (migration 0018)
+  'events',
   'floors',
   // uploaded images and, on PostgreSQL, their variants' bytes (migration 0013)
   'image_variants',

@@ -109,6 +109,13 @@ async function makePgliteMall(dataDir: string): Promise<{ sessionToken: string }
                '{"counts": {"created": 1}}', '2026-03-01 08:00:00.5+00')`,
       [admin.id],
     );
+    // An event of a shop, repeating with an exception (issue 35).
+    await pglite.query(
+      `insert into events (shop_id, title, place_kind, place_shop_id, start_date, start_time, end_date, end_time, tags, repeat)
+       select id, 'Saturday market', 'shop', id, '2026-03-21', '10:00', '2026-03-21', '12:00', '{market,food}',
+              '{"freq": "weekly", "count": 6, "except": ["2026-03-28"]}'
+         from shops where name = 'Voltbay'`,
+    );
     // A shopper who manages a shop, open invites, and an import being written with a staged row.
     await pglite.query(
       `insert into shop_managers (shop_id, user_id)

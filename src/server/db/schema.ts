@@ -14,12 +14,14 @@ import {
   real,
   smallint,
   text,
+  time,
   timestamp,
   unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { AMENITY_KINDS } from '../../shared/amenity';
+import type { EventProposal, EventRepeat } from '../../shared/event';
 import type { OpeningHours } from '../../shared/hours';
 import type { OfferProposal } from '../../shared/offer';
 
@@ -591,3 +593,68 @@ export const searchSynonyms = pgTable('search_synonyms', {
   replacement: text('replacement').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * The mall's and the shops' events (issue 35, docs/decisions/036). Dates and times are wall-clock in the
+ * mall's time zone; a repeat is a rule (shared/event.ts EventRepeat) the server expands. Approval works
+ * as the offers' (docs/decisions/015): a shop manager's new event starts unapproved, a change to an
+ * approved one waits in `proposal` while the approved terms stay live.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: id(),
+    /** The organizing shop; null: the mall's own event. */
+    shopId: uuid('shop_id').references(() => shops.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    placeKind: text('place_kind', { enum: ['mall', 'floor', 'amenity', 'shop'] }).notNull(),
+    placeFloorId: uuid('place_floor_id').references(() => floors.id, { onDelete: 'cascade' }),
+    placeAmenityId: uuid('place_amenity_id').references(() => amenities.id, { onDelete: 'cascade' }),
+    placeShopId: uuid('place_shop_id').references(() => shops.id, { onDelete: 'cascade' }),
+    allDay: boolean('all_day').notNull().default(false),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    startTime: time('start_time'),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    endTime: time('end_time'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    repeat: jsonb('repeat').$type<EventRepeat>(),
+    status: text('status', { enum: ['scheduled', 'cancelled'] })
+      .notNull()
+      .default('scheduled'),
+    image: text('image').references(() => images.key),
+    createdAt: createdAt(),
+    approved: boolean('approved').notNull().default(true),
+    reviewState: text('review_state', { enum: ['pending', 'sent_back'] }),
+    proposal: jsonb('proposal').$type<EventProposal>(),
+    reviewComment: text('review_comment'),
+    submittedBy: uuid('submitted_by').references(() => users.id, { onDelete: 'set null' }),
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('events_shop_id_idx').on(t.shopId),
+    index('events_place_floor_idx').on(t.placeFloorId),
+    index('events_place_amenity_idx').on(t.placeAmenityId),
+    index('events_place_shop_idx').on(t.placeShopId),
+    index('events_image_idx').on(t.image).where(sql`${t.image} is not null`),
+    index('events_review_idx').on(t.submittedAt).where(sql`${t.reviewState} = 'pending'`),
+    index('events_tags_idx').using('gin', t.tags),
+    check('events_review_state_check', sql`${t.reviewState} in ('pending', 'sent_back')`),
+    check('events_status_check', sql`${t.status} in ('scheduled', 'cancelled')`),
+    check('events_title_check', sql`length(btrim(${t.title})) > 0`),
+    check(
+      'events_place_check',
+      sql`case ${t.placeKind}
+        when 'mall' then ${t.placeFloorId} is null and ${t.placeAmenityId} is null and ${t.placeShopId} is null
+        when 'floor' then ${t.placeFloorId} is not null and ${t.placeAmenityId} is null and ${t.placeShopId} is null
+        when 'amenity' then ${t.placeAmenityId} is not null and ${t.placeFloorId} is null and ${t.placeShopId} is null
+        when 'shop' then ${t.placeShopId} is not null and ${t.placeFloorId} is null and ${t.placeAmenityId} is null
+        else false end`,
+    ),
+    check(
+      'events_times_check',
+      sql`case when ${t.allDay} then ${t.startTime} is null and ${t.endTime} is null and ${t.endDate} >= ${t.startDate}
+        else ${t.startTime} is not null and ${t.endTime} is not null and (${t.endDate} + ${t.endTime}) > (${t.startDate} + ${t.startTime}) end`,
+    ),
+  ],
+);

@@ -97,6 +97,23 @@ async function fillMall(database: Database, store: ImageStore) {
     .update(shops)
     .set({ name: renamed?.name ?? 'Back' })
     .where(eq(shops.id, shop.id));
+  // An event of the shop, repeating with an exception, waiting with a change (issue 35).
+  await database.db.insert(schema.events).values({
+    shopId: shop.id,
+    title: 'Saturday market',
+    placeKind: 'shop',
+    placeShopId: shop.id,
+    startDate: '2026-03-21',
+    startTime: '10:00',
+    endDate: '2026-03-21',
+    endTime: '12:00',
+    tags: ['market', 'food'],
+    repeat: { freq: 'weekly', count: 6, except: ['2026-03-28'] },
+    reviewState: 'pending',
+    proposal: { title: 'Weekend market' },
+    submittedBy: shopper.id,
+    submittedAt: now,
+  });
   // A finished import run, with its file (decision 022), and a run being written, with a staged row.
   const [running] = await database.db
     .insert(importRuns)
@@ -276,7 +293,7 @@ const RELEASE_MIGRATIONS = (
  */
 const OLDER_LEVEL = 14;
 /** The tables the migrations since OLDER_LEVEL add (empty, or the mall profile's one default row, after a restore). */
-const TABLES_SINCE_OLDER = ['import_staged_rows', 'mall_profile', 'shop_slug_redirects'];
+const TABLES_SINCE_OLDER = ['import_staged_rows', 'mall_profile', 'shop_slug_redirects', 'events'];
 
 /**
  * The demo mall in a database at OLDER_LEVEL. The demo loader writes today's schema: the columns added
@@ -296,8 +313,8 @@ async function loadOlderDemoMall(query: Query, db: Db): Promise<void> {
  * catalogue version is the one row that moves: 0016 gives every shop its slug, a change to the directory.
  */
 function expectOlderMallKept(after: Record<string, string>, before: Record<string, string>) {
-  const { import_staged_rows, mall_profile, shop_slug_redirects, catalog_version, ...kept } = after;
-  expect([import_staged_rows, shop_slug_redirects]).toEqual(['0 null', '0 null']);
+  const { import_staged_rows, mall_profile, shop_slug_redirects, events, catalog_version, ...kept } = after;
+  expect([import_staged_rows, shop_slug_redirects, events]).toEqual(['0 null', '0 null', '0 null']);
   expect(mall_profile).toMatch(/^1 [0-9a-f]{32}$/);
   expect(catalog_version).toMatch(/^1 [0-9a-f]{32}$/);
   const { catalog_version: _moved, ...older } = before;

@@ -3,6 +3,7 @@
 // of the shops' categories. The JSON-LD builders are modules/public-site/structured-data.ts.
 import { eq, inArray } from 'drizzle-orm';
 import type { FloorGuideEntry } from '../../shared/amenity';
+import type { EventDetail, EventPage } from '../../shared/event';
 import type { MallHours } from '../../shared/hours';
 import type { Offer } from '../../shared/offer';
 import type { Product } from '../../shared/product';
@@ -10,6 +11,7 @@ import type { Shop, ShopDetail } from '../../shared/shop';
 import type { Db } from '../db/client';
 import { categories, shops } from '../db/schema';
 import {
+  eventsJsonLd,
   jsonLdScriptElement,
   mallJsonLd,
   offersJsonLd,
@@ -95,6 +97,23 @@ export function pageStructuredData(db: Db, timeZone: string) {
       }
       case 'search':
         return '';
+      case 'event': {
+        const event = reads<EventDetail>(context, 'events')[0];
+        if (!event || event.upcoming.length === 0) return '';
+        return jsonLdScriptElement(
+          eventsJsonLd(
+            site,
+            event.upcoming.map((occurrence) => ({ event, occurrence })),
+          ),
+        );
+      }
+      case 'events': {
+        // The page's list; at most 30 dates (a weekly event would fill it otherwise).
+        const page = reads<EventPage>(context, 'events')[0];
+        const listed = (page?.items ?? []).slice(0, 30);
+        if (listed.length === 0) return '';
+        return jsonLdScriptElement(eventsJsonLd(site, listed));
+      }
     }
   };
 }

@@ -105,6 +105,40 @@ beforeAll(async () => {
     'send back',
   );
 
+  // Events (issue 35): an approved one of the shop, the manager's change to it waiting, and a new one
+  // waiting for approval.
+  const eventBody = (title: string, description = '') => ({
+    title,
+    description,
+    shopId: shop.id,
+    placeKind: 'shop',
+    placeId: shop.id,
+    allDay: false,
+    startDate: d.day(1),
+    startTime: '10:00',
+    endDate: d.day(1),
+    endTime: '11:00',
+  });
+  shown.event = `Shown Event ${randomBytes(3).toString('hex')}`;
+  const liveEvent = await call(d.admin, 'POST', '/api/events', eventBody(shown.event));
+  expectStatus(liveEvent, 201, 'event');
+  secrets.proposedEventTitle = unique('EventTitle');
+  expectStatus(
+    await call(manager, 'PATCH', `/api/events/${liveEvent.json().id}`, { title: secrets.proposedEventTitle }),
+    200,
+    'pending event change',
+  );
+  secrets.pendingEventTitle = unique('PendingEvent');
+  secrets.pendingEventTerms = unique('PendingEventTerms');
+  const pendingEvent = await call(
+    manager,
+    'POST',
+    '/api/events',
+    eventBody(secrets.pendingEventTitle, secrets.pendingEventTerms),
+  );
+  expectStatus(pendingEvent, 201, 'pending event');
+  privateIds.pendingEvent = pendingEvent.json().id;
+
   // What only the audit log holds: a deleted shop's name, a product's old name.
   history.deletedShop = unique('Deleted');
   const deleted = await d.shop({ name: history.deletedShop });
@@ -186,6 +220,14 @@ describe('what a visitor can read', () => {
         // Image bytes by their unguessable key, and Swagger UI's own files: no text of the mall's.
       } else if (url === '/api/search' || url === '/search') {
         for (const q of [...hushWords, 'hush', 'shown']) await visit(`${url}?q=${encodeURIComponent(q)}`);
+      } else if (url === '/events/:id' || url.startsWith('/api/events/:id')) {
+        // Events by the ids the public list gives (its items are dates of events), and the pending one.
+        const list = (await visit('/api/events?pageSize=100')).json() as {
+          items: { event: { id: string } }[];
+        };
+        const ids = [...new Set(list.items.map((item) => item.event.id))];
+        expect(ids.length).toBeGreaterThan(0);
+        for (const id of [...ids, ...Object.values(privateIds)]) await visit(url.replace(':id', id));
       } else if (url.endsWith('/:id')) {
         const ids = await listedIds(url.slice(0, -'/:id'.length));
         for (const id of [...ids, ...Object.values(privateIds)]) await visit(url.replace(':id', id));
@@ -208,6 +250,10 @@ describe('what a visitor can read', () => {
         await visit(`${list}?q=${q}`);
     for (const further of ['/shops?page=2', '/offers?page=2', `/shops/${slugs[0]}?page=2`])
       await visit(further);
+    // The events' lists and feeds per shop and tag.
+    for (const shopId of shopIds)
+      for (const feed of ['/api/events', '/api/events/calendar.ics', '/api/events/feed.json'])
+        await visit(`${feed}?shopId=${shopId}`);
     // Every route a visitor may read was read.
     expect(readable.map((route) => route.url).filter((url) => !covered.has(url))).toEqual([]);
     expect(readable.map((route) => route.url)).toEqual(

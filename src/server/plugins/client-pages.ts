@@ -25,6 +25,8 @@ const PUBLIC_PATHS: readonly string[] = [
   PAGE_PATHS.offers,
   PAGE_PATHS.floors,
   PAGE_PATHS.search,
+  PAGE_PATHS.events,
+  PAGE_PATHS.event,
 ];
 const isPublicPage = pageMatcher(PUBLIC_PATHS);
 /** The client's other page paths (src/shared/page-paths.ts, which its router takes its paths from). */

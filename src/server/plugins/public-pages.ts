@@ -15,6 +15,7 @@ import { imageUrl } from '../../shared/images';
 import type { MallProfile } from '../../shared/mall-profile';
 import type { Db } from '../db/client';
 import { mallToday } from '../lib/mall-time';
+import { findPublicEvent } from '../modules/events/public-event';
 import { isBot } from '../modules/insights/bots';
 import { mallProfileRepository } from '../modules/mall-profile/repository';
 import { findShopByAddress } from '../modules/public-site/shop-address';
@@ -44,7 +45,7 @@ export interface PublicPagesOptions {
   countShopView?: (shopId: string) => void;
 }
 
-export type PageKind = 'shops' | 'shop' | 'offers' | 'floors' | 'search';
+export type PageKind = 'shops' | 'shop' | 'offers' | 'floors' | 'search' | 'events' | 'event';
 
 export interface PageContext {
   kind: PageKind;
@@ -55,6 +56,8 @@ export interface PageContext {
   rendered: RenderedPage;
   /** The shop page's shop id. */
   shopId?: string;
+  /** The event page's event id. */
+  eventId?: string;
   slug?: string;
 }
 
@@ -65,6 +68,8 @@ const PAGE_PARAMS: Record<PageKind, readonly string[]> = {
   offers: ['page'],
   floors: [],
   search: ['q', 'kind', 'page'],
+  events: ['tag', 'floor'],
+  event: [],
 };
 
 /** The page's own address: its path and the parameters it reads, each once. */
@@ -131,11 +136,21 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
 
     const page = (kind: PageKind) => async (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.query as Record<string, unknown>;
-      const asked = kind === 'shop' ? (request.params as { slug: string }).slug : '';
+      const asked =
+        kind === 'shop'
+          ? (request.params as { slug: string }).slug
+          : kind === 'event'
+            ? (request.params as { id: string }).id
+            : '';
       // `/shops/` (the router gives it an empty slug): the directory itself, as /Shops/ is.
       if (kind === 'shop' && asked === '')
         return reply.redirect(`/shops${canonicalSearch('shops', query)}`, 301);
-      const pathname = kind === 'shop' ? `/shops/${encodeURIComponent(asked)}` : `/${kind}`;
+      const pathname =
+        kind === 'shop'
+          ? `/shops/${encodeURIComponent(asked)}`
+          : kind === 'event'
+            ? `/events/${encodeURIComponent(asked)}`
+            : `/${kind}`;
       const url = `${pathname}${canonicalSearch(kind, query)}`;
       const version = await app.catalogVersion();
       const at = now();
@@ -164,6 +179,8 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
           }
           shopId = found.id;
         }
+        // An event that is not (or not yet) public: the page says so, with a 404.
+        if (kind === 'event' && !(await findPublicEvent(db, asked))) return notFound(request, reply, 'event');
         let drawn = drawing.get(key);
         if (!drawn) {
           drawn = draw({
@@ -242,6 +259,7 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
         rendered,
         shopId,
         slug: kind === 'shop' ? slug : undefined,
+        eventId: kind === 'event' ? slug : undefined,
       };
       // A page drawn from a failed read says so to the visitor, and is nobody's address: no canonical, no
       // structured data, noindex (documentFor without a URL).
@@ -291,6 +309,9 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
     for (const kind of ['shops', 'offers', 'floors', 'search'] as const)
       app.get(`/${kind}`, { config, schema: declared }, page(kind));
     app.get('/shops/:slug', { config, schema: declared }, page('shop'));
+    // Events (issue 35): the calendar and one event's page.
+    app.get('/events', { config, schema: declared }, page('events'));
+    app.get('/events/:id', { config, schema: declared }, page('event'));
   },
   { name: 'public-pages' },
 );
@@ -386,6 +407,34 @@ function headFor(context: PageContext, search: URLSearchParams): Head {
         image: context.profile.logo,
         noindex: false,
       };
+    case 'events': {
+      const tag = search.get('tag');
+      return {
+        title: tag ? `${tag} events · ${mall}` : `Events · ${mall}`,
+        description: `What is on at ${mall}: today, this weekend and coming up. Subscribe in your calendar.`,
+        image: context.profile.logo,
+        noindex: false,
+      };
+    }
+    case 'event': {
+      const event = data(['events', 'detail', context.eventId]) as
+        | {
+            title: string;
+            description: string;
+            image: string | null;
+            status: string;
+            place: { name: string };
+          }
+        | undefined;
+      if (!event) return { title: `Event not found · ${mall}`, description: '', image: null, noindex: true };
+      const about = event.description.trim() || `${event.title} at ${mall}: ${event.place.name}.`;
+      return {
+        title: `${event.status === 'cancelled' ? 'Cancelled: ' : ''}${event.title} · ${mall}`,
+        description: clip(about, 160),
+        image: event.image ?? context.profile.logo,
+        noindex: false,
+      };
+    }
     case 'search': {
       const q = (search.get('q') ?? '').trim();
       return {

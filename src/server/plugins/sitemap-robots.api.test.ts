@@ -165,14 +165,15 @@ describe('the sitemap, directory on', () => {
     expect(root.name).toBe('urlset');
     const locs = elementsNamed(root, 'loc').map(textOf);
     expect(new Set(locs).size).toBe(locs.length);
-    expect(locs.slice(0, 4)).toEqual([
+    expect(locs.slice(0, 5)).toEqual([
       'http://mall.test/',
       'http://mall.test/shops',
       'http://mall.test/offers',
       'http://mall.test/floors',
+      'http://mall.test/events',
     ]);
     const { rows } = await t.database.pool.query<{ slug: string }>('select slug from shops order by slug');
-    expect(locs.slice(4)).toEqual(rows.map(({ slug }) => `http://mall.test/shops/${slug}`));
+    expect(locs.slice(5)).toEqual(rows.map(({ slug }) => `http://mall.test/shops/${slug}`));
     const tom = await t.database.pool.query<{ slug: string }>('select slug from shops where id = $1', [
       shops[2]?.id,
     ]);
@@ -359,7 +360,20 @@ describe('the sitemap, directory on', () => {
       shopId: shop.id,
     });
     expect(proposed.statusCode).toBe(201);
+    // Events (issue 35): an approved one is listed by its page; a manager's, waiting, is not.
+    const eventBody = (title: string) => ({
+      title,
+      shopId: shop.id,
+      placeKind: 'mall',
+      allDay: true,
+      startDate: d.day(1),
+      endDate: d.day(1),
+    });
+    const listedEvent = await d.call(d.admin, 'POST', '/api/events', eventBody(uniqueName('Listed event')));
+    const pendingEvent = await d.call(manager, 'POST', '/api/events', eventBody(uniqueName('Pending event')));
+    expect([listedEvent.statusCode, pendingEvent.statusCode]).toEqual([201, 201]);
     const sitemap = (await get(on, '/sitemap.xml', { host: 'mall.test' })).body;
+    expect(sitemap).toContain(`<loc>http://mall.test/events/${listedEvent.json().id}</loc>`);
     const bodies = [sitemap, (await get(on, '/robots.txt', { host: 'mall.test' })).body];
     for (const body of bodies) {
       for (const secret of [
@@ -368,6 +382,7 @@ describe('the sitemap, directory on', () => {
         d.user.user.email,
         title,
         proposed.json().id,
+        pendingEvent.json().id,
       ])
         expect(body).not.toContain(secret);
       expect(body).not.toMatch(/@example\.com/);
@@ -378,7 +393,7 @@ describe('the sitemap, directory on', () => {
     for (const loc of locs) {
       const path = new URL(loc).pathname;
       expect(path, loc).toMatch(
-        /^\/(?:shops|offers|floors)?(?:\/[a-z0-9-]+)?$|^\/api\/images\/[A-Za-z0-9_-]+-\d+x\d+\/1200\.webp$/,
+        /^\/(?:shops|offers|floors|events)?(?:\/[a-z0-9-]+)?$|^\/api\/images\/[A-Za-z0-9_-]+-\d+x\d+\/1200\.webp$/,
       );
     }
   });
@@ -423,14 +438,15 @@ describe('more than 50,000 URLs', () => {
     const firstLocs = elementsNamed(first, 'loc').map(textOf);
     const secondLocs = elementsNamed(second, 'loc').map(textOf);
     expect(firstLocs.length).toBe(50_000);
-    expect(secondLocs.length).toBe(50_010 + 4 - 50_000);
+    expect(secondLocs.length).toBe(50_010 + 5 - 50_000);
     const all = [...firstLocs, ...secondLocs];
     expect(new Set(all).size).toBe(all.length);
-    expect(all.slice(0, 5)).toEqual([
+    expect(all.slice(0, 6)).toEqual([
       'http://mall.test/',
       'http://mall.test/shops',
       'http://mall.test/offers',
       'http://mall.test/floors',
+      'http://mall.test/events',
       'http://mall.test/shops/bulk-shop-00001',
     ]);
     expect(all.at(-1)).toBe('http://mall.test/shops/bulk-shop-50010');

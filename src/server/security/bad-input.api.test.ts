@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH } from '../../shared/account';
 import type { ApiErrorBody } from '../../shared/errors';
 import { AUTH_MESSAGES, IMAGE_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
+import { END_NOT_AFTER_START } from '../../shared/event';
 import { PIN_MESSAGE, PIN_MESSAGES } from '../../shared/floor-plan';
 import { CLOSE_TIME_MESSAGE, everyDay, SAME_TIME_MESSAGE, TIME_MESSAGE } from '../../shared/hours';
 import { addDays as addDaysTo } from '../../shared/hours-status';
@@ -53,7 +54,7 @@ let fx: {
   inviteCode: string;
   /** Changes their own display name and password (password: 'secret-password', set again each time). */
   accountHolder: SignedIn;
-  targets: Record<'category' | 'floor' | 'amenity' | 'shop' | 'product' | 'offer', { id: string }>;
+  targets: Record<'category' | 'floor' | 'amenity' | 'shop' | 'product' | 'offer' | 'event', { id: string }>;
 };
 
 beforeAll(async () => {
@@ -90,6 +91,19 @@ beforeAll(async () => {
       product: await d.product({ shopId: shop.id, offerId: offer.id }),
       // Runs from today to today + 30 (the date cases below lean on that).
       offer: await d.offer({ shopId: shop.id }),
+      // An approved event of the shop, tomorrow 10:00–12:00 (the date and time cases lean on that).
+      event: (
+        await d.call(d.admin, 'POST', '/api/events', {
+          title: uniqueName('Event'),
+          shopId: shop.id,
+          placeKind: 'mall',
+          allDay: false,
+          startDate: d.day(1),
+          startTime: '10:00',
+          endDate: d.day(1),
+          endTime: '12:00',
+        })
+      ).json(),
     },
   };
 });
@@ -137,6 +151,7 @@ const TABLES = [
   'shops',
   'products',
   'offers',
+  'events',
   'users',
   'sessions',
   'sign_in_attempts',
@@ -420,6 +435,115 @@ const UNKNOWN_KEYS: Array<[string, Bad]> = [
     ),
   ],
 ];
+
+// Events (issue 35): a timed event tomorrow 10:00–12:00 at the mall, of the fixtures' shop.
+const EVENT_TIME = 'Enter a time as HH:MM (00:00–23:59)';
+const eventBody = () => ({
+  title: uniqueName('Event'),
+  description: 'A morning of crafts',
+  shopId: fx.shop.id,
+  placeKind: 'mall',
+  allDay: false,
+  startDate: d.day(1),
+  startTime: '10:00',
+  endDate: d.day(1),
+  endTime: '12:00',
+  tags: ['kids'],
+});
+const eventTime = (required: string): Bad[] => [
+  bad("25 o'clock", '25:00', EVENT_TIME),
+  bad('with seconds', '10:00:00', EVENT_TIME),
+  bad('a word', 'noon', EVENT_TIME),
+  bad('a number', 1000, EVENT_TIME),
+  bad('null on a timed event', null, required),
+];
+const eventFields = (): Record<string, Bad[]> => ({
+  title: requiredText('Title is required', 'Title must be at most 120 characters', 'Title must be one line'),
+  description: optionalText('Description must be at most 4000 characters'),
+  startDate: [
+    ...date('Start date is required'),
+    bad(
+      'after the end',
+      later(() => d.day(31)),
+      END_NOT_AFTER_START,
+      { under: 'endDate' },
+    ),
+  ],
+  endDate: [
+    ...date('End date is required'),
+    bad(
+      'before the start',
+      later(() => d.day(-1)),
+      END_NOT_AFTER_START,
+    ),
+  ],
+  startTime: [
+    ...eventTime('Start time is required (or make it all day)'),
+    bad('after the end time', '12:30', END_NOT_AFTER_START, { under: 'endDate' }),
+  ],
+  endTime: [
+    ...eventTime('End time is required (or make it all day)'),
+    bad('the start time', '10:00', END_NOT_AFTER_START, { under: 'endDate' }),
+  ],
+  allDay: [
+    bad('a word', 'yes', 'All day is true or false'),
+    bad('null', null, 'All day is true or false'),
+    bad('all day with times', true, 'An all-day event has no start time', { under: 'startTime' }),
+  ],
+  placeKind: [
+    bad('an unknown kind', 'moon', 'Where is the mall, a floor, an amenity or a shop'),
+    bad('null', null, 'Where is the mall, a floor, an amenity or a shop'),
+    bad('a floor, with none chosen', 'floor', 'Choose the place', { under: 'placeId' }),
+  ],
+  placeId: [
+    bad('not a uuid', 'not-a-uuid', 'Choose the place'),
+    bad('a place for the whole mall', randomUUID(), 'The whole mall has no place to choose'),
+  ],
+  tags: [
+    bad('not a list', 'kids', 'Tags must be a list'),
+    bad('a capital letter', ['Kids'], 'A tag is lowercase letters, digits and dashes (kids, late-night)', {
+      under: 'tags.0',
+    }),
+    bad('a space', ['late night'], 'A tag is lowercase letters, digits and dashes (kids, late-night)', {
+      under: 'tags.0',
+    }),
+    bad('31 characters', ['x'.repeat(31)], 'A tag must be at most 30 characters', { under: 'tags.0' }),
+    bad('nine tags', ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'], 'At most 8 tags'),
+  ],
+  repeat: [
+    bad('daily', { freq: 'daily' }, 'Repeat is weekly or monthly', { under: 'repeat.freq' }),
+    bad('no times', { freq: 'weekly', count: 0 }, 'Number of times must be between 1 and 500', {
+      under: 'repeat.count',
+    }),
+    bad(
+      'a date and a count',
+      { freq: 'weekly', count: 3, until: '2099-01-01' },
+      'Repeat until a date or a number of times, not both',
+      {
+        under: 'repeat.count',
+      },
+    ),
+    bad(
+      'until before the start',
+      { freq: 'weekly', until: '2000-01-01' },
+      'Repeat until must be on or after the start date',
+    ),
+    bad('days on a monthly repeat', { freq: 'monthly', days: ['mon'] }, 'Days are for weekly repeats', {
+      under: 'repeat.days',
+    }),
+    bad('an unknown day', { freq: 'weekly', days: ['funday'] }, 'Unknown weekday', {
+      under: 'repeat.days.0',
+    }),
+    bad('an exception that is no date', { freq: 'weekly', except: ['soon'] }, 'Enter a date as YYYY-MM-DD', {
+      under: 'repeat.except.0',
+    }),
+    bad('an unknown key', { freq: 'weekly', hourly: true }, null),
+  ],
+  status: [
+    bad('postponed', 'postponed', 'Status is scheduled or cancelled'),
+    bad('null', null, 'Status is scheduled or cancelled'),
+  ],
+});
 
 interface Writable {
   entity: string;
@@ -853,6 +977,44 @@ const WRITABLE: Writable[] = [
         bad('not a uuid', 'not-a-uuid', 'Shop is required'),
         bad('empty', '', 'Shop is required'),
         bad('null', null, 'Shop is required'),
+        bad('a uuid no shop has', randomUUID(), null, NOT_YOURS),
+        bad(
+          'another shop',
+          later(() => fx.offerOfAnotherShop.shopId),
+          null,
+          NOT_YOURS,
+        ),
+      ],
+    },
+  },
+  {
+    // Events (issue 35): the mall office's, with any shop as organizer.
+    entity: 'event',
+    url: '/api/events',
+    as: () => d.admin,
+    valid: eventBody,
+    target: { table: 'events', id: () => fx.targets.event.id },
+    fields: {
+      ...eventFields(),
+      shopId: [
+        bad('not a uuid', 'not-a-uuid', 'Unknown shop'),
+        bad('a uuid no shop has', randomUUID(), 'Unknown shop'),
+      ],
+    },
+  },
+  {
+    // A shop manager's event: the same rules, only for their own shop, and the change to an approved
+    // one (the target) refused before it becomes a proposal.
+    entity: 'event (shop manager)',
+    url: '/api/events',
+    as: () => fx.manager,
+    valid: eventBody,
+    target: { table: 'events', id: () => fx.targets.event.id },
+    fields: {
+      ...eventFields(),
+      shopId: [
+        bad('not a uuid', 'not-a-uuid', 'Unknown shop'),
+        bad('null (a mall event)', null, null, NOT_YOURS),
         bad('a uuid no shop has', randomUUID(), null, NOT_YOURS),
         bad(
           'another shop',

@@ -433,6 +433,121 @@ Object.assign(RULES, {
   },
 } satisfies Record<string, Rule>);
 
+// Events (issue 35): read as the directory; a shop's managers create and edit theirs (waiting for an
+// admin), never delete, never set the picture; the approvals queue is the mall office's.
+const eventBody = async (shopId?: string) => ({
+  title: uniqueName('Event'),
+  placeKind: 'mall',
+  allDay: false,
+  startDate: d.today(),
+  startTime: '10:00',
+  endDate: d.today(),
+  endTime: '11:00',
+  ...(shopId ? { shopId } : {}),
+});
+/** An approved event of a new shop, made by the admin. */
+async function existingEvent(): Promise<{ id: string; shopId: string }> {
+  const shopId = (await d.shop()).id;
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/events',
+    headers: d.admin.headers,
+    payload: await eventBody(shopId),
+  });
+  return { id: response.json().id, shopId };
+}
+/** An event a manager submitted: its id and the version an admin sees in the queue. */
+async function pendingEvent(): Promise<{ id: string; version: string }> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/events',
+    headers: anyManager.as.headers,
+    payload: await eventBody(anyManager.shopId),
+  });
+  const event = response.json();
+  return { id: event.id, version: event.review?.version ?? '' };
+}
+Object.assign(RULES, {
+  'GET /api/events': { request: async () => ({ url: '/api/events' }), success: 200 },
+  'GET /api/events/calendar.ics': {
+    request: async () => ({ url: '/api/events/calendar.ics' }),
+    success: 200,
+  },
+  'GET /api/events/feed.json': { request: async () => ({ url: '/api/events/feed.json' }), success: 200 },
+  'GET /api/events/:id': {
+    request: async () => {
+      const { id, shopId } = await existingEvent();
+      return { url: `/api/events/${id}`, shopId };
+    },
+    success: 200,
+  },
+  'GET /api/events/:id/calendar.ics': {
+    request: async () => {
+      const { id, shopId } = await existingEvent();
+      return { url: `/api/events/${id}/calendar.ics`, shopId };
+    },
+    success: 200,
+  },
+  'POST /api/events': {
+    request: async () => {
+      const shopId = (await d.shop()).id;
+      return { url: '/api/events', payload: await eventBody(shopId), shopId };
+    },
+    success: 201,
+  },
+  'PATCH /api/events/:id': {
+    request: async () => {
+      const { id, shopId } = await existingEvent();
+      return { url: `/api/events/${id}`, payload: { title: uniqueName('Renamed') }, shopId };
+    },
+    success: 200,
+  },
+  'DELETE /api/events/:id': {
+    request: async () => {
+      const { id, shopId } = await existingEvent();
+      return { url: `/api/events/${id}`, shopId };
+    },
+    success: 204,
+  },
+  'PUT /api/events/:id/image': {
+    request: async () => {
+      const { id, shopId } = await existingEvent();
+      return uploadRequest(`/api/events/${id}/image`, shopId, ['image']);
+    },
+    success: 200,
+  },
+  'DELETE /api/events/:id/image': {
+    request: async () => {
+      const { id, shopId } = await existingEvent();
+      return { url: `/api/events/${id}/image`, shopId, fields: ['image'] };
+    },
+    success: 200,
+  },
+  'GET /api/manage/shops/:id/events': {
+    request: async () => {
+      const shopId = (await d.shop()).id;
+      return { url: `/api/manage/shops/${shopId}/events`, shopId };
+    },
+    success: 200,
+  },
+  'GET /api/event-reviews': { request: async () => ({ url: '/api/event-reviews' }), success: 200 },
+  'GET /api/event-reviews/all': { request: async () => ({ url: '/api/event-reviews/all' }), success: 200 },
+  'POST /api/event-reviews/:id/approve': {
+    request: async () => {
+      const { id, version } = await pendingEvent();
+      return { url: `/api/event-reviews/${id}/approve`, payload: { version } };
+    },
+    success: 200,
+  },
+  'POST /api/event-reviews/:id/send-back': {
+    request: async () => {
+      const { id, version } = await pendingEvent();
+      return { url: `/api/event-reviews/${id}/send-back`, payload: { comment: 'Another day?', version } };
+    },
+    success: 200,
+  },
+} satisfies Record<string, Rule>);
+
 for (const [resource, create] of [
   ['categories', async () => ({ name: uniqueName('Category') })],
   ['floors', async () => ({ name: uniqueName('Floor') })],
@@ -540,7 +655,7 @@ async function previewedRun(): Promise<string> {
   }
   throw new Error('the preview did not finish');
 }
-for (const kind of ['shops', 'products', 'offers', 'categories', 'floors', 'synonyms']) {
+for (const kind of ['shops', 'products', 'offers', 'categories', 'floors', 'synonyms', 'events']) {
   RULES[`GET /api/export/${kind}`] = { request: async () => ({ url: `/api/export/${kind}` }), success: 200 };
 }
 Object.assign(RULES, {
@@ -739,6 +854,11 @@ describe('authorization matrix', () => {
         'GET /api/floor-guide',
         'GET /api/floors',
         'GET /api/floors/:id',
+        'GET /api/events',
+        'GET /api/events/:id',
+        'GET /api/events/:id/calendar.ics',
+        'GET /api/events/calendar.ics',
+        'GET /api/events/feed.json',
         'GET /api/offers',
         'GET /api/offers/:id',
         'GET /api/products',

@@ -249,6 +249,8 @@ describe('route spellings', () => {
     );
     expect(routes.map((route) => route.url).sort()).toEqual(
       [
+        '/events',
+        '/events/:id',
         '/floors',
         '/offers',
         '/robots.txt',
@@ -259,12 +261,23 @@ describe('route spellings', () => {
         '/sitemap.xml',
       ].sort(),
     );
-    const LIMITED = new Set(['/floors', '/offers', '/search', '/shops', '/shops/:slug']);
+    const LIMITED = new Set([
+      '/events',
+      '/events/:id',
+      '/floors',
+      '/offers',
+      '/search',
+      '/shops',
+      '/shops/:slug',
+    ]);
     const mismatches: string[] = [];
     const outcome = (answer: Answer) => `${answer.status}${answer.code ? ` ${answer.code}` : ''}`;
     for (const { url } of routes) {
       // A shop no one has: the shop page's 404 page, a page all the same.
-      const plain = url.replace(':slug', 'no-such-shop').replace(':n', '1');
+      const plain = url
+        .replace(':slug', 'no-such-shop')
+        .replace(':n', '1')
+        .replace(':id', '00000000-0000-4000-8000-000000000000');
       const want = await send('GET', plain, { address: fresh() });
       expect(want.status, plain).toBeLessThan(500);
       for (const name of accepted) {

@@ -16,7 +16,7 @@ import { registerAs, type SignedIn, TEST_TIME_ZONE, type TestApp } from './harne
 export { addDays };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type Table = 'categories' | 'floors' | 'amenities' | 'shops' | 'products' | 'offers';
+export type Table = 'categories' | 'floors' | 'amenities' | 'shops' | 'products' | 'offers' | 'events';
 /** Who sends a request: a signed-in person, or null for an anonymous visitor. */
 export type As = SignedIn | null;
 

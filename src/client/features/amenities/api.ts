@@ -18,15 +18,16 @@ export const floorGuideQuery = queryOptions({
 });
 
 /**
- * A shop page's plan: its floor with its amenities and, of the floor's shops, that one only (the others
- * would be dimmed pins: on a large mall's floor, most of the page's weight).
+ * One floor's part of the guide. With a shop (a shop's page, an event at a shop): its amenities and, of
+ * the floor's shops, that one only — the others would be dimmed pins, on a large mall's floor most of the
+ * page's weight (docs/decisions/037).
  */
-export const floorGuideOfQuery = (floorId: string, shopId: string) =>
+export const floorGuideOfQuery = (floorId: string, shopId?: string) =>
   queryOptions({
-    queryKey: [...queryKeys.floorGuide, floorId, shopId],
+    queryKey: shopId ? [...queryKeys.floorGuide, floorId, shopId] : [...queryKeys.floorGuide, floorId],
     queryFn: ({ signal }) =>
       api<FloorGuide>(
-        `/api/floor-guide?floor=${encodeURIComponent(floorId)}&shop=${encodeURIComponent(shopId)}`,
+        `/api/floor-guide?floor=${encodeURIComponent(floorId)}${shopId ? `&shop=${encodeURIComponent(shopId)}` : ''}`,
         { signal },
       ).then((body) => body.floors),
   });

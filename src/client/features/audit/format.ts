@@ -4,6 +4,7 @@ export const ENTITY_LABELS: Record<AuditEntityType, string> = {
   shop: 'Shop',
   product: 'Product',
   offer: 'Offer',
+  event: 'Event',
   category: 'Category',
   floor: 'Floor',
   amenity: 'Amenity',

@@ -3,6 +3,7 @@ import { BadgeCheck, Check, LoaderCircle, Undo2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import type { ReviewedEvent } from '../../../shared/event';
 import { REVIEW_COMMENT_MAX, type ReviewedOffer, SendBackInput } from '../../../shared/offer';
 import { AdminScreen } from '../../components/admin-page';
 import { Badge } from '../../components/ui/badge';
@@ -11,6 +12,7 @@ import { FormAlert } from '../../components/ui/form-alert';
 import { TextAreaField } from '../../components/ui/form-field';
 import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { formatWhen } from '../../features/audit';
+import { formatWhen as formatEventWhen, pendingEventsQuery, useDecideEvent } from '../../features/events';
 import {
   OfferTerms,
   offerReviewsQuery,
@@ -24,6 +26,7 @@ import { queryClient } from '../../lib/query-client';
 
 export function prefetch(): void {
   void queryClient.prefetchQuery(offerReviewsQuery);
+  void queryClient.prefetchQuery(pendingEventsQuery);
 }
 
 /** /admin/approvals: offers and changes shop managers submitted, longest waiting first. */
@@ -33,7 +36,7 @@ export function ApprovalsPage() {
     <AdminScreen
       className="mx-auto max-w-4xl"
       title="Approvals"
-      description="Offers and changes to offers that shop managers submitted, longest waiting first. Shoppers see an offer's terms only once they are approved."
+      description="Offers and events, and changes to them, that shop managers submitted, longest waiting first. Shoppers see their terms only once they are approved."
     >
       <QueryView
         query={reviews}
@@ -43,7 +46,7 @@ export function ApprovalsPage() {
         isEmpty={(data) => data.items.length === 0}
         empty={
           <EmptyState
-            title="Nothing is waiting for approval"
+            title="No offer is waiting for approval"
             icon={<BadgeCheck aria-hidden="true" className="size-6" />}
           >
             <p>Offers that shop managers submit will appear here.</p>
@@ -63,7 +66,181 @@ export function ApprovalsPage() {
           </>
         )}
       </QueryView>
+      <PendingEvents />
     </AdminScreen>
+  );
+}
+
+/** Shops' events and changes to them, in the same queue (issue 35): the same decisions as offers'. */
+function PendingEvents() {
+  const events = useQuery(pendingEventsQuery);
+  return (
+    <section aria-labelledby="pending-events" className="space-y-4">
+      <h2 id="pending-events" className="text-xl font-bold tracking-tight text-slate-900">
+        Events
+      </h2>
+      <QueryView
+        query={events}
+        loading={
+          <SkeletonCards count={1} className="space-y-4" label="Loading events" card="h-40 rounded-2xl" />
+        }
+        isEmpty={(data) => data.items.length === 0}
+        empty={<p className="text-sm text-slate-600">No event is waiting for approval.</p>}
+      >
+        {(data) => (
+          <>
+            <p className="text-sm text-slate-600" aria-live="polite">
+              {data.items.length} {data.items.length === 1 ? 'event' : 'events'} waiting
+            </p>
+            <ul aria-label="Events to approve" className="space-y-4">
+              {data.items.map((event) => (
+                <EventReviewItem key={event.id} event={event} />
+              ))}
+            </ul>
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+const EVENT_FIELD_LABELS: Record<string, string> = {
+  title: 'Title',
+  description: 'Description',
+  placeKind: 'Where',
+  placeId: 'Place',
+  allDay: 'All day',
+  startDate: 'Start date',
+  startTime: 'Start time',
+  endDate: 'End date',
+  endTime: 'End time',
+  tags: 'Tags',
+  repeat: 'Repeats',
+  status: 'Status',
+};
+const shown = (value: unknown) =>
+  value === null || value === undefined || value === ''
+    ? '—'
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+
+function EventReviewItem({ event }: { event: ReviewedEvent }) {
+  const titleId = useId();
+  const decide = useDecideEvent();
+  const [sendingBack, setSendingBack] = useState(false);
+  const [comment, setComment] = useState('');
+  const [commentError, setCommentError] = useState<string | undefined>();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const version = event.review?.version ?? '';
+  const change = event.approved;
+  const proposal = event.review?.proposal ?? null;
+
+  async function run(decision: 'approve' | 'send-back') {
+    setServerError(null);
+    try {
+      await decide.mutateAsync({ id: event.id, decision, version, comment });
+      toast.success(
+        decision === 'approve'
+          ? `"${event.title}" approved: now live`
+          : `"${event.title}" sent back to the shop`,
+      );
+    } catch (error) {
+      setServerError(errorMessage(error));
+      toast.error(errorMessage(error));
+    }
+  }
+
+  function handleSendBack(formEvent: React.FormEvent<HTMLFormElement>) {
+    formEvent.preventDefault();
+    const parsed = SendBackInput.safeParse({ comment, version });
+    if (!parsed.success) {
+      setCommentError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setCommentError(undefined);
+    void run('send-back');
+  }
+
+  return (
+    <li
+      aria-labelledby={titleId}
+      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="text-sm font-medium text-indigo-700">{event.shopName ?? 'The mall'}</p>
+          <h3 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
+            {event.title}
+          </h3>
+          <p className="mt-0.5 text-sm text-slate-600">
+            Submitted by{' '}
+            <span className="wrap-anywhere text-slate-800">{event.review?.submittedBy ?? 'unknown'}</span>
+          </p>
+        </div>
+        <Badge tone="amber">{change ? 'Change to a live event' : 'New event'}</Badge>
+      </div>
+      <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="font-medium text-slate-900">When{change ? ' (live)' : ''}</dt>
+          <dd className="text-slate-700">
+            {formatEventWhen(event)}
+            {event.repeat ? `, repeats ${event.repeat.freq}` : ''}
+          </dd>
+        </div>
+        <div>
+          <dt className="font-medium text-slate-900">Where{change ? ' (live)' : ''}</dt>
+          <dd className="text-slate-700">{event.place.name}</dd>
+        </div>
+        {proposal
+          ? Object.entries(proposal).map(([field, value]) => (
+              <div key={field}>
+                <dt className="font-medium text-slate-900">Proposed {EVENT_FIELD_LABELS[field] ?? field}</dt>
+                <dd className="wrap-anywhere text-slate-700">{shown(value)}</dd>
+              </div>
+            ))
+          : null}
+      </dl>
+      <div className="mt-5 space-y-4 border-t border-slate-100 pt-4">
+        <FormAlert message={serverError} />
+        {sendingBack ? (
+          <form noValidate onSubmit={handleSendBack} className="space-y-3">
+            <TextAreaField
+              label="What should change? (the shop's manager sees this)"
+              value={comment}
+              onChange={(change) => setComment(change.target.value)}
+              maxLength={REVIEW_COMMENT_MAX}
+              required
+              error={commentError}
+              disabled={decide.isPending}
+            />
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              <Button variant="secondary" onClick={() => setSendingBack(false)} disabled={decide.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="danger" disabled={decide.isPending}>
+                Send back<span className="sr-only"> {event.title}</span>
+              </Button>
+            </div>
+          </form>
+        ) : (
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={() => setSendingBack(true)} disabled={decide.isPending}>
+              <Undo2 aria-hidden="true" className="size-4" />
+              Send back…<span className="sr-only"> {event.title}</span>
+            </Button>
+            <Button onClick={() => void run('approve')} disabled={decide.isPending}>
+              {decide.isPending ? (
+                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              ) : (
+                <Check aria-hidden="true" className="size-4" />
+              )}
+              Approve<span className="sr-only"> {event.title}</span>
+            </Button>
+          </div>
+        )}
+      </div>
+    </li>
   );
 }
 

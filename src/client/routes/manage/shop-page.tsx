@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, Eye, History, Pencil, Percent, Plus } from 'lucide-react';
+import { ArrowLeft, CalendarDays, Eye, History, Pencil, Percent, Plus } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { ReviewedOffer } from '../../../shared/offer';
@@ -9,6 +9,7 @@ import { RecordNotFound } from '../../components/admin-page';
 import { buttonClass } from '../../components/ui/button';
 import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { AuditTrail } from '../../features/audit';
+import { formatWhen, managedEventsQuery } from '../../features/events';
 import { ShopNumbers } from '../../features/insights';
 import {
   MANAGED_ACTIVITY_PAGE_SIZE,
@@ -62,6 +63,7 @@ export function ManagedShopPage() {
       {shop.isSuccess ? (
         <>
           <ManagedOffers shopId={id} />
+          <ManagedEvents shopId={id} />
           <ManagedProducts shopId={id} />
           <ShopHistory shopId={id} />
         </>
@@ -107,6 +109,74 @@ function ManagedOffers({ shopId }: { shopId: string }) {
           <ul aria-label="Offers" className="space-y-3">
             {data.map((offer) => (
               <ManagedOfferItem key={offer.id} offer={offer} shopId={shopId} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+/** The shop's events (issue 35): submitted for approval like offers. */
+function ManagedEvents({ shopId }: { shopId: string }) {
+  const events = useQuery(managedEventsQuery(shopId));
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h2 id={headingId} className="text-xl font-bold tracking-tight text-slate-900">
+            Events
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            A new event, or a change to a live one, goes live after the mall office approves it.
+          </p>
+        </div>
+        <Link to={`/manage/shops/${shopId}/events/new`} className={buttonClass('primary')}>
+          <Plus aria-hidden="true" className="size-4" />
+          Add event
+        </Link>
+      </div>
+      <QueryView
+        query={events}
+        loading={
+          <SkeletonCards count={1} className="space-y-3" label="Loading events" card="h-28 rounded-2xl" />
+        }
+        isEmpty={(data) => data.items.length === 0}
+        empty={
+          <EmptyState
+            title="This shop has no events yet."
+            icon={<CalendarDays aria-hidden="true" className="size-6" />}
+          />
+        }
+      >
+        {(data) => (
+          <ul aria-label="Events" className="space-y-3">
+            {data.items.map((event) => (
+              <li key={event.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                <div className="flex flex-wrap items-start justify-between gap-3">
+                  <div className="min-w-0">
+                    <h3 className="text-lg font-semibold wrap-anywhere text-slate-900">{event.title}</h3>
+                    <p className="text-sm text-slate-600">{formatWhen(event)}</p>
+                  </div>
+                  <Link
+                    to={`/manage/shops/${shopId}/events/${event.id}`}
+                    className={buttonClass('secondary', 'sm')}
+                  >
+                    <Pencil aria-hidden="true" className="size-4" />
+                    Edit<span className="sr-only"> {event.title}</span>
+                  </Link>
+                </div>
+                <p className="mt-3 text-sm font-medium text-slate-700">
+                  {event.review?.state === 'sent_back'
+                    ? `Sent back: ${event.review.comment ?? ''}`
+                    : event.review?.state === 'pending'
+                      ? event.approved
+                        ? 'Live; your change is waiting for approval'
+                        : 'Waiting for approval'
+                      : 'Live'}
+                </p>
+              </li>
             ))}
           </ul>
         )}

@@ -7,6 +7,7 @@ import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { floorGuideOfQuery } from '../../features/amenities';
+import { EventCard, eventsQuery, FeedLinks } from '../../features/events';
 import { LazyFloorPlan } from '../../features/floor-plans';
 import { prefetchMallClock } from '../../features/hours';
 import { preloadPicture } from '../../features/images';
@@ -79,8 +80,12 @@ export async function prefetch(search: URLSearchParams, params: Params): Promise
     queryClient.prefetchQuery(floorGuideOfQuery(shop.floorId, shop.id)),
     queryClient.prefetchQuery(shopOffersQuery(shop.id)),
     queryClient.prefetchQuery(shopProductsQuery(shop.id, pageFrom(search))),
+    queryClient.prefetchQuery(shopEventsQuery(shop.id)),
   ]);
 }
+
+/** The shop's events in the next 60 days (the list's default window), up to a dozen dates. */
+const shopEventsQuery = (shopId: string) => eventsQuery({ shopId, pageSize: 12 });
 
 const shopOffersQuery = (shopId: string) => offersQuery({ shopId, active: true, pageSize: OFFERS_PAGE_SIZE });
 const shopProductsQuery = (shopId: string, page: number) =>
@@ -116,6 +121,7 @@ export function ShopDetailPage() {
         <>
           <FindIt shopId={id} floorId={shop.data.floorId} />
           <ShopOffers shopId={id} />
+          <ShopEvents shopId={id} />
           <ShopProducts shopId={id} />
         </>
       ) : null}
@@ -154,6 +160,30 @@ function FindIt({ shopId, floorId }: { shopId: string; floorId: string }) {
         {shop.name} is the highlighted pin{shop.location ? ` (${shop.location})` : ''}.
       </p>
       <LazyFloorPlan floor={floor} highlight={shopId} />
+    </section>
+  );
+}
+
+/** The shop's coming events (issue 35); nothing when it has none. */
+function ShopEvents({ shopId }: { shopId: string }) {
+  const events = useQuery(shopEventsQuery(shopId));
+  const items = events.data?.items ?? [];
+  if (items.length === 0) return null;
+  return (
+    <section aria-labelledby="shop-events" className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h2 id="shop-events" className="text-xl font-bold tracking-tight text-slate-900">
+          Events
+        </h2>
+        <FeedLinks shopId={shopId} label="this shop's events" />
+      </div>
+      <ul className={OFFERS_GRID}>
+        {items.map((item) => (
+          <li key={`${item.event.id} ${item.occurrence.start}`}>
+            <EventCard event={item.event} occurrence={item.occurrence} showShop={false} />
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -81,6 +81,18 @@ interface Expectation {
   settle?: (body: unknown) => Promise<void>;
 }
 
+/** A mall event's body (issue 35). */
+const eventPayload = (shopId?: string) => ({
+  title: uniqueName('Event'),
+  placeKind: 'mall',
+  allDay: true,
+  startDate: d.today(),
+  endDate: d.today(),
+  ...(shopId ? { shopId } : {}),
+});
+const adminEvent = async (shopId?: string): Promise<string> =>
+  (await d.call(d.admin, 'POST', '/api/events', eventPayload(shopId))).json().id as string;
+
 /** An image uploaded by the admin to `url` (a shop's logo, a product's photo…). */
 async function uploadTo(url: string): Promise<void> {
   const { payload, headers } = multipart(await testJpeg());
@@ -113,6 +125,20 @@ function imageExpectations(): Record<string, Expectation> {
       shopId: undefined as string | undefined,
       type: 'floor',
     }),
+    // An event's picture: an update of the event (docs/decisions/036).
+    'events/:id/image': async () => {
+      const event = await t.app.inject({
+        method: 'POST',
+        url: '/api/events',
+        headers: d.admin.headers,
+        payload: eventPayload(),
+      });
+      return {
+        url: `/api/events/${event.json().id}/image`,
+        shopId: undefined as string | undefined,
+        type: 'event',
+      };
+    },
     // The mall's logo: an update of the mall's profile (docs/decisions/034).
     'mall/profile/logo': async () => ({
       url: '/api/mall/profile/logo',
@@ -128,7 +154,9 @@ function imageExpectations(): Record<string, Expectation> {
         ? 'product'
         : path.startsWith('mall')
           ? 'mall'
-          : 'floor';
+          : path.startsWith('events')
+            ? 'event'
+            : 'floor';
     expectations[`PUT /api/${path}`] = {
       request: async () => {
         const { url, shopId } = await target();
@@ -510,6 +538,44 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       status: 200,
       entries: [['offer', 'approve']],
     },
+    'POST /api/events': {
+      request: async () => ({ url: '/api/events', payload: eventPayload() }),
+      status: 201,
+      entries: [['event', 'create']],
+    },
+    'PATCH /api/events/:id': {
+      request: async () => ({
+        url: `/api/events/${await adminEvent()}`,
+        payload: { title: uniqueName('Renamed') },
+      }),
+      status: 200,
+      entries: [['event', 'update']],
+    },
+    'DELETE /api/events/:id': {
+      request: async () => ({ url: `/api/events/${await adminEvent()}` }),
+      status: 204,
+      entries: [['event', 'delete']],
+    },
+    'POST /api/event-reviews/:id/approve': {
+      request: async () => {
+        const { id, shopId, version } = await pendingEvent();
+        return { url: `/api/event-reviews/${id}/approve`, payload: { version }, shopId };
+      },
+      status: 200,
+      entries: [['event', 'approve']],
+    },
+    'POST /api/event-reviews/:id/send-back': {
+      request: async () => {
+        const { id, shopId, version } = await pendingEvent();
+        return {
+          url: `/api/event-reviews/${id}/send-back`,
+          payload: { comment: 'Not this week', version },
+          shopId,
+        };
+      },
+      status: 200,
+      entries: [['event', 'send_back']],
+    },
     'POST /api/offer-reviews/:id/send-back': {
       request: async () => {
         const { id, shopId, version } = await pendingOffer();
@@ -562,6 +628,13 @@ describe('every write route, performed, leaves exactly its expected audit entrie
     ],
     settle: async (body) => runSettled((body as { id: string }).id),
   };
+
+  async function pendingEvent(): Promise<{ id: string; shopId: string; version: string }> {
+    const shopId = (await d.shop()).id;
+    const manager = await d.manager(shopId);
+    const response = await d.call(manager, 'POST', '/api/events', eventPayload(shopId));
+    return { id: response.json().id, shopId, version: response.json().review.version };
+  }
 
   async function pendingOffer(): Promise<{ id: string; shopId: string; version: string }> {
     const shopId = (await d.shop()).id;

@@ -13,6 +13,7 @@ import {
   amenities,
   auditLog,
   categories,
+  events,
   floors,
   importRuns,
   managerInvites,
@@ -30,6 +31,7 @@ const entityExists = sql<boolean>`case ${auditLog.entityType}
   when 'shop' then exists (select 1 from ${shops} where ${shops.id} = ${auditLog.entityId})
   when 'product' then exists (select 1 from ${products} where ${products.id} = ${auditLog.entityId})
   when 'offer' then exists (select 1 from ${offers} where ${offers.id} = ${auditLog.entityId})
+  when 'event' then exists (select 1 from ${events} where ${events.id} = ${auditLog.entityId})
   when 'category' then exists (select 1 from ${categories} where ${categories.id} = ${auditLog.entityId})
   when 'floor' then exists (select 1 from ${floors} where ${floors.id} = ${auditLog.entityId})
   when 'amenity' then exists (select 1 from ${amenities} where ${amenities.id} = ${auditLog.entityId})
@@ -51,6 +53,8 @@ const startOfDay = (day: string, timeZone: string, daysLater = 0) =>
 /** An unapproved offer's review state (the admin's offer form has approved offers only). */
 const entityReview = sql<'pending' | 'sent_back' | null>`case when ${auditLog.entityType} = 'offer' then
   (select ${offers.reviewState} from ${offers} where ${offers.id} = ${auditLog.entityId} and not ${offers.approved})
+  when ${auditLog.entityType} = 'event' then
+  (select ${events.reviewState} from ${events} where ${events.id} = ${auditLog.entityId} and not ${events.approved})
   end`;
 
 type Row = typeof auditLog.$inferSelect & {

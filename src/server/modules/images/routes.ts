@@ -16,7 +16,7 @@ import {
 import type { Permission, Resource } from '../../../shared/permissions';
 import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
-import { floors, mallProfile, products, shops } from '../../db/schema';
+import { events, floors, mallProfile, products, shops } from '../../db/schema';
 import { errorAnswers, HttpError, NotModified } from '../../errors';
 import { BoundedQueue, turnIn } from '../../lib/bounded-queue';
 import { type Executor, routeWriter } from '../../write-path';
@@ -33,7 +33,7 @@ import type { ImageStore } from './store';
 interface Slot {
   /** The path under /api: "/shops/:id/logo". */
   path: string;
-  resource: Extract<Resource, 'shop' | 'product' | 'floor' | 'mall'>;
+  resource: Extract<Resource, 'shop' | 'product' | 'floor' | 'mall' | 'event'>;
   /**
    * A table of one row (the mall's profile): no id in the path, the row's own id instead, and the log
    * names the record by this name with no entity id (as the mall's other settings are logged).
@@ -99,6 +99,19 @@ const SLOTS: Slot[] = [
     column: floors.planImage,
     name: floors.name,
     shopId: null,
+  },
+  {
+    // An event's picture (docs/decisions/036): the mall office's, as it goes live with no review.
+    path: '/events/:id/image',
+    resource: 'event',
+    entityType: 'event',
+    notFound: 'Event not found',
+    field: 'image',
+    label: 'image',
+    table: events,
+    column: events.image,
+    name: events.title,
+    shopId: events.shopId,
   },
   {
     // The public pages' and the structured data's logo of the mall (modules/mall-profile).
@@ -383,7 +396,10 @@ function columnKey(slot: Slot): string {
 async function authorize(request: FastifyRequest, slot: Slot, current: Current | null): Promise<void> {
   await authorizeRecord(request, 'update', slot.resource, async () =>
     current
-      ? { shopId: current.shopId ?? undefined, fields: slot.resource === 'shop' ? [slot.field] : undefined }
+      ? {
+          shopId: current.shopId ?? undefined,
+          fields: slot.resource === 'shop' || slot.resource === 'event' ? [slot.field] : undefined,
+        }
       : null,
   );
 }

@@ -18,7 +18,7 @@ export interface SitemapEntry {
 }
 
 /** The public pages that are always there, in this order before the shops. (/search is not a page to list.) */
-export const FIXED_PATHS = ['/', '/shops', '/offers', '/floors'] as const;
+export const FIXED_PATHS = ['/', '/shops', '/offers', '/floors', '/events'] as const;
 
 /**
  * Audit entries that change what the public pages show: the directory's records and the mall's own
@@ -28,7 +28,7 @@ export const FIXED_PATHS = ['/', '/shops', '/offers', '/floors'] as const;
  */
 const PUBLIC_CHANGE = sql`action not in ('submit', 'send_back')
   and coalesce(detail->>'review', '') <> 'pending'`;
-const PUBLIC_TYPES = sql`entity_type in ('shop', 'product', 'offer', 'category', 'floor', 'amenity', 'mall')`;
+const PUBLIC_TYPES = sql`entity_type in ('shop', 'product', 'offer', 'event', 'category', 'floor', 'amenity', 'mall')`;
 /** A shop's page shows the shop, its products and its offers. */
 const SHOP_PAGE_TYPES = sql`entity_type in ('shop', 'product', 'offer')`;
 
@@ -97,6 +97,21 @@ export async function sitemapEntries(db: Db): Promise<SitemapEntry[]> {
       lastmod: shop.lastmod,
       images: [...imagePath(shop.logo), ...imagePath(shop.cover)],
     });
+
+  // Each approved event's page (issue 35): its date the latest public change to it, else its creation.
+  const { rows: eventRows } = await db.execute<{ id: string; lastmod: string; image: string | null }>(sql`
+    select e.id, ${w3c(sql`greatest(e.created_at, changed.at)`)} as lastmod, e.image
+    from events e
+    left join (
+      select entity_id, max(at) as at from audit_log
+      where entity_type = 'event' and ${PUBLIC_CHANGE}
+      group by entity_id
+    ) changed on changed.entity_id = e.id
+    where e.approved
+    order by e.id
+  `);
+  for (const event of eventRows)
+    entries.push({ path: `/events/${event.id}`, lastmod: event.lastmod, images: imagePath(event.image) });
   return entries;
 }
 

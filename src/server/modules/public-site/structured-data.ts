@@ -401,3 +401,96 @@ function keep(item: LooseValue): JsonLdValue | undefined {
   const object = compact(item);
   return Object.keys(object).length > 0 ? object : undefined;
 }
+
+// ---- events (issue 35, docs/decisions/036) ----
+
+/** An event's occurrence as the pages list it (shared/event.ts EventOccurrence). */
+export interface EventOccurrenceData {
+  start: string;
+  end: string;
+  startDate: string;
+  endDate: string;
+  startTime: string | null;
+}
+
+/** An event as the pages read it (shared/event.ts Event). */
+export interface EventData {
+  id: string;
+  title: string;
+  description: string;
+  image: string | null;
+  status: 'scheduled' | 'cancelled';
+  shopName: string | null;
+  shopSlug: string | null;
+  place: { kind: string; name: string; floorName: string | null };
+}
+
+export function eventPageUrl(baseUrl: string, id: string): string {
+  return `${baseUrl}/events/${encodeURIComponent(id)}`;
+}
+
+/**
+ * One occurrence of an event as a schema.org Event: its dates (a date all day, else the instant with the
+ * mall's offset then), its status, its place as a Place contained in the mall, its picture (else the
+ * mall's logo) and its organizer (the shop, else the mall). A repeating event is one Event per date, as
+ * Google asks for recurring events.
+ */
+function eventNode(
+  site: Site,
+  event: EventData,
+  occurrence: EventOccurrenceData,
+  withContext: boolean,
+): JsonLd {
+  const { baseUrl, profile, timeZone } = site;
+  const allDay = occurrence.startTime === null;
+  const image = absoluteImageUrl(baseUrl, event.image) ?? absoluteImageUrl(baseUrl, profile.logo);
+  const mall = compact({ '@type': 'ShoppingCenter', '@id': mallId(baseUrl), name: profile.name.trim() });
+  const placeName =
+    event.place.kind === 'mall'
+      ? profile.name.trim()
+      : [event.place.name, event.place.kind === 'floor' ? null : event.place.floorName]
+          .filter(Boolean)
+          .join(', ');
+  return compact({
+    '@context': withContext ? CONTEXT : undefined,
+    '@type': 'Event',
+    '@id': `${eventPageUrl(baseUrl, event.id)}#${occurrence.startDate}`,
+    name: event.title.trim(),
+    description: event.description.trim() || undefined,
+    url: eventPageUrl(baseUrl, event.id),
+    startDate: allDay ? occurrence.startDate : zonedDateTime(Date.parse(occurrence.start), timeZone),
+    endDate: allDay ? occurrence.endDate : zonedDateTime(Date.parse(occurrence.end), timeZone),
+    eventStatus:
+      event.status === 'cancelled'
+        ? 'https://schema.org/EventCancelled'
+        : 'https://schema.org/EventScheduled',
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    location: compact({
+      '@type': 'Place',
+      name: placeName,
+      address: postalAddress(profile),
+      containedInPlace: mall,
+    }),
+    image: image ? [image] : undefined,
+    organizer:
+      event.shopName && event.shopSlug
+        ? compact({
+            '@type': 'Organization',
+            name: event.shopName.trim(),
+            url: shopPageUrl(baseUrl, event.shopSlug),
+          })
+        : compact({ '@type': 'Organization', name: profile.name.trim(), url: `${baseUrl}/` }),
+  });
+}
+
+/** The events on a page (an event's dates, or the calendar's list): a `@graph` of Events. */
+export function eventsJsonLd(
+  site: Site,
+  listed: readonly { event: EventData; occurrence: EventOccurrenceData }[],
+): JsonLd {
+  if (listed.length === 1 && listed[0]) return eventNode(site, listed[0].event, listed[0].occurrence, true);
+  return {
+    '@context': CONTEXT,
+    '@graph': listed.map(({ event, occurrence }) => eventNode(site, event, occurrence, false)),
+  };
+}

@@ -4,11 +4,14 @@
 // spreadsheets read it as UTF-8.
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { COLUMNS, type ExportKind, type ExportQuery } from '../../../shared/transfer';
 import type { Db } from '../../db/client';
 import { categories, floors, offers, products, searchSynonyms, shops } from '../../db/schema';
+import { timingOf } from '../events/ical';
+import { rruleValue } from '../events/recurrence';
+import { eventRepository } from '../events/repository';
 import { offerFilters } from '../offers/repository';
 import { productFilters } from '../products/repository';
 import { shopRepository } from '../shops/repository';
@@ -133,6 +136,10 @@ async function* rowsOf(
     }
     return;
   }
+  if (kind === 'events') {
+    yield await eventRows(db, query as Filters<'events'>, context.timeZone);
+    return;
+  }
   if (kind === 'categories') {
     const rows = await db.select({ name: categories.name }).from(categories).orderBy(asc(categories.name));
     yield rows.map((r) => [r.name]);
@@ -151,6 +158,43 @@ async function* rowsOf(
     .from(floors)
     .orderBy(asc(floors.level));
   yield rows.map((r) => [r.name, r.level]);
+}
+
+/** Approved events, as the feeds list them (few: one read), with their shops' codes. */
+async function eventRows(
+  db: Db,
+  query: Filters<'events'>,
+  timeZone: string,
+): Promise<(string | number | null)[][]> {
+  const found = await eventRepository(db).listApproved({ tag: query.tag, shopId: query.shopId });
+  const shopIds = [...new Set(found.flatMap((event) => (event.shopId ? [event.shopId] : [])))];
+  const codes = new Map(
+    shopIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ id: shops.id, code: shops.externalCode })
+            .from(shops)
+            .where(inArray(shops.id, shopIds))
+        ).map((row) => [row.id, row.code]),
+  );
+  return found.map((event) => [
+    event.shopId ? (codes.get(event.shopId) ?? null) : null,
+    event.shopName,
+    event.title,
+    event.description,
+    event.place.kind,
+    event.place.kind === 'mall' ? '' : event.place.name,
+    event.allDay ? 'yes' : 'no',
+    event.startDate,
+    event.startTime,
+    event.endDate,
+    event.endTime,
+    event.tags.join(' '),
+    rruleValue(timingOf(event), timeZone),
+    (event.repeat?.except ?? []).join(' '),
+    event.status,
+  ]);
 }
 
 /** The export as a stream of CSV text: a page is read only when the previous one has been sent. */

@@ -1,6 +1,7 @@
 // Bulk import and export (/api/imports, /api/export/<kind>): the preview's counts and refused rows with
 // the forms' messages, nothing written before the confirm, all or nothing, the valid rows only, the
 // audit entries of a run, an export read back as an import changing nothing, and bad files answered 4xx.
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfferInput } from '../../../shared/offer';
 import { ProductInput } from '../../../shared/product';
@@ -370,6 +371,55 @@ describe('offers', () => {
     expect(run.preview?.refused).toEqual([
       { line: 2, errors: [{ column: 'end_date', message: 'End date must be after start date' }] },
     ]);
+  });
+});
+
+describe('events (issue 35): export', () => {
+  it('lists the approved events with their wall-clock times, RRULE, tags and exceptions; a pending one is left out', async () => {
+    const shop = await d.shop();
+    const event = {
+      title: uniqueName('Market'),
+      description: 'Fresh, local; weekly',
+      shopId: shop.id,
+      placeKind: 'shop',
+      placeId: shop.id,
+      allDay: false,
+      startDate: '2026-03-21',
+      startTime: '10:00',
+      endDate: '2026-03-21',
+      endTime: '12:30',
+      tags: ['market', 'food'],
+      repeat: { freq: 'weekly', days: ['sat', 'sun'], count: 6, except: ['2026-03-28'] },
+    };
+    expect((await d.call(d.admin, 'POST', '/api/events', event)).statusCode).toBe(201);
+    const manager = await d.manager(shop.id);
+    const pending = { ...event, title: uniqueName('Pending market'), repeat: null };
+    expect((await d.call(manager, 'POST', '/api/events', pending)).statusCode).toBe(201);
+
+    const response = await d.call(d.admin, 'GET', `/api/export/events?shopId=${shop.id}`);
+    expect(response.statusCode).toBe(200);
+    const rows = parse(response.body, { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows).toEqual([
+      {
+        shop_code: '',
+        shop: shop.name,
+        title: event.title,
+        description: event.description,
+        place_kind: 'shop',
+        place: shop.name,
+        all_day: 'no',
+        start_date: '2026-03-21',
+        start_time: '10:00',
+        end_date: '2026-03-21',
+        end_time: '12:30',
+        tags: 'market food',
+        repeat: 'FREQ=WEEKLY;BYDAY=SA,SU;COUNT=6',
+        except: '2026-03-28',
+        status: 'scheduled',
+      },
+    ]);
+    // A shopper may not export.
+    expect((await d.call(d.user, 'GET', '/api/export/events')).statusCode).toBe(403);
   });
 });
 

@@ -1,0 +1,83 @@
+// An event as visitors see it: on the events page, a shop's page and the landing page.
+import { CalendarDays, MapPin, Store } from 'lucide-react';
+import { useId } from 'react';
+import type { Event, EventOccurrence } from '../../../shared/event';
+import { cn } from '../../lib/cn';
+import { formatWhen } from './event-when';
+
+interface EventCardProps {
+  event: Event;
+  occurrence: EventOccurrence;
+  headingLevel?: 'h2' | 'h3';
+  /** The organizer's name (not on the shop's own page). */
+  showShop?: boolean;
+}
+
+export function EventCard({
+  event,
+  occurrence,
+  headingLevel: Heading = 'h3',
+  showShop = true,
+}: EventCardProps) {
+  const titleId = useId();
+  const cancelled = event.status === 'cancelled';
+  return (
+    <article
+      aria-labelledby={titleId}
+      className={cn(
+        'flex h-full flex-col gap-2 rounded-2xl border bg-white p-5 shadow-sm',
+        cancelled ? 'border-rose-200' : 'border-slate-200',
+      )}
+    >
+      <div className="flex items-start justify-between gap-3">
+        <Heading id={titleId} className="min-w-0 text-lg font-semibold wrap-anywhere text-slate-900">
+          <a
+            href={`/events/${event.id}`}
+            className={cn(
+              'rounded-md hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600',
+              cancelled && 'line-through decoration-rose-700',
+            )}
+          >
+            {event.title}
+          </a>
+        </Heading>
+        {cancelled ? (
+          <span className="shrink-0 rounded-lg bg-rose-700 px-2.5 py-1 text-sm font-bold text-white">
+            Cancelled
+          </span>
+        ) : null}
+      </div>
+      <p className="inline-flex items-start gap-1.5 text-sm text-slate-700">
+        <CalendarDays aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>{formatWhen(occurrence)}</span>
+      </p>
+      <p className="inline-flex items-start gap-1.5 text-sm text-slate-700">
+        <MapPin aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>
+          {event.place.name}
+          {event.place.floorName && event.place.kind !== 'floor' ? `, ${event.place.floorName}` : ''}
+        </span>
+      </p>
+      {showShop && event.shopName ? (
+        <p className="inline-flex items-start gap-1.5 text-sm text-slate-700">
+          <Store aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <span>By {event.shopName}</span>
+        </p>
+      ) : null}
+      {event.tags.length > 0 ? (
+        <ul aria-label="Tags" className="mt-auto flex flex-wrap gap-2 pt-1">
+          {event.tags.map((tag) => (
+            <li key={tag}>
+              <a
+                href={`/events?tag=${encodeURIComponent(tag)}`}
+                className="inline-flex min-h-8 items-center rounded-full bg-slate-100 px-3 text-sm text-slate-700 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600"
+              >
+                #{tag}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </article>
+  );
+}
