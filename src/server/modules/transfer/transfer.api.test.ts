@@ -840,7 +840,7 @@ describe('a mall with more shops and offers than one page of the check’s reads
     // With the first page only, about 100 shop codes and 100 offers would be unknown.
     expect(run.preview?.refused.slice(0, 3)).toEqual([]);
     expect(run.preview?.counts).toMatchObject({ created: 4200, refused: 0 });
-  }, 90_000);
+  }, 240_000);
 });
 
 describe('a file named in any script', () => {
