@@ -24,12 +24,16 @@ const TABLES = [
   'import_runs',
   // a confirmed import's rows, staged before they are published (migration 0014)
   'import_staged_rows',
+  // insights: counts per day, hour, metric and item, nothing about who (migration 0017)
+  'insight_counts',
   'mall_hours',
   // the mall's name, address, logo and public URL (migration 0016, the public directory)
   'mall_profile',
   'manager_invites',
   'offers',
   'products',
+  // search synonyms (migration 0017)
+  'search_synonyms',
   // the mall's words for the search's typo correction (migration 0007, hand-written)
   'search_words',
   'sessions',

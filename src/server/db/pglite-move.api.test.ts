@@ -116,6 +116,11 @@ async function makePgliteMall(dataDir: string): Promise<{ sessionToken: string }
               '{"freq": "weekly", "count": 6, "except": ["2026-03-28"]}'
          from shops where name = 'Voltbay'`,
     );
+    // Insights' counts and a search synonym (issue 34).
+    await pglite.query(
+      `insert into insight_counts (day, hour, metric, subject, n) values ('2026-03-01', 14, 'shop-view', 'x', 40)`,
+    );
+    await pglite.query(`insert into search_synonyms (term, replacement) values ('loo', 'toilets')`);
     // A shopper who manages a shop, open invites, and an import being written with a staged row.
     await pglite.query(
       `insert into shop_managers (shop_id, user_id)

@@ -114,6 +114,11 @@ async function fillMall(database: Database, store: ImageStore) {
     submittedBy: shopper.id,
     submittedAt: now,
   });
+  // Insights' counts and a search synonym (issue 34).
+  await database.db
+    .insert(schema.insightCounts)
+    .values({ day: '2026-03-01', hour: 14, metric: 'shop-view', subject: shop.id, n: 40 });
+  await database.db.insert(schema.searchSynonyms).values({ term: 'loo', replacement: 'toilets' });
   // A finished import run, with its file (decision 022), and a run being written, with a staged row.
   const [running] = await database.db
     .insert(importRuns)
@@ -293,7 +298,14 @@ const RELEASE_MIGRATIONS = (
  */
 const OLDER_LEVEL = 14;
 /** The tables the migrations since OLDER_LEVEL add (empty, or the mall profile's one default row, after a restore). */
-const TABLES_SINCE_OLDER = ['import_staged_rows', 'mall_profile', 'shop_slug_redirects', 'events'];
+const TABLES_SINCE_OLDER = [
+  'import_staged_rows',
+  'mall_profile',
+  'shop_slug_redirects',
+  'insight_counts',
+  'search_synonyms',
+  'events',
+];
 
 /**
  * The demo mall in a database at OLDER_LEVEL. The demo loader writes today's schema: the columns added
@@ -313,8 +325,23 @@ async function loadOlderDemoMall(query: Query, db: Db): Promise<void> {
  * catalogue version is the one row that moves: 0016 gives every shop its slug, a change to the directory.
  */
 function expectOlderMallKept(after: Record<string, string>, before: Record<string, string>) {
-  const { import_staged_rows, mall_profile, shop_slug_redirects, events, catalog_version, ...kept } = after;
-  expect([import_staged_rows, shop_slug_redirects, events]).toEqual(['0 null', '0 null', '0 null']);
+  const {
+    import_staged_rows,
+    mall_profile,
+    shop_slug_redirects,
+    insight_counts,
+    search_synonyms,
+    events,
+    catalog_version,
+    ...kept
+  } = after;
+  expect([import_staged_rows, shop_slug_redirects, insight_counts, search_synonyms, events]).toEqual([
+    '0 null',
+    '0 null',
+    '0 null',
+    '0 null',
+    '0 null',
+  ]);
   expect(mall_profile).toMatch(/^1 [0-9a-f]{32}$/);
   expect(catalog_version).toMatch(/^1 [0-9a-f]{32}$/);
   const { catalog_version: _moved, ...older } = before;
