@@ -747,6 +747,15 @@ const SESSION_ENDING = new Set([
 
 /** Every row of every table, as text: equal before and after means nothing was written. */
 async function databaseDigest(): Promise<string> {
+  // An import accepted by an earlier row (202) goes on checking or publishing in the background: wait
+  // for it, or its writes would be taken for the refused request's.
+  for (let i = 0; i < 2400; i++) {
+    const busy = await t.database.pool.query<{ n: number }>(
+      "select count(*)::int as n from import_runs where status in ('checking', 'running')",
+    );
+    if (busy.rows[0]?.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
   const { rows } = await t.database.pool.query<{ table_name: string }>(
     "select table_name from information_schema.tables where table_schema = 'public' order by 1",
   );
