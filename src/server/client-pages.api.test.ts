@@ -98,11 +98,10 @@ describe('pages of the client', () => {
       '/admin/dashboard',
       '/admin/shops/new',
       `/admin/shops/${id}`,
-      '/admin/products/',
+      '/admin/products',
       '/user/shops?category=Food',
       `/user/shops/${id}`,
-      // the router matches without regard to case, and so does the server
-      '/User/Offers',
+      '/privacy',
       `/manage/shops/${id}/products/${id}`,
       `/manage/shops/${id}/offers/new`,
     ])
@@ -121,6 +120,27 @@ describe('pages of the client', () => {
       await page(url, 404);
     const head = await t.app.inject({ method: 'HEAD', url: '/nowhere' });
     expect(head.statusCode).toBe(404);
+  });
+
+  it('answer a page spelt another way the router takes (case, a trailing slash) with its one address', async () => {
+    const id = '0B5E4F8E-6a53-4c1e-9d52-2f0c1a7d9e11';
+    for (const [asked, location] of [
+      ['/Privacy', '/privacy'],
+      ['/PRIVACY/?x=1', '/privacy?x=1'],
+      ['/admin/products/', '/admin/products'],
+      ['/User/Offers', '/user/offers'],
+      ['/Admin/Shops/NEW', '/admin/shops/new'],
+      // a parameter is kept as it was asked: only the path's own words have one spelling
+      [`/USER/shops/${id}/`, `/user/shops/${id}`],
+      [`/Manage/Shops/${id}/Offers/New`, `/manage/shops/${id}/offers/new`],
+    ] as const) {
+      const response = await t.app.inject({ url: asked });
+      expect(response.statusCode, asked).toBe(301);
+      expect(response.headers.location, asked).toBe(location);
+      await page(location);
+    }
+    // not a page in any spelling: still the 404
+    await page('/Nowhere/', 404);
   });
 
   it('serve hashed assets for a year, and no page for API paths', async () => {

@@ -79,18 +79,41 @@ export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];
 export function pageMatcher(
   paths: readonly string[] = Object.values(PAGE_PATHS),
 ): (pathname: string) => boolean {
+  const canonical = canonicalPage(paths);
+  return (pathname) => canonical(pathname) !== null;
+}
+
+/**
+ * The one address of the page a pathname names, in any spelling the client's router takes (`/Shops/`,
+ * `/PRIVACY`): the path's own words as PAGE_PATHS writes them, each parameter as it was asked, no
+ * trailing slash. `null` when it names no page. A path with more fixed words wins over one with a
+ * parameter in their place (`admin/shops/new` before `admin/shops/:id`), as in the router.
+ */
+export function canonicalPage(
+  paths: readonly string[] = Object.values(PAGE_PATHS),
+): (pathname: string) => string | null {
   const patterns = paths
     .filter((path) => path !== PAGE_PATHS.notFound)
     .map((path) => {
       const segments = path.split('/').filter(Boolean);
       const source = segments
         .map((segment) => {
-          if (segment.startsWith(':')) return '/[^/]+';
+          if (segment.startsWith(':')) return '/([^/]+)';
           if (!/^[a-z0-9-]+$/i.test(segment)) throw new Error(`page path segment not understood: ${segment}`);
           return `/${segment}`;
         })
         .join('');
-      return new RegExp(`^${source}/?$`, 'i');
-    });
-  return (pathname) => patterns.some((pattern) => pattern.test(pathname));
+      const fixed = segments.filter((segment) => !segment.startsWith(':')).length;
+      return { segments, fixed, pattern: new RegExp(`^${source}/?$`, 'i') };
+    })
+    .sort((a, b) => b.fixed - a.fixed);
+  return (pathname) => {
+    for (const { segments, pattern } of patterns) {
+      const match = pattern.exec(pathname);
+      if (!match) continue;
+      let parameter = 1;
+      return `/${segments.map((segment) => (segment.startsWith(':') ? match[parameter++] : segment)).join('/')}`;
+    }
+    return null;
+  };
 }

@@ -321,6 +321,10 @@ describe("a shop's addresses", () => {
       ['/shops/', '/shops'],
       ['/OFFERS/?page=2', '/offers?page=2'],
       [`/Shops/${shop.slug}/`, `/shops/${shop.slug}`],
+      ['/events/', '/events'],
+      ['/Events/?tag=kids', '/events?tag=kids'],
+      ['/events/?tag=kids', '/events?tag=kids'],
+      ['/Privacy/', '/privacy'],
     ] as const) {
       const response = await get(t.app, asked);
       expect(response.statusCode, asked).toBe(301);

@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { PAGE_PATHS, pageMatcher } from '../../shared/page-paths';
+import { canonicalPage, PAGE_PATHS, pageMatcher } from '../../shared/page-paths';
 import { notFoundBody } from '../errors';
 import { decodedPath, isApiRequest } from '../lib/request-route';
 
@@ -28,9 +28,10 @@ const PUBLIC_PATHS: readonly string[] = [
   PAGE_PATHS.events,
   PAGE_PATHS.event,
 ];
-const isPublicPage = pageMatcher(PUBLIC_PATHS);
+const CLIENT_PATHS = Object.values(PAGE_PATHS).filter((page) => !PUBLIC_PATHS.includes(page));
 /** The client's other page paths (src/shared/page-paths.ts, which its router takes its paths from). */
-const isClientPage = pageMatcher(Object.values(PAGE_PATHS).filter((page) => !PUBLIC_PATHS.includes(page)));
+const isClientPage = pageMatcher(CLIENT_PATHS);
+const canonicalOf = { withDirectory: canonicalPage(), withoutDirectory: canonicalPage(CLIENT_PATHS) };
 
 /**
  * On the root instance, whose not-found handler it sets: without `clientDir`, every path no route matched
@@ -42,12 +43,14 @@ export const clientPagesPlugin = fp<ClientPagesOptions>(
     app.setNotFoundHandler((request, reply) => {
       const pathname = decodedPath(request);
       const isPage = !isApiRequest(request) && ['GET', 'HEAD'].includes(request.method);
-      // A public page spelt another way the app's router takes (/Shops, /shops/): its one address, for
-      // good, so each page is known to search engines once.
-      if (publicDirectory && isPage && isPublicPage(pathname)) {
-        const canonical = pathname.replace(/\/+$/, '').replace(/^\/[^/]+/, (first) => first.toLowerCase());
+      // A page spelt another way the app's router takes (/Shops, /shops/, /PRIVACY): its one address,
+      // for good, so each page is known to search engines (and to a browser's history) once.
+      const canonical = isPage
+        ? (publicDirectory ? canonicalOf.withDirectory : canonicalOf.withoutDirectory)(pathname)
+        : null;
+      if (canonical !== null && canonical !== pathname) {
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        if (canonical !== pathname) return reply.redirect(`${encodeURI(canonical)}${query}`, 301);
+        return reply.redirect(`${encodeURI(canonical)}${query}`, 301);
       }
       if (!pageHtml || !isPage) return reply.status(404).send(notFoundBody(request.method, pathname));
       // A page of the client's router is 200; any other path (and /404 itself) is 404 with the same page,

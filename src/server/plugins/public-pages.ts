@@ -142,9 +142,11 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
           : kind === 'event'
             ? (request.params as { id: string }).id
             : '';
-      // `/shops/` (the router gives it an empty slug): the directory itself, as /Shops/ is.
-      if (kind === 'shop' && asked === '')
-        return reply.redirect(`/shops${canonicalSearch('shops', query)}`, 301);
+      // `/shops/`, `/events/` (the router gives them an empty parameter): the list itself, as /Shops/ is.
+      if ((kind === 'shop' || kind === 'event') && asked === '') {
+        const list = kind === 'shop' ? 'shops' : 'events';
+        return reply.redirect(`/${list}${canonicalSearch(list, query)}`, 301);
+      }
       const pathname =
         kind === 'shop'
           ? `/shops/${encodeURIComponent(asked)}`
