@@ -133,6 +133,8 @@ describe('pages of the client', () => {
       // a parameter is kept as it was asked: only the path's own words have one spelling
       [`/USER/shops/${id}/`, `/user/shops/${id}`],
       [`/Manage/Shops/${id}/Offers/New`, `/manage/shops/${id}/offers/new`],
+      // a parameter's own ? or # stays in it, encoded: never a query or a fragment of the address
+      ['/User/Shops/a%3Fb%23c', '/user/shops/a%3Fb%23c'],
     ] as const) {
       const response = await t.app.inject({ url: asked });
       expect(response.statusCode, asked).toBe(301);

@@ -50,7 +50,7 @@ export const clientPagesPlugin = fp<ClientPagesOptions>(
         : null;
       if (canonical !== null && canonical !== pathname) {
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        return reply.redirect(`${encodeURI(canonical)}${query}`, 301);
+        return reply.redirect(`${canonical.split('/').map(encodeURIComponent).join('/')}${query}`, 301);
       }
       if (!pageHtml || !isPage) return reply.status(404).send(notFoundBody(request.method, pathname));
       // A page of the client's router is 200; any other path (and /404 itself) is 404 with the same page,
