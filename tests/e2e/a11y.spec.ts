@@ -89,6 +89,25 @@ const longWord = (prefix: string, length = 100) =>
   `${prefix}${'Supercalifragilisticexpialidocious'.repeat(4)}`.slice(0, length);
 
 test.describe('Accessibility', () => {
+  test('the axe check finds what it must: a nameless button, an image without text, a field without a label, in the app and after a navigation', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await expectNoAxeViolations(page, 'the sign-in page');
+    await page.evaluate(`document.querySelector('main').insertAdjacentHTML('beforeend',
+      '<button type="button"></button><img src="/favicon.svg"><input type="text">')`);
+    const failure = await expectNoAxeViolations(page, 'planted').then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain('button-name');
+    expect(failure).toContain('image-alt');
+    expect(failure).toContain('label');
+    // a new document: axe is put in again, and the page is clean
+    await page.goto('/register');
+    await expectNoAxeViolations(page, 'the registration page');
+  });
+
   let admin: AdminApi;
   let emptyCategory: Named;
   let longShop: Named;
