@@ -204,7 +204,7 @@ export function PinEditor({ floor, initial }: { floor: FloorGuideEntry; initial?
                 onClick={() => setSelected(item.key)}
                 onKeyDown={(event) => (active ? onPinKey(event, item) : undefined)}
                 className={cn(
-                  'absolute flex size-8 items-center justify-center rounded-full border-2 border-white shadow-md focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
+                  'absolute flex size-7 items-center justify-center rounded-full border-2 border-white shadow-md sm:size-8 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
                   active ? 'z-20 bg-rose-600 text-white ring-4 ring-rose-300' : 'z-10',
                   !active &&
                     (item.kind === 'shop' ? 'bg-indigo-600 text-white' : 'bg-emerald-600 text-white'),

@@ -150,7 +150,8 @@ export function ImageUpload({
             <Picture image={current} name={name} sizes="8rem" fit="contain" className="size-full text-2xl" />
           )}
         </div>
-        <div className="min-w-0 flex-1 space-y-2">
+        {/* why: 12rem at least, or it goes under the picture: a narrow column would push "Replace floor plan" past the box */}
+        <div className="min-w-0 flex-1 basis-48 space-y-2">
           <p className="text-sm text-slate-600">
             {current ? 'Drop a new image here to replace it, or' : 'Drop an image here, or'}
           </p>
