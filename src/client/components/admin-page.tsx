@@ -1,7 +1,7 @@
 // Pieces shared by the admin area's list and form screens.
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ArrowLeft, LoaderCircle, Pencil, Plus, SearchX, Trash2 } from 'lucide-react';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, type Ref, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { errorMessage } from '../lib/api';
 import { cn } from '../lib/cn';
@@ -131,34 +131,72 @@ interface RowActionsProps {
 
 /** A table row's Edit link and Delete button. */
 export function RowActions({ name, editTo, onDelete, deleting = false }: RowActionsProps) {
-  const listReturn = useListReturnState();
   return (
     <div className="flex items-center justify-end gap-2">
-      {editTo ? (
-        <Link to={editTo} state={listReturn} className={buttonClass('secondary', 'sm', 'max-sm:p-2.5')}>
-          <Pencil aria-hidden="true" className="size-4" />
-          {/* why: icons only on phones, where the name column needs the room; the words stay for screen readers */}
-          <span className="max-sm:sr-only">Edit</span>
-          <span className="sr-only"> {name}</span>
-        </Link>
-      ) : null}
-      {onDelete ? (
-        <button
-          type="button"
-          onClick={onDelete}
-          disabled={deleting}
-          className={buttonClass(
-            'secondary',
-            'sm',
-            'text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5',
-          )}
-        >
-          <Trash2 aria-hidden="true" className="size-4" />
-          <span className="max-sm:sr-only">Delete</span>
-          <span className="sr-only"> {name}</span>
-        </button>
-      ) : null}
+      {editTo ? <EditAction name={name} to={editTo} /> : null}
+      {onDelete ? <DeleteAction name={name} onClick={onDelete} disabled={deleting} /> : null}
     </div>
+  );
+}
+
+/** A record's Edit: a link to its form (`to`), or a button that opens it in place (`onClick`). */
+export function EditAction({
+  name,
+  to,
+  onClick,
+  ref,
+}: {
+  name: string;
+  to?: string;
+  onClick?(): void;
+  ref?: Ref<HTMLButtonElement>;
+}) {
+  const listReturn = useListReturnState();
+  const className = buttonClass('secondary', 'sm', 'max-sm:p-2.5');
+  const content = (
+    <>
+      <Pencil aria-hidden="true" className="size-4" />
+      {/* why: icons only on phones, where the name column needs the room; the words stay for screen readers */}
+      <span className="max-sm:sr-only">Edit</span>
+      <span className="sr-only"> {name}</span>
+    </>
+  );
+  return to ? (
+    <Link to={to} state={listReturn} className={className}>
+      {content}
+    </Link>
+  ) : (
+    <button ref={ref} type="button" onClick={onClick} className={className}>
+      {content}
+    </button>
+  );
+}
+
+/** A record's Delete button (red; the words hidden on phones, as Edit's). */
+export function DeleteAction({
+  name,
+  onClick,
+  disabled = false,
+}: {
+  name: string;
+  onClick(): void;
+  disabled?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={disabled}
+      className={buttonClass(
+        'secondary',
+        'sm',
+        'text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5',
+      )}
+    >
+      <Trash2 aria-hidden="true" className="size-4" />
+      <span className="max-sm:sr-only">Delete</span>
+      <span className="sr-only"> {name}</span>
+    </button>
   );
 }
 

@@ -162,3 +162,12 @@ export function SkeletonCards({
     </SkeletonList>
   );
 }
+
+/** One grey block the size of what is loading (`className`: its size and corners), named for screen readers. */
+export function SkeletonBlock({ className, label }: { className: string; label: string }) {
+  return (
+    <div role="status" className={cn('w-full animate-pulse bg-slate-100', className)}>
+      <span className="sr-only">{label}</span>
+    </div>
+  );
+}

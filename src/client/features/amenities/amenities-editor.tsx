@@ -1,11 +1,12 @@
 // The admin's list of amenities per floor (Categories & Floors screen): add, change inline, delete after
 // a confirmation. Shoppers see them on the Floors page.
 import { useQuery } from '@tanstack/react-query';
-import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { AMENITY_KINDS, AMENITY_LABELS, type Amenity, AmenityInput } from '../../../shared/amenity';
 import { type Floor, levelLabel } from '../../../shared/place';
+import { DeleteAction, EditAction } from '../../components/admin-page';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { ChoiceOptions, SelectField, TextField } from '../../components/ui/form-field';
@@ -125,29 +126,17 @@ export function AmenitiesPanel() {
                               </p>
                             </div>
                             {can('update', 'amenity') ? (
-                              <Button
-                                variant="secondary"
-                                size="sm"
-                                className="max-sm:p-2.5"
+                              <EditAction
+                                name={amenityName(amenity)}
                                 onClick={() => setEditingId(amenity.id)}
-                              >
-                                <Pencil aria-hidden="true" className="size-4" />
-                                <span className="max-sm:sr-only">Edit</span>
-                                <span className="sr-only"> {amenityName(amenity)}</span>
-                              </Button>
+                              />
                             ) : null}
                             {can('delete', 'amenity') ? (
-                              <Button
-                                variant="secondary"
-                                size="sm"
-                                className="text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5"
+                              <DeleteAction
+                                name={amenityName(amenity)}
                                 onClick={() => deleting.ask(amenity)}
                                 disabled={remove.isPending && remove.variables === amenity.id}
-                              >
-                                <Trash2 aria-hidden="true" className="size-4" />
-                                <span className="max-sm:sr-only">Delete</span>
-                                <span className="sr-only"> {amenityName(amenity)}</span>
-                              </Button>
+                              />
                             ) : null}
                           </div>
                         )}

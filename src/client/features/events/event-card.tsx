@@ -2,6 +2,7 @@
 import { CalendarDays, MapPin, Store } from 'lucide-react';
 import { useId } from 'react';
 import type { Event, EventOccurrence } from '../../../shared/event';
+import { CardTitle } from '../../components/ui/card-title';
 import { cn } from '../../lib/cn';
 import { formatWhen } from './event-when';
 
@@ -13,12 +14,7 @@ interface EventCardProps {
   showShop?: boolean;
 }
 
-export function EventCard({
-  event,
-  occurrence,
-  headingLevel: Heading = 'h3',
-  showShop = true,
-}: EventCardProps) {
+export function EventCard({ event, occurrence, headingLevel = 'h3', showShop = true }: EventCardProps) {
   const titleId = useId();
   const cancelled = event.status === 'cancelled';
   return (
@@ -29,24 +25,27 @@ export function EventCard({
         cancelled ? 'border-rose-200' : 'border-slate-200',
       )}
     >
-      <div className="flex items-start justify-between gap-3">
-        <Heading id={titleId} className="min-w-0 text-lg font-semibold wrap-anywhere text-slate-900">
-          <a
-            href={`/events/${event.id}`}
-            className={cn(
-              'rounded-md hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600',
-              cancelled && 'line-through decoration-rose-700',
-            )}
-          >
-            {event.title}
-          </a>
-        </Heading>
-        {cancelled ? (
-          <span className="shrink-0 rounded-lg bg-rose-700 px-2.5 py-1 text-sm font-bold text-white">
-            Cancelled
-          </span>
-        ) : null}
-      </div>
+      <CardTitle
+        id={titleId}
+        heading={headingLevel}
+        badge={
+          cancelled ? (
+            <span className="shrink-0 rounded-lg bg-rose-700 px-2.5 py-1 text-sm font-bold text-white">
+              Cancelled
+            </span>
+          ) : null
+        }
+      >
+        <a
+          href={`/events/${event.id}`}
+          className={cn(
+            'rounded-md hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600',
+            cancelled && 'line-through decoration-rose-700',
+          )}
+        >
+          {event.title}
+        </a>
+      </CardTitle>
       <p className="inline-flex items-start gap-1.5 text-sm text-slate-700">
         <CalendarDays aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         <span>{formatWhen(occurrence)}</span>

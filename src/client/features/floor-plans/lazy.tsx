@@ -1,5 +1,6 @@
 // The plan viewer, loaded when a screen first shows a plan (it is not needed for the page's first paint).
 import { lazy, Suspense } from 'react';
+import { SkeletonBlock } from '../../components/ui/query-states';
 import type { FloorPlanProps } from './floor-plan';
 
 let loaded: typeof import('./floor-plan') | undefined;
@@ -22,13 +23,7 @@ export function LazyFloorPlan(props: FloorPlanProps) {
   // so a page that arrived with the plan drawn hydrates it when the viewer's code arrives.
   const Loaded = loaded?.FloorPlan;
   return (
-    <Suspense
-      fallback={
-        <div role="status" className="aspect-[25/16] w-full animate-pulse rounded-xl bg-slate-100">
-          <span className="sr-only">Loading the plan</span>
-        </div>
-      }
-    >
+    <Suspense fallback={<SkeletonBlock className="aspect-[25/16] rounded-xl" label="Loading the plan" />}>
       {Loaded ? <Loaded {...props} /> : <Plan {...props} />}
     </Suspense>
   );

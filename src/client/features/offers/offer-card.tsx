@@ -3,6 +3,7 @@ import { CalendarDays, Percent, Store } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Offer } from '../../../shared/offer';
+import { CardTitle } from '../../components/ui/card-title';
 import { EmptyState } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cn } from '../../lib/cn';
@@ -16,7 +17,7 @@ interface OfferCardProps {
   headingLevel?: 'h2' | 'h3';
 }
 
-export function OfferCard({ offer, showShop = true, headingLevel: Heading = 'h3' }: OfferCardProps) {
+export function OfferCard({ offer, showShop = true, headingLevel = 'h3' }: OfferCardProps) {
   const titleId = useId();
   const { shopById } = useDirectoryArea();
   return (
@@ -27,14 +28,17 @@ export function OfferCard({ offer, showShop = true, headingLevel: Heading = 'h3'
         showShop ? 'min-h-48' : 'min-h-36',
       )}
     >
-      <div className="flex items-start justify-between gap-3">
-        <Heading id={titleId} className="min-w-0 text-lg font-semibold wrap-anywhere text-slate-900">
-          {offer.title}
-        </Heading>
-        <span className="shrink-0 rounded-lg bg-rose-600 px-2.5 py-1 text-sm font-bold whitespace-nowrap text-white">
-          {offer.discount}% OFF
-        </span>
-      </div>
+      <CardTitle
+        id={titleId}
+        heading={headingLevel}
+        badge={
+          <span className="shrink-0 rounded-lg bg-rose-600 px-2.5 py-1 text-sm font-bold whitespace-nowrap text-white">
+            {offer.discount}% OFF
+          </span>
+        }
+      >
+        {offer.title}
+      </CardTitle>
       {offer.description ? (
         <p className="mt-2 text-sm wrap-anywhere text-slate-600">{offer.description}</p>
       ) : null}

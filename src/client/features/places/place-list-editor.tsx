@@ -3,7 +3,7 @@
 // highest when left empty) and changed inline. Categories also have a store type for search engines
 // (docs/decisions/034): chosen when adding ("Store" unless changed) and changed inline.
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
-import { Map as MapIcon, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Map as MapIcon, Plus } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -16,6 +16,7 @@ import {
   type Place,
   PlaceInput,
 } from '../../../shared/place';
+import { DeleteAction, EditAction } from '../../components/admin-page';
 import { Button, buttonClass } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../components/ui/form-field';
@@ -293,33 +294,21 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                       </Link>
                     ) : null}
                     {may('update') ? (
-                      <Button
+                      <EditAction
                         ref={(button) => {
                           if (button) editButtons.current.set(place.id, button);
                           else editButtons.current.delete(place.id);
                         }}
-                        variant="secondary"
-                        size="sm"
-                        className="max-sm:p-2.5"
+                        name={place.name}
                         onClick={() => setEditingId(place.id)}
-                      >
-                        <Pencil aria-hidden="true" className="size-4" />
-                        <span className="max-sm:sr-only">Edit</span>
-                        <span className="sr-only"> {place.name}</span>
-                      </Button>
+                      />
                     ) : null}
                     {may('delete') ? (
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        className="text-red-600 hover:bg-red-50 hover:text-red-700 max-sm:p-2.5"
+                      <DeleteAction
+                        name={place.name}
                         onClick={() => deleting.ask(place)}
                         disabled={remove.isPending && remove.variables === place.id}
-                      >
-                        <Trash2 aria-hidden="true" className="size-4" />
-                        <span className="max-sm:sr-only">Delete</span>
-                        <span className="sr-only"> {place.name}</span>
-                      </Button>
+                      />
                     ) : null}
                   </div>
                 )}

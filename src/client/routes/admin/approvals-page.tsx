@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { BadgeCheck, Check, LoaderCircle, Undo2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import type { ReviewedEvent } from '../../../shared/event';
@@ -38,12 +38,13 @@ export function ApprovalsPage() {
       title="Approvals"
       description="Offers and events, and changes to them, that shop managers submitted, longest waiting first. Shoppers see their terms only once they are approved."
     >
-      <QueryView
+      <ReviewQueue
         query={reviews}
+        noun={['offer', 'offers']}
+        listLabel="Waiting for approval"
         loading={
           <SkeletonCards count={2} className="space-y-4" label="Loading approvals" card="h-48 rounded-2xl" />
         }
-        isEmpty={(data) => data.items.length === 0}
         empty={
           <EmptyState
             title="No offer is waiting for approval"
@@ -53,19 +54,8 @@ export function ApprovalsPage() {
           </EmptyState>
         }
       >
-        {(data) => (
-          <>
-            <p className="text-sm text-slate-600" aria-live="polite">
-              {data.total} {data.total === 1 ? 'offer' : 'offers'} waiting
-            </p>
-            <ul aria-label="Waiting for approval" className="space-y-4">
-              {data.items.map((offer) => (
-                <ReviewItem key={offer.id} offer={offer} />
-              ))}
-            </ul>
-          </>
-        )}
-      </QueryView>
+        {(offer) => <OfferReview key={offer.id} offer={offer} />}
+      </ReviewQueue>
       <PendingEvents />
     </AdminScreen>
   );
@@ -79,28 +69,52 @@ function PendingEvents() {
       <h2 id="pending-events" className="text-xl font-bold tracking-tight text-slate-900">
         Events
       </h2>
-      <QueryView
+      <ReviewQueue
         query={events}
+        noun={['event', 'events']}
+        listLabel="Events to approve"
         loading={
           <SkeletonCards count={1} className="space-y-4" label="Loading events" card="h-40 rounded-2xl" />
         }
-        isEmpty={(data) => data.items.length === 0}
         empty={<p className="text-sm text-slate-600">No event is waiting for approval.</p>}
       >
-        {(data) => (
-          <>
-            <p className="text-sm text-slate-600" aria-live="polite">
-              {data.items.length} {data.items.length === 1 ? 'event' : 'events'} waiting
-            </p>
-            <ul aria-label="Events to approve" className="space-y-4">
-              {data.items.map((event) => (
-                <EventReviewItem key={event.id} event={event} />
-              ))}
-            </ul>
-          </>
-        )}
-      </QueryView>
+        {(event) => <EventReview key={event.id} event={event} />}
+      </ReviewQueue>
     </section>
+  );
+}
+
+const waiting = (data: { items: unknown[]; total?: number }) => data.total ?? data.items.length;
+
+/** One kind's waiting items: loading and empty states, how many wait, the list. */
+function ReviewQueue<T>({
+  query,
+  noun: [one, many],
+  listLabel,
+  loading,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<{ items: T[]; total?: number }>;
+  noun: [string, string];
+  listLabel: string;
+  loading: ReactNode;
+  empty: ReactNode;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <QueryView query={query} loading={loading} isEmpty={(data) => data.items.length === 0} empty={empty}>
+      {(data) => (
+        <>
+          <p className="text-sm text-slate-600" aria-live="polite">
+            {waiting(data)} {waiting(data) === 1 ? one : many} waiting
+          </p>
+          <ul aria-label={listLabel} className="space-y-4">
+            {data.items.map(children)}
+          </ul>
+        </>
+      )}
+    </QueryView>
   );
 }
 
@@ -125,62 +139,23 @@ const shown = (value: unknown) =>
       ? JSON.stringify(value)
       : String(value);
 
-function EventReviewItem({ event }: { event: ReviewedEvent }) {
-  const titleId = useId();
+function EventReview({ event }: { event: ReviewedEvent }) {
   const decide = useDecideEvent();
-  const [sendingBack, setSendingBack] = useState(false);
-  const [comment, setComment] = useState('');
-  const [commentError, setCommentError] = useState<string | undefined>();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const version = event.review?.version ?? '';
   const change = event.approved;
+  const version = event.review?.version ?? '';
   const proposal = event.review?.proposal ?? null;
-
-  async function run(decision: 'approve' | 'send-back') {
-    setServerError(null);
-    try {
-      await decide.mutateAsync({ id: event.id, decision, version, comment });
-      toast.success(
-        decision === 'approve'
-          ? `"${event.title}" approved: now live`
-          : `"${event.title}" sent back to the shop`,
-      );
-    } catch (error) {
-      setServerError(errorMessage(error));
-      toast.error(errorMessage(error));
-    }
-  }
-
-  function handleSendBack(formEvent: React.FormEvent<HTMLFormElement>) {
-    formEvent.preventDefault();
-    const parsed = SendBackInput.safeParse({ comment, version });
-    if (!parsed.success) {
-      setCommentError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setCommentError(undefined);
-    void run('send-back');
-  }
-
   return (
-    <li
-      aria-labelledby={titleId}
-      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+    <ReviewCard
+      heading="h3"
+      title={event.title}
+      place={event.shopName ?? 'The mall'}
+      review={event.review}
+      badge={change ? 'Change to a live event' : 'New event'}
+      approve={() => decide.mutateAsync({ id: event.id, decision: 'approve', version })}
+      approved={`"${event.title}" approved: now live`}
+      sendBack={(comment) => decide.mutateAsync({ id: event.id, decision: 'send-back', version, comment })}
     >
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
-          <p className="text-sm font-medium text-indigo-700">{event.shopName ?? 'The mall'}</p>
-          <h3 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
-            {event.title}
-          </h3>
-          <p className="mt-0.5 text-sm text-slate-600">
-            Submitted by{' '}
-            <span className="wrap-anywhere text-slate-800">{event.review?.submittedBy ?? 'unknown'}</span>
-          </p>
-        </div>
-        <Badge tone="amber">{change ? 'Change to a live event' : 'New event'}</Badge>
-      </div>
-      <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-2">
+      <dl className="grid gap-2 text-sm sm:grid-cols-2">
         <div>
           <dt className="font-medium text-slate-900">When{change ? ' (live)' : ''}</dt>
           <dd className="text-slate-700">
@@ -201,94 +176,103 @@ function EventReviewItem({ event }: { event: ReviewedEvent }) {
             ))
           : null}
       </dl>
-      <div className="mt-5 space-y-4 border-t border-slate-100 pt-4">
-        <FormAlert message={serverError} />
-        {sendingBack ? (
-          <form noValidate onSubmit={handleSendBack} className="space-y-3">
-            <TextAreaField
-              label="What should change? (the shop's manager sees this)"
-              value={comment}
-              onChange={(change) => setComment(change.target.value)}
-              maxLength={REVIEW_COMMENT_MAX}
-              required
-              error={commentError}
-              disabled={decide.isPending}
-            />
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={() => setSendingBack(false)} disabled={decide.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" variant="danger" disabled={decide.isPending}>
-                Send back<span className="sr-only"> {event.title}</span>
-              </Button>
-            </div>
-          </form>
-        ) : (
-          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={() => setSendingBack(true)} disabled={decide.isPending}>
-              <Undo2 aria-hidden="true" className="size-4" />
-              Send back…<span className="sr-only"> {event.title}</span>
-            </Button>
-            <Button onClick={() => void run('approve')} disabled={decide.isPending}>
-              {decide.isPending ? (
-                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-              ) : (
-                <Check aria-hidden="true" className="size-4" />
-              )}
-              Approve<span className="sr-only"> {event.title}</span>
-            </Button>
-          </div>
-        )}
-      </div>
-    </li>
+    </ReviewCard>
   );
 }
 
-function ReviewItem({ offer }: { offer: ReviewedOffer }) {
-  const titleId = useId();
+function OfferReview({ offer }: { offer: ReviewedOffer }) {
   const approve = useApproveOffer();
   const sendBack = useSendBackOffer();
+  const change = offer.approved;
+  // the terms on screen: a decision names them, and is refused when the shop changed them since
+  const version = offer.review?.version ?? '';
+  return (
+    <ReviewCard
+      heading="h2"
+      title={offer.title}
+      place={
+        <Link
+          to={`/admin/shops/${offer.shopId}`}
+          className="rounded hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+        >
+          {offer.shopName}
+        </Link>
+      }
+      review={offer.review}
+      badge={change ? 'Change to a live offer' : 'New offer'}
+      approve={() => approve.mutateAsync({ offerId: offer.id, version })}
+      approved={
+        change ? `Change to "${offer.title}" approved: now live` : `"${offer.title}" approved: now live`
+      }
+      sendBack={(comment) => sendBack.mutateAsync({ offerId: offer.id, comment, version })}
+    >
+      {change ? <ProposedChange offer={offer} /> : <OfferTerms offer={offer} />}
+    </ReviewCard>
+  );
+}
+
+/**
+ * A submission waiting for a decision (an offer's or an event's): who sent it and when, what it says
+ * (`children`), Approve, or Send back with a comment for the shop's manager. Both decisions name the
+ * version on screen, so the server refuses one made on terms changed since (docs/decisions/030).
+ */
+function ReviewCard({
+  heading: Heading,
+  title,
+  place,
+  review,
+  badge,
+  approve,
+  approved,
+  sendBack,
+  children,
+}: {
+  heading: 'h2' | 'h3';
+  title: string;
+  place: ReactNode;
+  review: { submittedBy: string | null; submittedAt: string | null; version: string } | null;
+  badge: string;
+  approve: () => Promise<unknown>;
+  /** The toast once approved. */
+  approved: string;
+  sendBack: (comment: string) => Promise<unknown>;
+  children: ReactNode;
+}) {
+  const titleId = useId();
   const settings = useQuery(settingsQuery);
   const [sendingBack, setSendingBack] = useState(false);
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string | undefined>();
   const [serverError, setServerError] = useState<string | null>(null);
-  const busy = approve.isPending || sendBack.isPending;
-  const change = offer.approved;
-  // the terms on screen: a decision names them, and is refused when the shop changed them since
-  const version = offer.review?.version ?? '';
+  const [pending, setPending] = useState<'approve' | 'send-back' | null>(null);
+  const busy = pending !== null;
 
-  async function handleApprove() {
+  async function decide(decision: 'approve' | 'send-back', action: () => Promise<unknown>, done: string) {
     setServerError(null);
+    setPending(decision);
     try {
-      await approve.mutateAsync({ offerId: offer.id, version });
-      toast.success(
-        change ? `Change to "${offer.title}" approved: now live` : `"${offer.title}" approved: now live`,
-      );
+      await action();
+      toast.success(done);
     } catch (error) {
       setServerError(errorMessage(error));
       toast.error(errorMessage(error));
+    } finally {
+      setPending(null);
     }
   }
 
-  async function handleSendBack(event: React.FormEvent<HTMLFormElement>) {
+  function handleSendBack(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = SendBackInput.safeParse({ comment, version });
+    const parsed = SendBackInput.safeParse({ comment, version: review?.version ?? '' });
     if (!parsed.success) {
       setCommentError(parsed.error.issues[0]?.message);
       return;
     }
     setCommentError(undefined);
-    setServerError(null);
-    try {
-      await sendBack.mutateAsync({ offerId: offer.id, comment: parsed.data.comment, version });
-      toast.success(`"${offer.title}" sent back to the shop`);
-    } catch (error) {
-      setServerError(errorMessage(error));
-      toast.error(errorMessage(error));
-    }
+    void decide('send-back', () => sendBack(parsed.data.comment), `"${title}" sent back to the shop`);
   }
 
+  const spinner = <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />;
   return (
     <li
       aria-labelledby={titleId}
@@ -296,35 +280,28 @@ function ReviewItem({ offer }: { offer: ReviewedOffer }) {
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <p className="text-sm font-medium text-indigo-700">
-            <Link
-              to={`/admin/shops/${offer.shopId}`}
-              className="rounded hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
-            >
-              {offer.shopName}
-            </Link>
-          </p>
-          <h2 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
-            {offer.title}
-          </h2>
+          <p className="text-sm font-medium text-indigo-700">{place}</p>
+          <Heading id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
+            {title}
+          </Heading>
           <p className="mt-0.5 text-sm text-slate-600">
             Submitted by{' '}
-            <span className="wrap-anywhere text-slate-800">{offer.review?.submittedBy ?? 'unknown'}</span>
-            {offer.review?.submittedAt ? (
+            <span className="wrap-anywhere text-slate-800">{review?.submittedBy ?? 'unknown'}</span>
+            {review?.submittedAt ? (
               <>
                 {' '}
                 on{' '}
-                <time dateTime={offer.review.submittedAt}>
-                  {formatWhen(offer.review.submittedAt, settings.data?.timeZone)}
+                <time dateTime={review.submittedAt}>
+                  {formatWhen(review.submittedAt, settings.data?.timeZone)}
                 </time>
               </>
             ) : null}
           </p>
         </div>
-        <Badge tone="amber">{change ? 'Change to a live offer' : 'New offer'}</Badge>
+        <Badge tone="amber">{badge}</Badge>
       </div>
 
-      <div className="mt-4">{change ? <ProposedChange offer={offer} /> : <OfferTerms offer={offer} />}</div>
+      <div className="mt-4">{children}</div>
 
       <div className="mt-5 space-y-4 border-t border-slate-100 pt-4">
         <FormAlert message={serverError} />
@@ -344,10 +321,8 @@ function ReviewItem({ offer }: { offer: ReviewedOffer }) {
                 Cancel
               </Button>
               <Button type="submit" variant="danger" disabled={busy}>
-                {sendBack.isPending ? (
-                  <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-                ) : null}
-                Send back<span className="sr-only"> {offer.title}</span>
+                {pending === 'send-back' ? spinner : null}
+                Send back<span className="sr-only"> {title}</span>
               </Button>
             </div>
           </form>
@@ -355,15 +330,11 @@ function ReviewItem({ offer }: { offer: ReviewedOffer }) {
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <Button variant="secondary" onClick={() => setSendingBack(true)} disabled={busy}>
               <Undo2 aria-hidden="true" className="size-4" />
-              Send back…<span className="sr-only"> {offer.title}</span>
+              Send back…<span className="sr-only"> {title}</span>
             </Button>
-            <Button onClick={handleApprove} disabled={busy}>
-              {approve.isPending ? (
-                <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-              ) : (
-                <Check aria-hidden="true" className="size-4" />
-              )}
-              Approve<span className="sr-only"> {offer.title}</span>
+            <Button onClick={() => void decide('approve', approve, approved)} disabled={busy}>
+              {pending === 'approve' ? spinner : <Check aria-hidden="true" className="size-4" />}
+              Approve<span className="sr-only"> {title}</span>
             </Button>
           </div>
         )}
