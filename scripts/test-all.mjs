@@ -1,25 +1,36 @@
 #!/usr/bin/env node
-// `npm test`: every suite once, in order, stopping at the first failure, then a table of where the time
-// went (CI prints it too). Each step is an npm script, runnable on its own.
+// `npm test`: every suite once, stopping at the first failure, then a table of where the time went (CI
+// prints it too). Each step is an npm script, runnable on its own.
 //
-// MALL_TEST_ALONGSIDE_E2E (CI sets it, .ci/run): a command run at the same time as the build and the
-// end-to-end step, its output kept in a file and printed after. The browser tests mostly wait (for pages,
-// the server, animations: with two workers they used about a third of 2 cores), so another suite beside
-// them takes less time than after them. Its failure fails `npm test`.
+// Some run beside another, their output kept in a file and printed after it, because the other leaves a
+// core idle: the type check (one thread) and the lint beside the unit tests; and, when
+// MALL_TEST_ALONGSIDE_E2E is set (CI sets it, .ci/run), that command beside the build and the end-to-end
+// step — the browser tests mostly wait (for pages, the server, animations: with two workers they used
+// about a third of 2 cores), so another suite beside them takes less time than after them. A failure
+// beside a step fails `npm test` as the step's own would.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+const alongsideE2e = process.env.MALL_TEST_ALONGSIDE_E2E?.trim();
+/** [name, command, [name, command] run beside it (in turn), or none]. */
 const steps = [
-  ['typecheck', 'npm run typecheck'],
-  ['lint', 'npm run lint'],
-  ['unit tests', 'npm run test:unit'],
-  ['API tests (embedded PostgreSQL)', 'npm run test:api'],
-  ['build + end-to-end tests (Chromium)', 'npm run test:e2e'],
+  [
+    'unit tests',
+    'npm run test:unit',
+    [
+      ['typecheck', 'npm run typecheck'],
+      ['lint', 'npm run lint'],
+    ],
+  ],
+  ['API tests (embedded PostgreSQL)', 'npm run test:api', []],
+  [
+    'build + end-to-end tests (Chromium)',
+    'npm run test:e2e',
+    alongsideE2e ? [[alongsideE2e, alongsideE2e]] : [],
+  ],
 ];
-const E2E_STEP = 'build + end-to-end tests (Chromium)';
-const alongside = process.env.MALL_TEST_ALONGSIDE_E2E?.trim();
 
 /** Runs `command` in a shell; its output to ours, or to `logFile`. Resolves its exit code. */
 const run = (command, logFile) =>
@@ -40,28 +51,30 @@ const outcome = (code) => (code === 0 ? 'passed' : `FAILED (${code})`);
 const table = [];
 let failed;
 const started = performance.now();
-for (const [name, command] of steps) {
+for (const [name, command, besides] of steps) {
   const start = performance.now();
-  let side;
-  if (name === E2E_STEP && alongside) {
-    const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mall-alongside-')), 'output.log');
-    console.log(`\nnpm test: alongside the end-to-end tests: ${alongside} (its output after them)\n`);
-    side = run(alongside, logFile).then((code) => ({
-      code,
-      logFile,
-      secs: (performance.now() - start) / 1000,
-    }));
-  }
+  // Beside the step: each in turn, its output in a file, printed once the step is done.
+  const side = (async () => {
+    const done = [];
+    for (const [sideName, sideCommand] of besides) {
+      const sideStart = performance.now();
+      const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mall-beside-')), 'output.log');
+      console.log(`\nnpm test: beside the ${name}: ${sideCommand} (its output after them)\n`);
+      const code = await run(sideCommand, logFile);
+      done.push({ sideName, sideCommand, code, logFile, secs: (performance.now() - sideStart) / 1000 });
+      if (code !== 0) break;
+    }
+    return done;
+  })();
   const code = await run(command);
   table.push([name, (performance.now() - start) / 1000, outcome(code)]);
-  if (side) {
-    const { code: sideCode, logFile, secs } = await side;
-    console.log(`\n===== alongside the end-to-end tests: ${alongside} =====\n`);
+  for (const { sideName, sideCommand, code: sideCode, logFile, secs } of await side) {
+    console.log(`\n===== beside the ${name}: ${sideCommand} =====\n`);
     process.stdout.write(fs.readFileSync(logFile));
-    console.log(`\n===== end of ${alongside}: ${outcome(sideCode)} in ${secs.toFixed(1)} s =====`);
+    console.log(`\n===== end of ${sideCommand}: ${outcome(sideCode)} in ${secs.toFixed(1)} s =====`);
     fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
-    table.push([`  alongside: ${alongside}`, secs, outcome(sideCode)]);
-    if (sideCode !== 0) failed ??= `alongside: ${alongside}`;
+    table.push([`  beside: ${sideName}`, secs, outcome(sideCode)]);
+    if (sideCode !== 0) failed ??= `beside the ${name}: ${sideName}`;
   }
   if (code !== 0) failed = name;
   if (failed) break;
