@@ -232,6 +232,10 @@ describe('events: the preview refuses rows with the events API’s messages', ()
         { repeat: 'Repeat must be an RRULE such as FREQ=WEEKLY;BYDAY=SA;COUNT=8' },
       ],
       [{ repeat: 'FREQ=WEEKLY;COUNT=2;COUNT=3' }, { repeat: 'Repeat has COUNT twice' }],
+      // Numbers as the forms read them (decision 022): plain digits only, or the schema's own message.
+      [{ repeat: 'FREQ=WEEKLY;INTERVAL=+2' }, { repeat: 'Every how many weeks or months' }],
+      [{ repeat: 'FREQ=WEEKLY;COUNT=1e3' }, { repeat: 'Number of times must be a whole number' }],
+      [{ repeat: 'FREQ=WEEKLY;COUNT=0x10' }, { repeat: 'Number of times must be a whole number' }],
     ];
     const bad = [
       ...refusedLikeTheApi.map(([cells], i) => ({ cells, says: apiSays[i] as Record<string, string> })),
