@@ -43,6 +43,8 @@ for (const width of WIDTHS) {
       page,
       browser,
     }) => {
+      // Three visitors, the counts' flush and an import run (as import-export.spec.ts): past 30 s on a busy machine.
+      test.slow();
       const word = randomWord(9);
       const term = `plimsoll${randomWord(5)}`;
       await registerAdmin(page);
