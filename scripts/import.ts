@@ -20,9 +20,10 @@ await runCli(async () => {
     options: { kind: { type: 'string' }, 'valid-only': { type: 'boolean' }, preview: { type: 'boolean' } },
   });
   const file = positionals[0];
-  if (!file) throw new CliError('Give the file: npm run import -- FILE --kind shops|products|offers');
+  if (!file) throw new CliError(`Give the file: npm run import -- FILE --kind ${IMPORT_KINDS.join('|')}`);
   const kind = values.kind as ImportKind;
-  if (!IMPORT_KINDS.includes(kind)) throw new CliError('Give the kind: --kind shops, products or offers');
+  if (!IMPORT_KINDS.includes(kind))
+    throw new CliError('Give the kind: --kind shops, products, offers, events or synonyms');
   let text: string;
   try {
     text = decodeFile(await readFile(file));
@@ -38,6 +39,7 @@ await runCli(async () => {
       () => new Date(),
       env.MALL_IMPORT_LEASE_S,
       opened.workerConnection,
+      env.MALL_TIMEZONE,
     );
     const settle = async (run: ImportRun, what: string): Promise<ImportRun> => {
       let last = '';

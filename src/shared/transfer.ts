@@ -21,7 +21,7 @@ export const EXPORT_KINDS = [
   'events',
 ] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
-export const IMPORT_KINDS = ['shops', 'products', 'offers'] as const;
+export const IMPORT_KINDS = ['shops', 'products', 'offers', 'events', 'synonyms'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** Every kind's columns, in the export's order; an import takes them in any order. */
@@ -31,10 +31,10 @@ export const COLUMNS = {
   offers: ['shop_code', 'shop', 'title', 'description', 'discount', 'start_date', 'end_date'],
   categories: ['name'],
   floors: ['name', 'level'],
-  /** Search synonyms (docs/decisions/035): imported by POST /api/synonyms/import, upserted by term. */
+  /** Search synonyms (docs/decisions/035, 038): upserted by term. */
   synonyms: ['term', 'replacement'],
-  // Events (issue 35): times as the mall's wall clock, the repeat as its RRULE (RFC 5545), tags and
-  // exception dates separated by spaces. Export only, for now.
+  // Events (issue 35, docs/decisions/038): times as the mall's wall clock, the repeat as its RRULE
+  // (RFC 5545), tags and exception dates separated by spaces; the import reads back what the export writes.
   events: [
     'shop_code',
     'shop',
@@ -59,6 +59,9 @@ export const REQUIRED_COLUMNS: Record<ImportKind, readonly string[]> = {
   shops: ['name', 'category', 'floor'],
   products: ['name', 'price'],
   offers: ['title', 'discount', 'start_date', 'end_date'],
+  // An event without shop columns is the mall's own; the rest are the event form's required fields.
+  events: ['title', 'place_kind', 'all_day', 'start_date', 'end_date'],
+  synonyms: ['term', 'replacement'],
 };
 
 /** The template's one example row per kind. */
@@ -92,6 +95,24 @@ export const TEMPLATE_EXAMPLE: Record<ImportKind, Record<string, string>> = {
     start_date: '2026-06-01',
     end_date: '2026-08-31',
   },
+  events: {
+    shop_code: 'T-104',
+    shop: 'Green Leaf Books',
+    title: 'Story time',
+    description: 'Picture books read aloud, for children up to seven',
+    place_kind: 'shop',
+    place: 'Green Leaf Books',
+    all_day: 'no',
+    start_date: '2026-06-06',
+    start_time: '10:30',
+    end_date: '2026-06-06',
+    end_time: '11:15',
+    tags: 'kids books',
+    repeat: 'FREQ=WEEKLY;BYDAY=SA;COUNT=8',
+    except: '2026-06-20',
+    status: 'scheduled',
+  },
+  synonyms: { term: 'loo', replacement: 'toilets' },
 };
 
 /** What the template says under its example row, one rule a line. */
@@ -110,6 +131,18 @@ export const IMPORT_RULES: Record<ImportKind, readonly string[]> = {
     'shop_code or shop: the offer’s shop. An offer of the shop with exactly this title is updated.',
     'discount: a whole number from 1 to 100. Dates as YYYY-MM-DD; the end on or after the start.',
   ],
+  events: [
+    'shop_code or shop: the organizing shop, by its code or its exact name; both empty: the mall’s own event.',
+    'An event of the same organizer with exactly this title and start date is updated (several that day: the one starting at start_time); otherwise one is created, live at once.',
+    'place_kind: mall, floor, amenity or shop. place: the floor’s, the amenity’s (as the export writes it, “Toilets, near Gate 2”) or the shop’s name; empty for the whole mall.',
+    'all_day: yes or no. Dates as YYYY-MM-DD, times as HH:MM on the mall’s clock (empty when all day).',
+    'tags: separated by spaces (kids late-night). repeat: an RRULE such as FREQ=WEEKLY;BYDAY=SA;COUNT=8 (FREQ weekly or monthly, INTERVAL, BYDAY, UNTIL or COUNT), empty for once. except: dates it does not take place, separated by spaces.',
+    'status: scheduled or cancelled.',
+  ],
+  synonyms: [
+    'term: what shoppers type; replacement: what search looks for instead. Both are kept as search reads them (lower case, no accents).',
+    'A row whose term the mall has already changes its replacement; a new term is added.',
+  ],
 };
 
 /** The largest file an import takes (about 200,000 product rows with long descriptions). */
@@ -127,7 +160,7 @@ export const ExportQuery = {
 } as const;
 
 export const ImportStartQuery = z.strictObject({
-  kind: z.enum(IMPORT_KINDS, { error: 'Kind must be shops, products or offers' }),
+  kind: z.enum(IMPORT_KINDS, { error: 'Kind must be shops, products, offers, events or synonyms' }),
   /** Shown as the run's title and in the audit log: one line of clean text (shared/text.ts). */
   fileName: cleanLine(200, 'File name must be at most 200 characters', 'File name must be one line')
     .pipe(z.string().min(1, 'File name is required'))

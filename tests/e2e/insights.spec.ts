@@ -43,6 +43,8 @@ for (const width of WIDTHS) {
       page,
       browser,
     }) => {
+      // Three visitors, the counts' flush and an import run (as import-export.spec.ts): past 30 s on a busy machine.
+      test.slow();
       const word = randomWord(9);
       const term = `plimsoll${randomWord(5)}`;
       await registerAdmin(page);
@@ -79,15 +81,51 @@ for (const width of WIDTHS) {
       await page.goto('/admin/synonyms');
       await expect(page.getByRole('cell', { name: term, exact: true })).toBeVisible();
       await expectNoAxeViolations(page, 'Search synonyms');
-      // The CSV kind: a file of synonyms imported from the screen.
+      // A file of synonyms: the shared import, its kind chosen (docs/decisions/038), reached by keyboard.
       const imported = `kicks${randomWord(6)}`;
-      await page.getByLabel('Synonyms CSV file').setInputFiles({
+      await page.getByRole('link', { name: 'Import', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL('/admin/imports/new?kind=synonyms');
+      await expect(page.getByRole('heading', { level: 1, name: 'Import search synonyms' })).toBeVisible();
+      const kind = page.getByLabel('What the file holds');
+      await expect(kind).toHaveValue('synonyms');
+      await expect(kind.getByRole('option')).toHaveText([
+        'Shops',
+        'Products',
+        'Offers',
+        'Events',
+        'Search synonyms',
+      ]);
+      await expect(page.getByRole('link', { name: 'Download the template' })).toHaveAttribute(
+        'href',
+        '/api/imports/template/synonyms',
+      );
+      await expectNoAxeViolations(page, 'Import search synonyms');
+      await page.getByLabel('CSV file').setInputFiles({
         name: 'synonyms.csv',
         mimeType: 'text/csv',
-        buffer: Buffer.from(`term,replacement\n${imported},sneaker ${word}\n`),
+        buffer: Buffer.from(`term,replacement\n${imported},sneaker ${word}\n!!!,toilets\n`),
       });
-      await expect(page.getByText('Synonyms imported: 1 added, 0 changed')).toBeVisible();
+      await page.getByRole('button', { name: 'Check the file' }).click();
+      await expect(page.getByRole('heading', { name: 'Preview' })).toBeVisible();
+      const refused = page.getByRole('table', { name: 'Refused rows' });
+      await expect(
+        refused.getByRole('row', { name: /3 term Use at least one letter or digit/ }),
+      ).toBeVisible();
+      await page.getByLabel(/Import the valid rows only/).check();
+      await page.getByRole('button', { name: 'Import 1 row' }).click();
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Imported: 1 created, 0 updated' }),
+      ).toBeVisible({
+        timeout: 30_000,
+      });
+      await page.goto('/admin/synonyms');
       await expect(page.getByRole('cell', { name: imported, exact: true })).toBeVisible();
+      // The imported synonym works in search at once.
+      const searcher = await visitor(browser, width, AGENTS[1] ?? '');
+      await searcher.goto(`/search?q=${encodeURIComponent(imported)}`);
+      await expect(searcher.getByRole('link', { name: new RegExp(shop.name) }).first()).toBeVisible();
+      await searcher.context().close();
     });
 
     test('the Privacy page is linked from the footer and says what is never kept', async ({ page }) => {

@@ -500,7 +500,8 @@ export const importRuns = pgTable(
   'import_runs',
   {
     id: id(),
-    kind: text('kind', { enum: ['shops', 'products', 'offers'] }).notNull(),
+    /** The kinds of shared/transfer.ts IMPORT_KINDS (events and synonyms since migration 0019). */
+    kind: text('kind', { enum: ['shops', 'products', 'offers', 'events', 'synonyms'] }).notNull(),
     fileName: text('file_name').notNull(),
     /** The file as UTF-8 text (BOM removed): the confirm step reads it again inside its transaction. */
     content: text('content').notNull(),
@@ -525,7 +526,7 @@ export const importRuns = pgTable(
   },
   (t) => [
     index('import_runs_created_idx').on(t.createdAt),
-    check('import_runs_kind_check', sql`${t.kind} in ('shops', 'products', 'offers')`),
+    check('import_runs_kind_check', sql`${t.kind} in ('shops', 'products', 'offers', 'events', 'synonyms')`),
     check(
       'import_runs_status_check',
       sql`${t.status} in ('checking', 'previewed', 'running', 'done', 'failed')`,

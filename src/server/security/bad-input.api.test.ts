@@ -1585,6 +1585,28 @@ describe('a bad import file is refused with its reason, never a 5xx, and stores 
       ['plain text', HEADER, 'text/plain', 415, ''],
       ['a file over 40 MB', Buffer.alloc(40 * 1024 * 1024 + 1, 0x61), 'text/csv', 413, ''],
     ];
+  // The kinds added to the pipeline (docs/decisions/038): their own required columns.
+  const KIND_CASES: Array<[kind: string, body: string, message: string]> = [
+    ['events', 'title,all_day,start_date,end_date\n', 'Missing column: place_kind'],
+    ['events', 'title,place_kind,all_day,start_date,end_date,organizer\n', 'Unknown column: organizer'],
+    ['events', 'title;place_kind;all_day;start_date;end_date\n', 'The columns are separated by semicolons'],
+    ['synonyms', 'term\nloo\n', 'Missing column: replacement'],
+    ['synonyms', 'term,replacement,replacement\n', 'Column replacement appears twice'],
+    ['synonyms', 'term,replacement\n"loo,toilets\n', 'A quote opened on line 2 is never closed'],
+  ];
+  it.each(KIND_CASES)('%s: %s', async (kind, body, message) => {
+    const before = await d.count('import_runs' as Table);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/imports?kind=${kind}`,
+      headers: { ...d.admin.headers, 'content-type': 'text/csv' },
+      payload: body,
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect((response.json() as ApiErrorBody).error.message).toContain(message);
+    expect(await d.count('import_runs' as Table)).toBe(before);
+  });
+
   it.each(CASES)('%s', async (_label, body, type, status, message) => {
     const before = await d.count('import_runs' as Table);
     const response = await t.app.inject({
@@ -1600,8 +1622,8 @@ describe('a bad import file is refused with its reason, never a 5xx, and stores 
   });
 
   it.each([
-    ['an unknown kind', 'kind=people', 'Kind must be shops, products or offers'],
-    ['no kind', '', 'Kind must be shops, products or offers'],
+    ['an unknown kind', 'kind=people', 'Kind must be shops, products, offers, events or synonyms'],
+    ['no kind', '', 'Kind must be shops, products, offers, events or synonyms'],
     [
       'a 201-character file name',
       `kind=shops&fileName=${'f'.repeat(201)}`,

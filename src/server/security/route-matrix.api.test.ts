@@ -714,14 +714,6 @@ Object.assign(RULES, {
     }),
     success: 201,
   },
-  'POST /api/synonyms/import': {
-    request: async () => ({
-      url: '/api/synonyms/import',
-      payload: `term,replacement\n${uniqueName('term')},toilets\n`,
-      headers: { 'content-type': 'text/csv' },
-    }),
-    success: 200,
-  },
   'DELETE /api/synonyms/:id': {
     request: async () => {
       const created = await t.app.inject({

@@ -36,7 +36,7 @@ export function useConfirmImport(id: string) {
   });
 }
 
-/** What a finished run changed: every directory list and the log are refreshed. */
+/** What a finished run changed: every directory list, the events, the synonyms and search, the log. */
 export function useRefreshAfterImport() {
   const client = useQueryClient();
   return () => {
@@ -46,6 +46,11 @@ export function useRefreshAfterImport() {
       queryKeys.offers,
       queryKeys.categories,
       queryKeys.floors,
+      queryKeys.events,
+      queryKeys.eventReviews,
+      queryKeys.synonyms,
+      queryKeys.search,
+      queryKeys.insights,
       queryKeys.audit,
       queryKeys.stats,
     ])

@@ -60,16 +60,3 @@ export function useDeleteSynonym() {
     onSuccess: refresh,
   });
 }
-
-/** The synonyms CSV (term,replacement) sent as it is: all or nothing, upserted by term. */
-export function useImportSynonyms() {
-  const refresh = useRefreshAfterSynonym();
-  return useMutation({
-    mutationFn: (file: Blob) =>
-      api<{ created: number; updated: number }>('/api/synonyms/import', {
-        method: 'POST',
-        raw: { type: 'text/csv', data: file },
-      }),
-    onSuccess: refresh,
-  });
-}

@@ -5,7 +5,6 @@ export {
   synonymsQuery,
   useAddSynonym,
   useDeleteSynonym,
-  useImportSynonyms,
 } from './api';
 export { downloadCsv, toCsv } from './csv';
 export { LazyDayChart } from './lazy-chart';

@@ -1,7 +1,7 @@
 // /admin/events (issue 35): every event, approved or waiting, with its next state; add, edit, delete
 // (after a confirmation naming it). Decisions on shops' events are in Approvals.
 import { useQuery } from '@tanstack/react-query';
-import { CalendarDays, Download, Plus } from 'lucide-react';
+import { CalendarDays, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -12,6 +12,7 @@ import { Button, buttonClass } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { allEventsQuery, formatWhen, useDeleteEvent } from '../../features/events';
+import { TransferActions } from '../../features/imports';
 import { errorMessage } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 
@@ -49,16 +50,8 @@ export function EventsPage() {
       description="The mall's events and the shops'. Shops' new events and changes go live once approved in Approvals."
     >
       <div className="flex flex-wrap justify-end gap-3">
-        {/* the approved events as CSV (docs/import-export.md); no import of events yet */}
-        <a
-          href="/api/export/events"
-          download
-          className={buttonClass('secondary', 'md')}
-          aria-label="Export all events"
-        >
-          <Download aria-hidden="true" className="size-4" />
-          Export all
-        </a>
+        {/* the approved events as CSV, and a file of them imported with a preview (docs/import-export.md) */}
+        <TransferActions kind="events" noun="events" filters={{}} />
         <Link to="/admin/events/new" className={buttonClass('primary', 'md')}>
           <Plus aria-hidden="true" className="size-4" />
           Add Event

@@ -25,7 +25,13 @@ import {
 import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 
-const KIND_LABELS: Record<ImportKind, string> = { shops: 'Shops', products: 'Products', offers: 'Offers' };
+const KIND_LABELS: Record<ImportKind, string> = {
+  shops: 'Shops',
+  products: 'Products',
+  offers: 'Offers',
+  events: 'Events',
+  synonyms: 'Search synonyms',
+};
 const isKind = (value: string | null): value is ImportKind =>
   (IMPORT_KINDS as readonly string[]).includes(value ?? '');
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { Download, Trash2, Upload } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
+import { Trash2 } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { type Synonym, SynonymInput } from '../../../shared/insights';
 import { AdminScreen } from '../../components/admin-page';
@@ -9,7 +9,8 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { DataTable } from '../../components/ui/data-table';
 import { FormAlert } from '../../components/ui/form-alert';
 import { TextField } from '../../components/ui/form-field';
-import { synonymsQuery, useAddSynonym, useDeleteSynonym, useImportSynonyms } from '../../features/insights';
+import { TransferActions } from '../../features/imports';
+import { synonymsQuery, useAddSynonym, useDeleteSynonym } from '../../features/insights';
 import { ApiError, errorMessage } from '../../lib/api';
 
 /** /admin/synonyms: what shoppers type → what the mall calls it; search uses them at once. */
@@ -147,44 +148,14 @@ export function AddSynonymForm({
   );
 }
 
-/** Export the synonyms as CSV, or import a CSV of them (term,replacement): all or nothing. */
+/**
+ * The synonyms as CSV: exported, and imported through the shared import (a preview of what it would add
+ * and change, then all or nothing or the valid rows only: docs/decisions/038), as every list's files are.
+ */
 function SynonymsFile() {
-  const input = useRef<HTMLInputElement>(null);
-  const upload = useImportSynonyms();
-  function chosen(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    upload.mutate(file, {
-      onSuccess: ({ created, updated }) =>
-        toast.success(`Synonyms imported: ${created} added, ${updated} changed`),
-      onError: (error) => toast.error(`Nothing imported: ${errorMessage(error)}`),
-    });
-  }
   return (
     <div className="flex flex-wrap gap-3">
-      <a href="/api/export/synonyms" download className={buttonClass('secondary')}>
-        <Download aria-hidden="true" className="size-4" />
-        Export CSV
-      </a>
-      <button
-        type="button"
-        className={buttonClass('secondary')}
-        disabled={upload.isPending}
-        onClick={() => input.current?.click()}
-      >
-        <Upload aria-hidden="true" className="size-4" />
-        Import CSV
-      </button>
-      <input
-        ref={input}
-        type="file"
-        accept=".csv,text/csv"
-        className="sr-only"
-        tabIndex={-1}
-        aria-label="Synonyms CSV file"
-        onChange={chosen}
-      />
+      <TransferActions kind="synonyms" noun="search synonyms" filters={{}} />
     </div>
   );
 }

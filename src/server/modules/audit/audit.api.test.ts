@@ -238,19 +238,6 @@ describe('every write route, performed, leaves exactly its expected audit entrie
       status: 201,
       entries: [['synonym', 'create']],
     },
-    // The synonyms CSV: one entry per synonym it adds or changes.
-    'POST /api/synonyms/import': {
-      request: async () => ({
-        url: '/api/synonyms/import',
-        payload: `term,replacement\n${uniqueName('term')},toilets\n${uniqueName('term')},cash machine\n`,
-        headers: { ...d.admin.headers, 'content-type': 'text/csv' },
-      }),
-      status: 200,
-      entries: [
-        ['synonym', 'create'],
-        ['synonym', 'create'],
-      ],
-    },
     'DELETE /api/synonyms/:id': {
       request: async () => {
         const created = await t.app.inject({

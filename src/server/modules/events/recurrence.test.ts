@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type EventTiming, lastDate, occurrences, rruleValue, upcoming, weekdayKey } from './recurrence';
+import {
+  type EventTiming,
+  lastDate,
+  occurrences,
+  RRULE_SHAPE_MESSAGE,
+  repeatFromRrule,
+  repeatKey,
+  rruleValue,
+  upcoming,
+  weekdayKey,
+} from './recurrence';
 
 const timed = (over: Partial<EventTiming>): EventTiming => ({
   allDay: false,
@@ -170,5 +180,80 @@ describe('all-day events', () => {
       '2026-12-01T05:00:00.000Z',
       '2027-01-01T05:00:00.000Z',
     ]);
+  });
+});
+
+describe('an RRULE read back (the events import: docs/decisions/038)', () => {
+  const repeats: EventTiming['repeat'][] = [
+    { freq: 'weekly' },
+    { freq: 'weekly', days: ['sat', 'mon'], interval: 2, count: 6 },
+    { freq: 'weekly', until: '2026-06-27' },
+    { freq: 'monthly', interval: 3, until: '2026-12-31' },
+    { freq: 'monthly', count: 500 },
+  ];
+  for (const zone of ['America/New_York', 'Asia/Kolkata', 'Pacific/Auckland', 'UTC'])
+    for (const allDay of [false, true])
+      it(`gives back what rruleValue wrote: ${zone}, ${allDay ? 'all day' : 'timed'}`, () => {
+        for (const repeat of repeats) {
+          const timing = allDay
+            ? { ...timed({ repeat }), startTime: null, endTime: null, allDay: true }
+            : timed({ startTime: '23:30', endTime: '23:45', repeat });
+          const written = rruleValue(timing, zone) as string;
+          const read = repeatFromRrule(written, zone);
+          expect('repeat' in read, written).toBe(true);
+          // The same repeat: days written out and the interval of 1 are what the stored one means.
+          const back = (read as { repeat: EventTiming['repeat'] }).repeat;
+          expect(repeatKey(back, timing.startDate), written).toBe(repeatKey(repeat, timing.startDate));
+        }
+      });
+
+  it('reads a timed UNTIL, written in UTC, as the mall’s date — not the UTC date', () => {
+    // 23:59:59 on 27 June in New York is 03:59:59 on the 28th in UTC.
+    expect(repeatFromRrule('FREQ=WEEKLY;UNTIL=20260628T035959Z', 'America/New_York')).toEqual({
+      repeat: { freq: 'weekly', until: '2026-06-27' },
+    });
+    // 23:59:59 on 27 June in Auckland is 11:59:59 on the 27th in UTC; a date stays the date.
+    expect(repeatFromRrule('RRULE:freq=monthly;until=20260627T115959Z', 'Pacific/Auckland')).toEqual({
+      repeat: { freq: 'monthly', until: '2026-06-27' },
+    });
+    expect(repeatFromRrule('FREQ=MONTHLY;UNTIL=20270101', 'Pacific/Auckland')).toEqual({
+      repeat: { freq: 'monthly', until: '2027-01-01' },
+    });
+  });
+
+  it('hands what the schema refuses on to it, and refuses what is no RRULE of the events form', () => {
+    expect(repeatFromRrule('FREQ=DAILY;INTERVAL=x;COUNT=2.5;BYDAY=SA,1MO', 'UTC')).toEqual({
+      repeat: { freq: 'daily', interval: Number.NaN, count: Number.NaN, days: ['sat', '1mo'] },
+    });
+    expect(repeatFromRrule('FREQ=WEEKLY;UNTIL=soon', 'UTC')).toEqual({
+      repeat: { freq: 'weekly', until: 'SOON' },
+    });
+    expect(repeatFromRrule('FREQ=MONTHLY;BYSETPOS=-1', 'UTC')).toEqual({
+      message:
+        "Repeat cannot use BYSETPOS: events repeat weekly on chosen days or monthly on the start date's day",
+    });
+    expect(repeatFromRrule('FREQ=WEEKLY;FREQ=MONTHLY', 'UTC')).toEqual({ message: 'Repeat has FREQ twice' });
+    for (const text of ['weekly', ';', 'RRULE:', '=WEEKLY'])
+      expect(repeatFromRrule(text, 'UTC')).toEqual({ message: RRULE_SHAPE_MESSAGE });
+  });
+
+  it('tells two ways of writing the same repeat from a different one', () => {
+    const saturday = '2026-03-21';
+    expect(repeatKey({ freq: 'weekly' }, saturday)).toBe(
+      repeatKey(
+        { freq: 'weekly', days: ['sat'], interval: 1, until: null, count: null, except: [] },
+        saturday,
+      ),
+    );
+    expect(repeatKey({ freq: 'weekly', except: ['2026-04-04', '2026-03-28'] }, saturday)).toBe(
+      repeatKey({ freq: 'weekly', except: ['2026-03-28', '2026-04-04'] }, saturday),
+    );
+    expect(repeatKey({ freq: 'weekly' }, saturday)).not.toBe(
+      repeatKey({ freq: 'weekly', days: ['sun'] }, saturday),
+    );
+    expect(repeatKey({ freq: 'weekly', count: 3 }, saturday)).not.toBe(
+      repeatKey({ freq: 'weekly' }, saturday),
+    );
+    expect(repeatKey(null, saturday)).not.toBe(repeatKey({ freq: 'monthly' }, saturday));
   });
 });

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { EventOccurrence, EventRepeat } from '../../../shared/event';
 import { WEEKDAYS } from '../../../shared/hours-core';
 import { addDays, zonedInstant } from '../../../shared/hours-status';
+import { mallToday } from '../../lib/mall-time';
 
 // rrule ships CommonJS as its entry point (its ESM build is for bundlers): loaded as Node loads it.
 const { RRule, RRuleSet } = createRequire(import.meta.url)('rrule') as typeof import('rrule');
@@ -186,4 +187,97 @@ export function utcStamp(instant: number): string {
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '');
+}
+
+const RRULE_DAY_KEYS: Record<string, (typeof WEEKDAYS)[number]> = {
+  MO: 'mon',
+  TU: 'tue',
+  WE: 'wed',
+  TH: 'thu',
+  FR: 'fri',
+  SA: 'sat',
+  SU: 'sun',
+};
+/** The RRULE parts the events form can make (rruleValue writes no others). */
+const RRULE_PARTS = new Set(['FREQ', 'INTERVAL', 'BYDAY', 'UNTIL', 'COUNT']);
+export const RRULE_SHAPE_MESSAGE = 'Repeat must be an RRULE such as FREQ=WEEKLY;BYDAY=SA;COUNT=8';
+
+/** An RRULE's number as the form reads numbers: plain digits, or NaN (the schema says what is wrong). */
+const ruleNumber = (text: string) => (/^\d{1,6}$/.test(text) ? Number(text) : Number.NaN);
+
+/**
+ * An UNTIL as a mall date: a DATE as it is; a UTC DATE-TIME (what rruleValue writes for a timed event:
+ * the last second of the until date in the mall's zone) as the mall's date at that instant; a floating
+ * DATE-TIME as its date. Anything else is handed on as it is, for the schema to refuse.
+ */
+function untilDate(text: string, timeZone: string): string {
+  const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/.exec(text);
+  if (!match) return text;
+  const [, year, month, day, hour, minute, second, utc] = match;
+  const date = `${year}-${month}-${day}`;
+  if (!utc) return date;
+  const instant = Date.parse(`${date}T${hour}:${minute}:${second}Z`);
+  return Number.isNaN(instant) ? text : mallToday(timeZone, new Date(instant));
+}
+
+/**
+ * The other way from rruleValue: an RRULE (RFC 5545 §3.3.10, with or without "RRULE:", any case) as the
+ * event's repeat, not yet checked: the caller checks it with the events' own schema (EventRepeat), so
+ * an interval of 13 or FREQ=DAILY is refused with the form's message. Parts the form cannot make
+ * (BYMONTHDAY, BYSETPOS…) and text that is no RRULE are refused here, with what to write instead.
+ */
+export function repeatFromRrule(
+  text: string,
+  timeZone: string,
+): { repeat: Record<string, unknown> } | { message: string } {
+  const body = text.trim().replace(/^RRULE:/i, '');
+  const parts = new Map<string, string>();
+  for (const part of body.split(';')) {
+    if (part.trim() === '') continue;
+    const at = part.indexOf('=');
+    if (at <= 0) return { message: RRULE_SHAPE_MESSAGE };
+    const name = part.slice(0, at).trim().toUpperCase();
+    if (!RRULE_PARTS.has(name))
+      return {
+        message: `Repeat cannot use ${name}: events repeat weekly on chosen days or monthly on the start date's day`,
+      };
+    if (parts.has(name)) return { message: `Repeat has ${name} twice` };
+    parts.set(name, part.slice(at + 1).trim());
+  }
+  if (parts.size === 0) return { message: RRULE_SHAPE_MESSAGE };
+  const repeat: Record<string, unknown> = {};
+  const freq = parts.get('FREQ');
+  // An unknown frequency goes on as it is written: the schema says "Repeat is weekly or monthly".
+  if (freq !== undefined) repeat.freq = freq.toLowerCase();
+  const interval = parts.get('INTERVAL');
+  if (interval !== undefined) repeat.interval = ruleNumber(interval);
+  const byDay = parts.get('BYDAY');
+  if (byDay !== undefined)
+    repeat.days = byDay
+      .split(',')
+      .map((day) => day.trim().toUpperCase())
+      .map((day) => RRULE_DAY_KEYS[day] ?? day.toLowerCase());
+  const until = parts.get('UNTIL');
+  if (until !== undefined) repeat.until = untilDate(until.toUpperCase(), timeZone);
+  const count = parts.get('COUNT');
+  if (count !== undefined) repeat.count = ruleNumber(count);
+  return { repeat };
+}
+
+/**
+ * A repeat as what it does, for telling whether two say the same: a weekly repeat without days is on the
+ * start's weekday (as rruleValue writes it), an interval of 1 is the default, exceptions in date order.
+ */
+export function repeatKey(repeat: EventRepeat | null | undefined, startDate: string): string {
+  if (!repeat) return 'once';
+  const days =
+    repeat.freq === 'weekly' ? sortedDays(repeat.days?.length ? repeat.days : [weekdayKey(startDate)]) : [];
+  return JSON.stringify([
+    repeat.freq,
+    repeat.interval ?? 1,
+    days,
+    repeat.until ?? null,
+    repeat.count ?? null,
+    [...new Set(repeat.except ?? [])].sort(),
+  ]);
 }

@@ -100,6 +100,12 @@ export const approvedOnly = eq(events.approved, true);
 
 const hhmm = (time: string | null) => (time ? time.slice(0, 5) : null);
 
+/** An amenity as an event's place is named: its kind's label, and its location when it has one. */
+export function amenityPlaceName(kind: string, location: string | null): string {
+  const label = AMENITY_LABELS[kind as AmenityKind] ?? kind;
+  return location ? `${label}, ${location}` : label;
+}
+
 function placeOf(row: Row): Event['place'] {
   switch (row.placeKind) {
     case 'floor':
@@ -111,11 +117,10 @@ function placeOf(row: Row): Event['place'] {
         floorName: row.floorName,
       };
     case 'amenity': {
-      const label = AMENITY_LABELS[row.amenityKind as AmenityKind] ?? row.amenityKind ?? '';
       return {
         kind: 'amenity',
         id: row.placeAmenityId,
-        name: row.amenityLocation ? `${label}, ${row.amenityLocation}` : label,
+        name: amenityPlaceName(row.amenityKind ?? '', row.amenityLocation),
         floorId: row.amenityFloorId,
         floorName: row.amenityFloorName,
       };
@@ -307,6 +312,19 @@ function filtersSql(filters: EventFilters): SQL | undefined {
   return and(...where);
 }
 
+const order = [
+  asc(events.startDate),
+  asc(events.startTime),
+  asc(sql`lower(${events.title})`),
+  asc(events.id),
+];
+
+/** Every event, approved or not, with its review: the mall office's list, and what an import matches. */
+export async function listAllEvents(tx: Executor): Promise<ReviewedEvent[]> {
+  const rows = await selectEvents(tx).orderBy(...order);
+  return rows.map(toReviewed);
+}
+
 export function eventRepository(db: Db) {
   async function findReviewed(id: string, tx: Executor = db): Promise<ReviewedEvent | null> {
     const [row] = await selectEvents(tx).where(eq(events.id, id));
@@ -330,13 +348,6 @@ export function eventRepository(db: Db) {
     submittedBy: submission.by,
     submittedAt: submission.at,
   });
-
-  const order = [
-    asc(events.startDate),
-    asc(events.startTime),
-    asc(sql`lower(${events.title})`),
-    asc(events.id),
-  ];
 
   return {
     findReviewed,
@@ -370,9 +381,8 @@ export function eventRepository(db: Db) {
     },
 
     /** Every event, approved or not: the mall office's list. */
-    async listAll(tx: Executor = db): Promise<ReviewedEvent[]> {
-      const rows = await selectEvents(tx).orderBy(...order);
-      return rows.map(toReviewed);
+    listAll(tx: Executor = db): Promise<ReviewedEvent[]> {
+      return listAllEvents(tx);
     },
 
     /** The approvals queue: events waiting for an admin, longest waiting first. */

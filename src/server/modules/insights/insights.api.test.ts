@@ -129,40 +129,8 @@ describe('synonyms', () => {
     expect(same.statusCode).toBe(400);
   });
 
-  it('exports as CSV and imports from it, all or nothing, upserting by term', async () => {
-    const term = uniqueName('atm')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, ' ')
-      .trim();
-    const file = `term,replacement\r\n${term},cash machine\r\n"Loo ${term}",toilets\r\n`;
-    const csv = (payload: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/synonyms/import',
-        payload,
-        headers: { ...d.admin.headers, 'content-type': 'text/csv' },
-      });
-    const first = await csv(file);
-    expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toEqual({ created: 2, updated: 0 });
-    // The same file again changes nothing; a changed replacement is an update.
-    expect((await csv(file)).json()).toEqual({ created: 0, updated: 0 });
-    expect((await csv(`term,replacement\n${term},cashpoint\n`)).json()).toEqual({ created: 0, updated: 1 });
-
-    const exported = await d.call(d.admin, 'GET', '/api/export/synonyms');
-    expect(exported.statusCode).toBe(200);
-    expect(exported.body).toContain(`"${term}","cashpoint"`);
-    expect(exported.body).toContain(`"loo ${term}","toilets"`);
-
-    // A bad row refuses the whole file, naming the row.
-    const before = (await d.call(d.admin, 'GET', '/api/synonyms')).json().items.length;
-    const bad = await csv(`term,replacement\nfresh ${term},shoes\n,nothing\n`);
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.fields).toEqual({ 'row 3': 'Term is required' });
-    expect((await d.call(d.admin, 'GET', '/api/synonyms')).json().items.length).toBe(before);
-    const noColumns = await csv('word,other\nloo,toilets\n');
-    expect(noColumns.json().error.message).toBe('The file needs the columns term and replacement');
-  });
+  // A file of synonyms goes through the shared import as its `synonyms` kind, export → import included:
+  // modules/transfer/import-kinds.api.test.ts (docs/decisions/038).
 
   it('only the mall office changes synonyms', async () => {
     expect(

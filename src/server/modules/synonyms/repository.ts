@@ -66,25 +66,6 @@ export function synonymRepository(db: Db) {
       if (!row) throw new Error('insert returned no row');
       return toSynonym(row);
     },
-    /** Replaces a term's synonym, or adds it (the import's upsert by term). */
-    async upsert(tx: WriteTx, input: SynonymInput): Promise<{ before: Synonym | null; after: Synonym }> {
-      const keys = synonymKeys(input);
-      const [old] = await tx
-        .select()
-        .from(searchSynonyms)
-        .where(eq(searchSynonyms.term, keys.term))
-        .for('update');
-      if (old) {
-        const [row] = await tx
-          .update(searchSynonyms)
-          .set({ replacement: keys.replacement })
-          .where(eq(searchSynonyms.id, old.id))
-          .returning();
-        if (!row) throw new Error('update returned no row');
-        return { before: toSynonym(old), after: toSynonym(row) };
-      }
-      return { before: null, after: await this.insert(tx, input) };
-    },
     async delete(tx: WriteTx, id: string): Promise<Synonym | null> {
       const [row] = await tx.delete(searchSynonyms).where(eq(searchSynonyms.id, id)).returning();
       return row ? toSynonym(row) : null;

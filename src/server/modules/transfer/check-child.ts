@@ -103,6 +103,7 @@ await serveJobs<SentRequest, CheckResult>(async (request, job) => {
     request.kind,
     link.db,
     fileText(link, request.runId),
+    request.timeZone,
     (rows) => job.progress(rows),
     request.stage
       ? async (batch) => {

@@ -39,7 +39,8 @@ async function silentDatabase() {
 describe('the import check off the server’s thread', () => {
   it('fails clearly when its database cannot be reached', async () => {
     await expect(
-      checkInChild({ runId: RUN, kind: 'products', stage: false, connection: refused }).result,
+      checkInChild({ runId: RUN, kind: 'products', stage: false, connection: refused, timeZone: 'UTC' })
+        .result,
     ).rejects.toThrow(/The check failed: connect ECONNREFUSED/);
   });
 
@@ -77,6 +78,7 @@ describe('the import check off the server’s thread', () => {
         runId: RUN,
         kind: 'products',
         stage: false,
+        timeZone: 'UTC',
         connection: silent.connection,
       });
       await silent.reached;
@@ -96,30 +98,55 @@ describe('the import check off the server’s thread', () => {
   it('keeps a process whose check ended for the next check, and never one that was stopped', async () => {
     await endWaitingCheckProcesses();
     warmCheckProcess();
-    const first = checkInChild({ runId: RUN, kind: 'products', stage: false, connection: refused });
+    const first = checkInChild({
+      runId: RUN,
+      kind: 'products',
+      stage: false,
+      connection: refused,
+      timeZone: 'UTC',
+    });
     await expect(first.result).rejects.toThrow(/ECONNREFUSED/);
     // With a file: its bytes are read off the pipe even though the check fails before storing them.
     const second = checkInChild({
       runId: RUN,
       kind: 'products',
       stage: false,
+      timeZone: 'UTC',
       connection: refused,
       file: new TextEncoder().encode('shop,name,price\n'.repeat(10_000)),
     });
     await expect(second.result).rejects.toThrow(/ECONNREFUSED/);
-    const third = checkInChild({ runId: RUN, kind: 'products', stage: false, connection: refused });
+    const third = checkInChild({
+      runId: RUN,
+      kind: 'products',
+      stage: false,
+      connection: refused,
+      timeZone: 'UTC',
+    });
     await expect(third.result).rejects.toThrow(/ECONNREFUSED/);
     // One process, forked before the first import, did all three.
     expect(second.pid).toBe(first.pid);
     expect(third.pid).toBe(first.pid);
     expect(existsSync(`/proc/${first.pid}`)).toBe(true);
     // A stopped check's process ends; the next check gets a new one.
-    const stopped = checkInChild({ runId: RUN, kind: 'products', stage: false, connection: refused });
+    const stopped = checkInChild({
+      runId: RUN,
+      kind: 'products',
+      stage: false,
+      connection: refused,
+      timeZone: 'UTC',
+    });
     expect(stopped.pid).toBe(first.pid);
     await stopped.stop();
     await expect(stopped.result).rejects.toThrow(/stopped/);
     expect(existsSync(`/proc/${first.pid}`)).toBe(false);
-    const fresh = checkInChild({ runId: RUN, kind: 'products', stage: false, connection: refused });
+    const fresh = checkInChild({
+      runId: RUN,
+      kind: 'products',
+      stage: false,
+      connection: refused,
+      timeZone: 'UTC',
+    });
     expect(fresh.pid).not.toBe(first.pid);
     await expect(fresh.result).rejects.toThrow(/ECONNREFUSED/);
     await endWaitingCheckProcesses();
@@ -133,6 +160,7 @@ describe('the import check off the server’s thread', () => {
         runId: RUN,
         kind: 'products',
         stage: false,
+        timeZone: 'UTC',
         connection: silent.connection,
       });
       // Started: it waits for the database's answer.

@@ -18,6 +18,8 @@ export interface SentRequest {
   stage: boolean;
   /** The check's own connection to the database (`Database.workerConnection`). */
   connection: WorkerConnection;
+  /** The mall's time zone (MALL_TIMEZONE): an event's repeat UNTIL is written in it. */
+  timeZone: string;
 }
 
 export interface CheckRequest extends SentRequest {

@@ -14,9 +14,11 @@ import type { Db, WorkerConnection } from '../../db/client';
 import { importRuns } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { type Actor, performWrite, type WriteScope } from '../../write-path';
+import { eventWriteError } from '../events/repository';
 import { CATEGORY, FLOOR, placeRepository } from '../places/repository';
 import { productWriteError } from '../products/repository';
 import { shopWriteError } from '../shops/repository';
+import { synonymWriteError } from '../synonyms/repository';
 import { type CheckChild, checkInChild } from './check-process';
 import type { AnyValues, CheckResult } from './import-check';
 import { type KindSpec, SPECS } from './staging';
@@ -46,8 +48,12 @@ const staleError = () =>
     'Records this file changes were deleted or added while it ran, so nothing was imported. Run it again',
   );
 
-/** Errors of the written tables, said as the forms say them. */
-const importWriteError = (error: unknown) => shopWriteError(error) ?? productWriteError(error);
+/** Errors of the written table, said as its forms say them (an event's place gone: "Choose the place"). */
+const importWriteError = (kind: ImportKind) => (error: unknown) => {
+  if (kind === 'events') return eventWriteError(error);
+  if (kind === 'synonyms') return synonymWriteError(error);
+  return shopWriteError(error) ?? productWriteError(error);
+};
 
 /** Deletes a run's staged rows, a batch per statement (a run over, or interrupted). */
 export async function clearStaged(db: Db, runId: string): Promise<void> {
@@ -99,6 +105,8 @@ export interface CheckOptions {
   onCheck?: (check: CheckChild) => void;
   /** The check's own connection (`Database.workerConnection`). */
   connection: WorkerConnection;
+  /** The mall's time zone (the check reads an event's repeat in it). */
+  timeZone: string;
 }
 
 /** What the staging step found: the counts and the categories and floors to create. */
@@ -111,7 +119,13 @@ export type Staged = Pick<CheckResult, 'counts' | 'newCategories' | 'newFloors'>
 export async function stageImport(db: Db, run: ApplyRun, options: CheckOptions): Promise<Staged> {
   await clearStaged(db, run.id);
   const child = checkInChild(
-    { runId: run.id, kind: run.kind, stage: true, connection: options.connection },
+    {
+      runId: run.id,
+      kind: run.kind,
+      stage: true,
+      connection: options.connection,
+      timeZone: options.timeZone,
+    },
     options.progress,
   );
   options.onCheck?.(child);
@@ -177,7 +191,7 @@ export async function publishImport(
         .where(eq(importRuns.id, run.id));
       return counts;
     },
-    { now, errors: importWriteError },
+    { now, errors: importWriteError(run.kind) },
   );
 }
 

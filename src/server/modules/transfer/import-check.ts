@@ -6,6 +6,14 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import type { AnyPgColumn, SelectedFields } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { z } from 'zod';
+import {
+  EventInput,
+  EventPatch,
+  type EventPlaceKind,
+  type EventRepeat,
+  type EventStatus,
+} from '../../../shared/event';
+import { SynonymInput } from '../../../shared/insights';
 import { numberFromText, toPriceString } from '../../../shared/money';
 import { END_BEFORE_START, OfferInput } from '../../../shared/offer';
 import { PlaceInput } from '../../../shared/place';
@@ -13,9 +21,13 @@ import { ProductInput } from '../../../shared/product';
 import { ShopInput } from '../../../shared/shop';
 import type { ImportCounts, ImportKind, RefusedRow } from '../../../shared/transfer';
 import { placeNameKeys } from '../../db/place-name-keys';
-import { categories, floors, offers, products, shops } from '../../db/schema';
+import { amenities, categories, floors, offers, products, searchSynonyms, shops } from '../../db/schema';
+import { HttpError } from '../../errors';
 import type { Executor } from '../../write-path';
+import { repeatFromRrule, repeatKey } from '../events/recurrence';
+import { amenityPlaceName, listAllEvents } from '../events/repository';
 import { OFFER_OF_ANOTHER_SHOP } from '../products/repository';
+import { synonymKeys } from '../synonyms/repository';
 import { type CsvRow, type CsvSource, readRows } from './csv';
 
 /** A stand-in id for a category or floor the run will create: the schema only checks it is an id. */
@@ -31,11 +43,39 @@ const COLUMN_OF: Record<string, string> = {
   offerId: 'offer',
   startDate: 'start_date',
   endDate: 'end_date',
+  placeKind: 'place_kind',
+  placeId: 'place',
+  allDay: 'all_day',
+  startTime: 'start_time',
+  endTime: 'end_time',
 };
 
 export type ShopValues = z.output<typeof ShopInput> & { categoryName: string; floorName: string };
 export type ProductValues = z.output<typeof ProductInput> & { shopName: string; offerTitle: string | null };
 export type OfferValues = z.output<typeof OfferInput> & { shopName: string };
+/** An event as it is stored, with the names its audit entry shows (eventSnapshot's). */
+export interface EventValues {
+  shopId: string | null;
+  shopName: string | null;
+  title: string;
+  description: string;
+  placeKind: EventPlaceKind;
+  placeId: string | null;
+  placeName: string;
+  allDay: boolean;
+  startDate: string;
+  startTime: string | null;
+  endDate: string;
+  endTime: string | null;
+  tags: string[];
+  repeat: EventRepeat | null;
+  status: EventStatus;
+}
+/** A synonym as stored: both sides folded as search folds them (synonymKeys). */
+export interface SynonymValues {
+  term: string;
+  replacement: string;
+}
 
 export type PlannedRow<V> =
   | { line: number; action: 'create'; values: V }
@@ -191,7 +231,13 @@ async function loadShops(tx: Executor): Promise<ShopRef[]> {
   return inPages(tx, shops, { id: shops.id, name: shops.name, code: shops.externalCode });
 }
 
-type RowOutcome<V> = { refused: Refusal[] } | { planned: PlannedRow<V>; key: string };
+/**
+ * A row refused, or planned under its key in the file (`\u0000<column>\u0000<value>` after its parent):
+ * a second row with the same key is refused, by `same` when given, else naming the key's column and value.
+ */
+type RowOutcome<V> =
+  | { refused: Refusal[] }
+  | { planned: PlannedRow<V>; key: string; same?: (earlierLine: number) => Refusal };
 
 /** Sorts the rows, counting as it goes; the rows to write go to `sink` in batches (a preview has none). */
 async function sortRows<V>(
@@ -219,8 +265,8 @@ async function sortRows<V>(
         refused.push({
           line: row.line,
           errors: [
-            {
-              column: kind === 'code' ? 'code' : kind === 'title' ? 'title' : 'name',
+            outcome.same?.(earlier) ?? {
+              column: kind as string,
               message: `The same ${kind} "${value}" is on line ${earlier} too`,
             },
           ],
@@ -615,19 +661,376 @@ export async function checkOffers(
   return { ...result, newCategories: [], newFloors: [] };
 }
 
+// --------------------------------------------------------------------------------------------- events
+
+/** A yes/no cell as the export writes it (any case; true/false too), or undefined. */
+function yesNo(text: string | undefined): boolean | undefined {
+  const value = text?.trim().toLowerCase();
+  if (value === 'yes' || value === 'true') return true;
+  if (value === 'no' || value === 'false') return false;
+  return undefined;
+}
+/** A cell of words separated by spaces (tags, exception dates): absent stays undefined. */
+const wordsIn = (text: string | undefined): string[] | undefined =>
+  text === undefined ? undefined : text.split(/\s+/).filter((word) => word !== '');
+/** An optional cell: absent stays undefined (the record's value kept), empty is null. */
+const orNull = (text: string | undefined): string | null | undefined =>
+  text === undefined ? undefined : text.trim() === '' ? null : text.trim();
+
+export const ALL_DAY_YES_OR_NO = 'All day is yes or no';
+export const EXCEPT_WITHOUT_REPEAT = 'Exceptions are for repeating events';
+
+/** An event's stored terms as the import's values. */
+function eventValuesOf(event: Awaited<ReturnType<typeof listAllEvents>>[number]): EventValues {
+  return {
+    shopId: event.shopId,
+    shopName: event.shopName,
+    title: event.title,
+    description: event.description,
+    placeKind: event.place.kind,
+    placeId: event.place.id,
+    placeName: event.place.name,
+    allDay: event.allDay,
+    startDate: event.startDate,
+    startTime: event.startTime,
+    endDate: event.endDate,
+    endTime: event.endTime,
+    tags: event.tags,
+    repeat: event.repeat as EventRepeat | null,
+    status: event.status,
+  };
+}
+
+/** The schema's problems by the file's columns: an exception date's under `except`. */
+function eventIssuesOf(error: z.ZodError): Refusal[] {
+  const seen = new Set<string>();
+  const out: Refusal[] = [];
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? '');
+    const column = field === 'repeat' && issue.path[1] === 'except' ? 'except' : (COLUMN_OF[field] ?? field);
+    if (seen.has(column)) continue;
+    seen.add(column);
+    out.push({ column, message: issue.message });
+  }
+  return out;
+}
+
+/** One of several places of a name: the one the event has now, else the one `also` names, else none. */
+function oneOf<T extends { id: string }>(found: T[], current: string | null | undefined, also?: string) {
+  if (found.length === 1) return found[0];
+  return found.find((place) => place.id === current) ?? found.find((place) => place.id === also);
+}
+
+/**
+ * Events (docs/decisions/038): each row through the events API's own schema (EventInput: the fields,
+ * the timing as a whole, the place, the repeat), its RRULE read back as the export writes it, its
+ * organizer and place found by name. A row updates the event of the same organizer (shop, or the mall)
+ * with exactly its title and start date — the one starting at its start time when that day has several
+ * — and creates one otherwise (approved, as an admin's event is). `timeZone`: the mall's, which a timed
+ * repeat's UNTIL is written in.
+ */
+export async function checkEvents(
+  tx: Executor,
+  text: CsvSource,
+  timeZone: string,
+  progress?: Progress,
+  sink?: PlannedSink<EventValues>,
+): Promise<CheckResult> {
+  const shopList = await loadShops(tx);
+  const resolveShop = shopResolver(shopList);
+  const shopsByName = new Map<string, ShopRef[]>();
+  for (const shop of shopList) shopsByName.set(shop.name, [...(shopsByName.get(shop.name) ?? []), shop]);
+  const floorList = await tx.select({ id: floors.id, name: floors.name }).from(floors);
+  const floorByKey = new Map(floorList.map((f) => [placeNameKeys(f.name).nameKey, f]));
+  const amenityList = await tx
+    .select({ id: amenities.id, kind: amenities.kind, location: amenities.location })
+    .from(amenities);
+  const amenitiesByName = new Map<string, { id: string; name: string }[]>();
+  for (const a of amenityList) {
+    const name = amenityPlaceName(a.kind, a.location);
+    amenitiesByName.set(name, [...(amenitiesByName.get(name) ?? []), { id: a.id, name }]);
+  }
+  // Every event, approved or waiting (few: one read), by organizer, title and start date.
+  const byStart = new Map<string, { id: string; values: EventValues }[]>();
+  const startKey = (shopId: string | null, title: string, date: string) =>
+    `${shopId ?? ''}\u0000${title}\u0000${date}`;
+  for (const event of await listAllEvents(tx)) {
+    const key = startKey(event.shopId, event.title, event.startDate);
+    byStart.set(key, [...(byStart.get(key) ?? []), { id: event.id, values: eventValuesOf(event) }]);
+  }
+  const compare = (a: EventValues, b: EventValues) =>
+    sameJson(
+      [
+        a.shopId,
+        a.title,
+        a.description,
+        a.placeKind,
+        a.placeId,
+        a.allDay,
+        a.startDate,
+        a.startTime,
+        a.endDate,
+        a.endTime,
+        a.tags,
+        repeatKey(a.repeat, a.startDate),
+        a.status,
+      ],
+      [
+        b.shopId,
+        b.title,
+        b.description,
+        b.placeKind,
+        b.placeId,
+        b.allDay,
+        b.startDate,
+        b.startTime,
+        b.endDate,
+        b.endTime,
+        b.tags,
+        repeatKey(b.repeat, b.startDate),
+        b.status,
+      ],
+    );
+
+  const result = await sortRows<EventValues>(
+    readRows('events', text),
+    progress,
+    (row) => {
+      const refusals: Refusal[] = [];
+      // The organizer: a shop by its code or exact name; no shop at all is the mall's own event.
+      let organizer: ShopRef | null = null;
+      let organizerKnown = true;
+      if (cell(row, 'shop_code')?.trim() || cell(row, 'shop')?.trim()) {
+        const shop = resolveShop(row);
+        if ('message' in shop) {
+          refusals.push(shop);
+          organizerKnown = false;
+        } else organizer = shop;
+      }
+      const allDay = yesNo(row.cells.all_day);
+      if (allDay === undefined) refusals.push({ column: 'all_day', message: ALL_DAY_YES_OR_NO });
+      const startTime = orNull(cell(row, 'start_time'));
+
+      // The event the row means, when its key fields are valid.
+      const title = EventPatch.shape.title.safeParse(row.cells.title ?? '');
+      const startDate = EventPatch.shape.startDate.safeParse(row.cells.start_date?.trim() ?? '');
+      let before: { id: string; values: EventValues } | undefined;
+      if (organizerKnown && title.success && startDate.success) {
+        const found =
+          byStart.get(startKey(organizer?.id ?? null, title.data ?? '', startDate.data ?? '')) ?? [];
+        const atTime = found.filter(
+          (event) => event.values.startTime === (allDay ? null : (startTime ?? null)),
+        );
+        if (found.length === 1) before = found[0];
+        else if (atTime.length === 1) before = atTime[0];
+        else if (atTime.length > 1)
+          refusals.push({
+            column: 'title',
+            message: `Several events of this organizer are titled "${title.data}" and start at the same time on ${startDate.data}; rename one of them in Events`,
+          });
+      }
+      const was = before?.values;
+
+      // The place, by name: of its kind; of several of that name, the one the event has now.
+      const placeKind = (row.cells.place_kind ?? '').trim();
+      const placeCell = cell(row, 'place')?.trim();
+      let placeId: string | null | undefined;
+      let placeName = '';
+      if (placeCell === undefined) {
+        // column left out: the event's place kept, when the kind is the same
+        if (was && was.placeKind === placeKind) {
+          placeId = was.placeId;
+          placeName = was.placeName;
+        }
+      } else if (placeKind === 'mall') {
+        // a name for the whole mall: the schema says "The whole mall has no place to choose"
+        placeId = placeCell ? TO_CREATE : null;
+        placeName = 'The whole mall';
+      } else if (placeCell === '') {
+        placeId = null;
+      } else if (placeKind === 'floor') {
+        const floor = floorByKey.get(placeNameKeys(placeCell).nameKey);
+        if (floor) [placeId, placeName] = [floor.id, floor.name];
+        else refusals.push({ column: 'place', message: `Unknown floor "${placeCell}"` });
+      } else if (placeKind === 'amenity' || placeKind === 'shop') {
+        const named = (placeKind === 'amenity' ? amenitiesByName : shopsByName).get(placeCell) ?? [];
+        const place = oneOf(named, was?.placeKind === placeKind ? was.placeId : null, organizer?.id);
+        if (place) [placeId, placeName] = [place.id, place.name];
+        else
+          refusals.push({
+            column: 'place',
+            message:
+              named.length === 0
+                ? `Unknown ${placeKind} "${placeCell}"`
+                : placeKind === 'amenity'
+                  ? `Several amenities are "${placeCell}"; give them locations that tell them apart`
+                  : `Several shops are named "${placeCell}"`,
+          });
+      }
+
+      // The repeat: its RRULE, and the exception dates beside it.
+      const repeatCell = cell(row, 'repeat');
+      let repeat: Record<string, unknown> | null | undefined;
+      if (repeatCell !== undefined && repeatCell.trim() !== '') {
+        const read = repeatFromRrule(repeatCell, timeZone);
+        if ('message' in read) refusals.push({ column: 'repeat', message: read.message });
+        else repeat = read.repeat;
+      } else if (repeatCell !== undefined) repeat = null;
+      else repeat = was?.repeat ?? null;
+      // The exceptions: the cell's (empty: none); its column left out, the event's.
+      const except = wordsIn(cell(row, 'except'));
+      if (repeat && except !== undefined) {
+        const { except: _earlier, ...rule } = repeat;
+        repeat = except.length > 0 ? { ...rule, except } : rule;
+      } else if (repeat && repeatCell !== undefined && was?.repeat?.except?.length)
+        repeat = { ...repeat, except: was.repeat.except };
+      else if (repeat === null && except && except.length > 0)
+        refusals.push({ column: 'except', message: EXCEPT_WITHOUT_REPEAT });
+
+      // A column left out keeps the event's value; the whole checked as the events API checks it.
+      const keep = <T>(value: T | undefined, kept: T | undefined) => (value === undefined ? kept : value);
+      const parsed = EventInput.safeParse({
+        title: row.cells.title ?? '',
+        description: keep(cell(row, 'description'), was?.description),
+        shopId: organizer?.id ?? null,
+        placeKind,
+        placeId,
+        allDay,
+        startDate: row.cells.start_date?.trim() ?? '',
+        startTime: keep(startTime, was?.startTime),
+        endDate: row.cells.end_date?.trim() ?? '',
+        endTime: keep(orNull(cell(row, 'end_time')), was?.endTime),
+        tags: keep(wordsIn(cell(row, 'tags')), was?.tags),
+        repeat,
+        status: keep(orNull(cell(row, 'status')) ?? undefined, was?.status),
+      });
+      if (!parsed.success) {
+        const columns = new Set(refusals.map((r) => r.column));
+        for (const issue of eventIssuesOf(parsed.error)) if (!columns.has(issue.column)) refusals.push(issue);
+      }
+      if (refusals.length > 0 || !parsed.success) return { refused: refusals };
+      const data = parsed.data;
+      const stored = data.repeat ?? null;
+      const values: EventValues = {
+        shopId: organizer?.id ?? null,
+        shopName: organizer?.name ?? null,
+        title: data.title,
+        description: data.description ?? '',
+        placeKind: data.placeKind,
+        placeId: data.placeKind === 'mall' ? null : (data.placeId ?? null),
+        placeName: data.placeKind === 'mall' ? 'The whole mall' : placeName,
+        allDay: data.allDay,
+        startDate: data.startDate,
+        startTime: data.allDay ? null : (data.startTime ?? null),
+        endDate: data.endDate,
+        endTime: data.allDay ? null : (data.endTime ?? null),
+        tags: [...new Set(data.tags ?? [])],
+        // The same repeat written another way (days the start's weekday, an interval of 1) stays as stored.
+        repeat:
+          was && repeatKey(was.repeat, data.startDate) === repeatKey(stored, data.startDate)
+            ? was.repeat
+            : stored,
+        status: data.status ?? 'scheduled',
+      };
+      const time = values.startTime ?? '';
+      return {
+        planned: plan(
+          row.line,
+          values,
+          before && { ...before, code: null, name: values.title },
+          false,
+          compare,
+        ),
+        key: before
+          ? `\u0000event\u0000${before.id}`
+          : `${values.shopId ?? ''}\u0000event\u0000${values.title} ${values.startDate} ${time}`,
+        same: (line) => ({
+          column: 'title',
+          message: `The same event ("${values.title}" on ${values.startDate}${time ? ` at ${time}` : ''}) is on line ${line} too`,
+        }),
+      };
+    },
+    sink,
+  );
+  return { ...result, newCategories: [], newFloors: [] };
+}
+
+// ------------------------------------------------------------------------------------------- synonyms
+
+/**
+ * Search synonyms (docs/decisions/035, 038): each row through the synonyms API's schema and its folding
+ * (synonymKeys: a term with no letter, a replacement equal to its term refused with its messages), then
+ * upserted by the folded term.
+ */
+export async function checkSynonyms(
+  tx: Executor,
+  text: CsvSource,
+  progress?: Progress,
+  sink?: PlannedSink<SynonymValues>,
+): Promise<CheckResult> {
+  const all = await tx
+    .select({ id: searchSynonyms.id, term: searchSynonyms.term, replacement: searchSynonyms.replacement })
+    .from(searchSynonyms);
+  const byTerm = new Map(all.map((s) => [s.term, s]));
+  const result = await sortRows<SynonymValues>(
+    readRows('synonyms', text),
+    progress,
+    (row) => {
+      const parsed = SynonymInput.safeParse({
+        term: row.cells.term ?? '',
+        replacement: row.cells.replacement ?? '',
+      });
+      if (!parsed.success) return { refused: issuesOf(parsed.error) };
+      let values: SynonymValues;
+      try {
+        values = synonymKeys(parsed.data);
+      } catch (error) {
+        if (error instanceof HttpError && error.fields)
+          return {
+            refused: Object.entries(error.fields).map(([column, message]) => ({ column, message })),
+          };
+        throw error;
+      }
+      const found = byTerm.get(values.term);
+      const existing = found && {
+        id: found.id,
+        code: null,
+        name: found.term,
+        values: { term: found.term, replacement: found.replacement },
+      };
+      return {
+        planned: plan(row.line, values, existing, false, (a, b) => a.replacement === b.replacement),
+        key: `\u0000term\u0000${values.term}`,
+      };
+    },
+    sink,
+  );
+  return { ...result, newCategories: [], newFloors: [] };
+}
+
 export { END_BEFORE_START };
 
-export type AnyValues = ShopValues | ProductValues | OfferValues;
+export type AnyValues = ShopValues | ProductValues | OfferValues | EventValues | SynonymValues;
 
+/** `timeZone`: the mall's (an event's RRULE UNTIL is read in it). */
 export function checkFile(
   kind: ImportKind,
   tx: Executor,
   text: CsvSource,
+  timeZone: string,
   progress?: Progress,
   sink?: PlannedSink<AnyValues>,
 ): Promise<CheckResult> {
-  if (kind === 'shops') return checkShops(tx, text, progress, sink as PlannedSink<ShopValues> | undefined);
-  if (kind === 'products')
-    return checkProducts(tx, text, progress, sink as PlannedSink<ProductValues> | undefined);
-  return checkOffers(tx, text, progress, sink as PlannedSink<OfferValues> | undefined);
+  switch (kind) {
+    case 'shops':
+      return checkShops(tx, text, progress, sink as PlannedSink<ShopValues> | undefined);
+    case 'products':
+      return checkProducts(tx, text, progress, sink as PlannedSink<ProductValues> | undefined);
+    case 'offers':
+      return checkOffers(tx, text, progress, sink as PlannedSink<OfferValues> | undefined);
+    case 'events':
+      return checkEvents(tx, text, timeZone, progress, sink as PlannedSink<EventValues> | undefined);
+    case 'synonyms':
+      return checkSynonyms(tx, text, progress, sink as PlannedSink<SynonymValues> | undefined);
+  }
 }

@@ -69,7 +69,7 @@ export const transferRoutes: FastifyPluginAsyncZod<{
   /** The import checks' own connection to the database (`Database.workerConnection`). */
   workerConnection: WorkerConnection;
 }> = async (app, { db, now, timeZone, leaseSeconds, workerConnection }) => {
-  const runs = importRunStore(db, now, leaseSeconds, workerConnection);
+  const runs = importRunStore(db, now, leaseSeconds, workerConnection, timeZone);
   // The checks' child processes end with the server (tests open and close many apps).
   app.addHook('onClose', () => runs.close());
   const today = () => mallToday(timeZone, now());

@@ -100,6 +100,8 @@ export function importRunStore(
   now: () => Date,
   leaseSeconds: number | undefined = DEFAULT_IMPORT_LEASE_S,
   connection: WorkerConnection,
+  /** The mall's time zone (MALL_TIMEZONE): the checks read an event's repeat in it. */
+  timeZone: string,
 ) {
   /**
    * Runs this process is checking or writing: their progress, newer than the stored row, and their
@@ -161,7 +163,7 @@ export function importRunStore(
   async function preview(id: string, kind: ImportKind, ticket: QueueTicket, file?: Buffer): Promise<void> {
     const run = active.get(id);
     try {
-      const child = checkInChild({ runId: id, kind, stage: false, connection, file }, (rows) => {
+      const child = checkInChild({ runId: id, kind, stage: false, connection, timeZone, file }, (rows) => {
         if (run) run.rowsChecked = rows;
       });
       checks.watch(child);
@@ -236,6 +238,7 @@ export function importRunStore(
             },
             onCheck: (check) => checks.watch(check),
             connection,
+            timeZone,
           },
         );
       } catch (error) {

@@ -5,7 +5,15 @@ import { randomUUID } from 'node:crypto';
 import { toPriceString } from '../../../shared/money';
 import { placeNameKeys } from '../../db/place-name-keys';
 import { changedFields, type Snapshot } from '../../write-path';
-import type { AnyValues, OfferValues, PlannedRow, ProductValues, ShopValues } from './import-check';
+import type {
+  AnyValues,
+  EventValues,
+  OfferValues,
+  PlannedRow,
+  ProductValues,
+  ShopValues,
+  SynonymValues,
+} from './import-check';
 
 const shopSnapshot = (v: ShopValues) => ({
   name: v.name,
@@ -35,6 +43,22 @@ const offerSnapshot = (v: OfferValues) => ({
   shop: v.shopName,
 });
 
+/** An event as the events API's audit entries show it (events/repository.ts eventSnapshot). */
+const eventSnapshot = (v: EventValues) => ({
+  title: v.title,
+  description: v.description,
+  shop: v.shopName,
+  place: v.placeName,
+  allDay: v.allDay,
+  start: v.startTime ? `${v.startDate} ${v.startTime}` : v.startDate,
+  end: v.endTime ? `${v.endDate} ${v.endTime}` : v.endDate,
+  tags: v.tags.join(', '),
+  repeat: v.repeat,
+  status: v.status,
+});
+/** As the synonyms API's entries (synonyms/repository.ts synonymSnapshot). */
+const synonymSnapshot = (v: SynonymValues) => ({ term: v.term, replacement: v.replacement });
+
 /** A stand-in id the check gives a category or floor the run creates (import-check.ts). */
 const TO_CREATE = '00000000-0000-4000-8000-000000000000';
 
@@ -44,8 +68,8 @@ const TO_CREATE = '00000000-0000-4000-8000-000000000000';
  * run creates by its name key (decision 011), resolved when published, once the place exists.
  */
 export interface KindSpec<V> {
-  table: 'shops' | 'products' | 'offers';
-  entityType: 'shop' | 'product' | 'offer';
+  table: 'shops' | 'products' | 'offers' | 'events' | 'search_synonyms';
+  entityType: 'shop' | 'product' | 'offer' | 'event' | 'synonym';
   columns: readonly string[];
   /** Extra columns of a created row, as SQL (an import's offers are approved: decision 015). */
   createOnly?: Record<string, string>;
@@ -54,7 +78,8 @@ export interface KindSpec<V> {
   values(v: V): Record<string, unknown>;
   snapshot(v: V): Snapshot;
   name(v: V): string;
-  shopId(v: V, id: string): string;
+  /** The shop the audit entry names (a manager reads their shop's history by it); none for the mall's. */
+  shopId(v: V, id: string): string | null;
 }
 
 const placeKey = (id: unknown, name: string) => (id === TO_CREATE ? placeNameKeys(name).nameKey : null);
@@ -63,6 +88,8 @@ export const SPECS: {
   shops: KindSpec<ShopValues>;
   products: KindSpec<ProductValues>;
   offers: KindSpec<OfferValues>;
+  events: KindSpec<EventValues>;
+  synonyms: KindSpec<SynonymValues>;
 } = {
   shops: {
     table: 'shops',
@@ -130,6 +157,59 @@ export const SPECS: {
     snapshot: offerSnapshot,
     name: (v) => v.title,
     shopId: (v) => v.shopId,
+  },
+  events: {
+    table: 'events',
+    entityType: 'event',
+    columns: [
+      'shop_id',
+      'title',
+      'description',
+      'place_kind',
+      'place_floor_id',
+      'place_amenity_id',
+      'place_shop_id',
+      'all_day',
+      'start_date',
+      'start_time',
+      'end_date',
+      'end_time',
+      'tags',
+      'repeat',
+      'status',
+    ],
+    // An admin's event is live at once (events/routes.ts submissionOf); an update leaves a review as it is,
+    // as the admin's own edit does.
+    createOnly: { approved: 'true' },
+    values: (v) => ({
+      shop_id: v.shopId,
+      title: v.title,
+      description: v.description,
+      place_kind: v.placeKind,
+      place_floor_id: v.placeKind === 'floor' ? v.placeId : null,
+      place_amenity_id: v.placeKind === 'amenity' ? v.placeId : null,
+      place_shop_id: v.placeKind === 'shop' ? v.placeId : null,
+      all_day: v.allDay,
+      start_date: v.startDate,
+      start_time: v.startTime,
+      end_date: v.endDate,
+      end_time: v.endTime,
+      tags: v.tags,
+      repeat: v.repeat,
+      status: v.status,
+    }),
+    snapshot: eventSnapshot,
+    name: (v) => v.title,
+    shopId: (v) => v.shopId,
+  },
+  synonyms: {
+    table: 'search_synonyms',
+    entityType: 'synonym',
+    columns: ['term', 'replacement'],
+    values: (v) => ({ term: v.term, replacement: v.replacement }),
+    snapshot: synonymSnapshot,
+    name: (v) => v.term,
+    shopId: () => null,
   },
 };
 

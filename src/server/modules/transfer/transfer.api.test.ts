@@ -10,7 +10,7 @@ import type { ImportRun } from '../../../shared/transfer';
 import type { WorkerConnection } from '../../db/client';
 import type { HttpError } from '../../errors';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, TEST_TIME_ZONE, type TestApp } from '../../test/harness';
 import { CHECK_APPLICATION_NAME, checkInChild, endWaitingCheckProcesses } from './check-process';
 import { type ApplyRun, clearStaged, publishImport, stageImport } from './import-apply';
 
@@ -186,7 +186,10 @@ describe('the mall changing between the staging and the publish', () => {
 
     const stale = await previewOf('products', file);
     const run = await runOf(stale.id);
-    const staged = await stageImport(t.database.db, run, { connection: t.database.workerConnection });
+    const staged = await stageImport(t.database.db, run, {
+      connection: t.database.workerConnection,
+      timeZone: TEST_TIME_ZONE,
+    });
     expect(staged.counts).toMatchObject({ created: 1, updated: 2 });
     await t.database.pool.query('delete from products where id = $1', [gone.id]);
     await expect(publishImport(t.database.db, admin, run, staged, () => new Date())).rejects.toMatchObject({
@@ -209,6 +212,7 @@ describe('the mall changing between the staging and the publish', () => {
     const second = await runOf(taken.id);
     const stagedAgain = await stageImport(t.database.db, second, {
       connection: t.database.workerConnection,
+      timeZone: TEST_TIME_ZONE,
     });
     await d.product({ shopId: shop.id, name: uniqueName('By hand'), price: 1, externalCode: 'T1' });
     await expect(
@@ -706,7 +710,14 @@ describe('the check’s own connection', () => {
     progress?: (rows: number) => void,
   ) =>
     checkInChild(
-      { runId, kind: 'products', stage: false, connection, file: new TextEncoder().encode(file) },
+      {
+        runId,
+        kind: 'products',
+        stage: false,
+        connection,
+        timeZone: TEST_TIME_ZONE,
+        file: new TextEncoder().encode(file),
+      },
       progress,
     );
 
@@ -740,7 +751,13 @@ describe('the check’s own connection', () => {
       .content as string;
     expect(file.startsWith(`shop_code,code,name,price\n${code},W0,Worker row 0,1\n`)).toBe(true);
     expect(file.endsWith(`${code},W1199,Worker row 1199,1200\n`)).toBe(true);
-    const result = await checkInChild({ runId: id, kind: 'products', stage: true, connection }).result;
+    const result = await checkInChild({
+      runId: id,
+      kind: 'products',
+      stage: true,
+      connection,
+      timeZone: TEST_TIME_ZONE,
+    }).result;
     expect(result.counts).toEqual({ created: 1200, updated: 0, unchanged: 0, refused: 0 });
     expect(await count('select count(*) as n from import_staged_rows where run_id = $1', [id])).toBe(1200);
     expect(
@@ -791,7 +808,13 @@ describe('the check’s own connection', () => {
     const connection = t.database.workerConnection;
     const { id } = await storedRun(6000);
     async function connectionLost() {
-      const lost = await runningCheck({ runId: id, kind: 'products', stage: true, connection });
+      const lost = await runningCheck({
+        runId: id,
+        kind: 'products',
+        stage: true,
+        connection,
+        timeZone: TEST_TIME_ZONE,
+      });
       const ended = await count(
         'select count(pg_terminate_backend(pid)) as n from pg_stat_activity where application_name = $1 and datname = current_database()',
         [CHECK_APPLICATION_NAME],
@@ -805,7 +828,13 @@ describe('the check’s own connection', () => {
     await connectionLost();
 
     // The server closing during the check: the check's process ends, and its connection with it.
-    const stopped = await runningCheck({ runId: id, kind: 'products', stage: false, connection });
+    const stopped = await runningCheck({
+      runId: id,
+      kind: 'products',
+      stage: false,
+      connection,
+      timeZone: TEST_TIME_ZONE,
+    });
     expect(await checkConnections()).toBe(1);
     await stopped.stop();
     await expect(stopped.result).rejects.toThrow(/stopped/);

@@ -1,0 +1,2 @@
+ALTER TABLE "import_runs" DROP CONSTRAINT "import_runs_kind_check";--> statement-breakpoint
+ALTER TABLE "import_runs" ADD CONSTRAINT "import_runs_kind_check" CHECK ("import_runs"."kind" in ('shops', 'products', 'offers', 'events', 'synonyms'));
