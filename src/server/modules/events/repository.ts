@@ -162,7 +162,7 @@ function toEvent(row: Row): Event {
 }
 
 /** The reviewed terms of an event as they are live (the input's names). */
-function liveTerms(
+export function liveTerms(
   event: Event,
 ): Required<Pick<z.output<typeof EventPatch>, (typeof EVENT_REVIEWED_FIELDS)[number]>> {
   return {

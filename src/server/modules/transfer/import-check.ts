@@ -25,7 +25,7 @@ import { amenities, categories, floors, offers, products, searchSynonyms, shops 
 import { HttpError } from '../../errors';
 import type { Executor } from '../../write-path';
 import { repeatFromRrule, repeatKey } from '../events/recurrence';
-import { amenityPlaceName, listAllEvents } from '../events/repository';
+import { amenityPlaceName, listAllEvents, liveTerms } from '../events/repository';
 import { OFFER_OF_ANOTHER_SHOP } from '../products/repository';
 import { synonymKeys } from '../synonyms/repository';
 import { type CsvRow, type CsvSource, readRows } from './csv';
@@ -682,23 +682,7 @@ export const EXCEPT_WITHOUT_REPEAT = 'Exceptions are for repeating events';
 
 /** An event's stored terms as the import's values. */
 function eventValuesOf(event: Awaited<ReturnType<typeof listAllEvents>>[number]): EventValues {
-  return {
-    shopId: event.shopId,
-    shopName: event.shopName,
-    title: event.title,
-    description: event.description,
-    placeKind: event.place.kind,
-    placeId: event.place.id,
-    placeName: event.place.name,
-    allDay: event.allDay,
-    startDate: event.startDate,
-    startTime: event.startTime,
-    endDate: event.endDate,
-    endTime: event.endTime,
-    tags: event.tags,
-    repeat: event.repeat as EventRepeat | null,
-    status: event.status,
-  };
+  return { shopId: event.shopId, shopName: event.shopName, placeName: event.place.name, ...liveTerms(event) };
 }
 
 /** The schema's problems by the file's columns: an exception date's under `except`. */
