@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { and, asc, eq, lte, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
@@ -19,6 +18,7 @@ import { amenities, events, floors, shops, users } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
 import type { Executor, Snapshot, WriteTx } from '../../write-path';
+import { reviewDigest } from '../review-decisions';
 
 export const eventNotFound = () => new HttpError(404, 'NOT_FOUND', 'Event not found');
 
@@ -181,25 +181,9 @@ export function liveTerms(
   };
 }
 
-/**
- * The version of what is under review: a digest of everything an approval would put live (the live
- * terms, the shop, whether it is live, the proposal) and the review's state. Equal digests mean the admin
- * decides on exactly the terms they saw (docs/decisions/029).
- */
+/** The version of what is under review (reviewDigest: docs/decisions/029). */
 export function eventReviewVersion(row: Row, event: Event): string {
-  const terms = liveTerms(event);
-  const proposal = row.proposal
-    ? EVENT_REVIEWED_FIELDS.map((field) => [field, (row.proposal as EventProposal)[field] ?? null])
-    : null;
-  const seen = [
-    row.id,
-    row.shopId,
-    row.approved,
-    row.reviewState,
-    EVENT_REVIEWED_FIELDS.map((field) => terms[field]),
-    proposal,
-  ];
-  return createHash('sha256').update(JSON.stringify(seen)).digest('base64url').slice(0, 22);
+  return reviewDigest(row, EVENT_REVIEWED_FIELDS, liveTerms(event), row.proposal as EventProposal | null);
 }
 
 function toReviewed(row: Row): ReviewedEvent {

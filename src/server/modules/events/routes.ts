@@ -24,6 +24,7 @@ import { errorAnswers, HttpError, NoContent } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
 import { mallProfileRepository } from '../mall-profile/repository';
+import { registerReviewDecisions } from '../review-decisions';
 import { calendar, ICAL_TYPE, timingOf } from './ical';
 import { occurrences, upcoming } from './recurrence';
 import {
@@ -363,60 +364,18 @@ export const eventReviewRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date 
     },
   );
 
-  app.post(
-    '/:id/approve',
-    {
-      config: { permission: { action: 'update', resource: 'offer-review' } },
-      schema: {
-        params: IdParams,
-        body: EventApproveInput,
-        response: { 200: ReviewedEvent, ...errorAnswers(409) },
-      },
-    },
-    async (request) =>
-      write(request, async ({ tx, record }) => {
-        const decided = await events.approve(tx, request.params.id, request.body.version);
-        if (!decided) throw eventNotFound();
-        const { before, after } = decided;
-        record({
-          entityType: 'event',
-          entityId: after.id,
-          entityName: after.title,
-          shopId: after.shopId,
-          action: 'approve',
-          before: before.approved ? eventSnapshot(before) : null,
-          after: eventSnapshot(after),
-          detail: { submittedBy: before.review?.submittedBy ?? null },
-        });
-        return after;
-      }),
-  );
-
-  app.post(
-    '/:id/send-back',
-    {
-      config: { permission: { action: 'update', resource: 'offer-review' } },
-      schema: {
-        params: IdParams,
-        body: EventSendBackInput,
-        response: { 200: ReviewedEvent, ...errorAnswers(409) },
-      },
-    },
-    async (request) =>
-      write(request, async ({ tx, record }) => {
-        const event = await events.sendBack(tx, request.params.id, request.body);
-        if (!event) throw eventNotFound();
-        record({
-          entityType: 'event',
-          entityId: event.id,
-          entityName: event.title,
-          shopId: event.shopId,
-          action: 'send_back',
-          detail: { comment: request.body.comment, submittedBy: event.review?.submittedBy ?? null },
-        });
-        return event;
-      }),
-  );
+  registerReviewDecisions<ReviewedEvent>(app, {
+    entityType: 'event',
+    params: IdParams,
+    approveBody: EventApproveInput,
+    sendBackBody: EventSendBackInput,
+    answer: ReviewedEvent,
+    write,
+    approve: (tx, id, version) => events.approve(tx, id, version),
+    sendBack: (tx, id, decision) => events.sendBack(tx, id, decision),
+    notFound: eventNotFound,
+    snapshot: eventSnapshot,
+  });
 };
 
 /** A shop's events with their reviews, for its managers ("My shops"). */

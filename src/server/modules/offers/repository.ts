@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { and, asc, count, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
@@ -20,6 +19,7 @@ import { offers, products, shops, users } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { containsPattern, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
 import { type Executor, readsOn, type Snapshot, type WriteTx } from '../../write-path';
+import { reviewDigest } from '../review-decisions';
 import { activeOn, inactiveOn } from './rules';
 
 export const offerNotFound = () => new HttpError(404, 'NOT_FOUND', 'Offer not found');
@@ -94,26 +94,8 @@ type ReviewedRow = OfferRow & {
   submittedBy: string | null;
   submittedAt: Date | null;
 };
-/**
- * The version of what is under review: a digest of everything an approval would put live — the
- * offer's terms, its shop, whether it is live already and the proposed change — and the review's
- * state. Equal digests mean the admin decides on exactly the terms they saw, however the offer was
- * edited in between (an edit and its undoing give the version back).
- */
-export function reviewVersion(row: ReviewedRow): string {
-  const proposal = row.proposal
-    ? REVIEWED_FIELDS.map((field) => [field, row.proposal?.[field] ?? null])
-    : null;
-  const seen = [
-    row.id,
-    row.shopId,
-    row.approved,
-    row.reviewState,
-    REVIEWED_FIELDS.map((field) => row[field]),
-    proposal,
-  ];
-  return createHash('sha256').update(JSON.stringify(seen)).digest('base64url').slice(0, 22);
-}
+/** The version of what is under review (reviewDigest: docs/decisions/029). */
+const reviewVersion = (row: ReviewedRow): string => reviewDigest(row, REVIEWED_FIELDS, row, row.proposal);
 
 const toReviewed = (row: ReviewedRow, today: string): ReviewedOffer => ({
   ...toOffer(row, today),

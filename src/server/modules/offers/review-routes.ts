@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApproveInput, ReviewedOffer, SendBackInput } from '../../../shared/offer';
 import type { Db } from '../../db/client';
-import { errorAnswers } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
+import { registerReviewDecisions } from '../review-decisions';
 import { offerNotFound, offerRepository, offerSnapshot, offerWriteError } from './repository';
 
 const IdParams = z.strictObject({ id: z.uuid('Offer not found') });
@@ -36,60 +36,16 @@ export const offerReviewRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date;
     },
   );
 
-  app.post(
-    '/:id/approve',
-    {
-      config: { permission: { action: 'update', resource: 'offer-review' } },
-      schema: {
-        params: IdParams,
-        body: ApproveInput,
-        response: { 200: ReviewedOffer, ...errorAnswers(409) },
-      },
-    },
-    async (request) =>
-      write(request, async ({ tx, record }) => {
-        // refused (409) unless the offer is still exactly the version the admin saw
-        const decided = await offers.approve(tx, request.params.id, request.body.version, today());
-        if (!decided) throw offerNotFound();
-        const { before, after } = decided;
-        record({
-          entityType: 'offer',
-          entityId: after.id,
-          entityName: after.title,
-          shopId: after.shopId,
-          action: 'approve',
-          // A new offer: its terms went live; a change: the live terms before and after.
-          before: before.approved ? offerSnapshot(before) : null,
-          after: offerSnapshot(after),
-          detail: { submittedBy: before.review?.submittedBy ?? null },
-        });
-        return after;
-      }),
-  );
-
-  app.post(
-    '/:id/send-back',
-    {
-      config: { permission: { action: 'update', resource: 'offer-review' } },
-      schema: {
-        params: IdParams,
-        body: SendBackInput,
-        response: { 200: ReviewedOffer, ...errorAnswers(409) },
-      },
-    },
-    async (request) =>
-      write(request, async ({ tx, record }) => {
-        const offer = await offers.sendBack(tx, request.params.id, request.body, today());
-        if (!offer) throw offerNotFound();
-        record({
-          entityType: 'offer',
-          entityId: offer.id,
-          entityName: offer.title,
-          shopId: offer.shopId,
-          action: 'send_back',
-          detail: { comment: request.body.comment, submittedBy: offer.review?.submittedBy ?? null },
-        });
-        return offer;
-      }),
-  );
+  registerReviewDecisions<ReviewedOffer>(app, {
+    entityType: 'offer',
+    params: IdParams,
+    approveBody: ApproveInput,
+    sendBackBody: SendBackInput,
+    answer: ReviewedOffer,
+    write,
+    approve: (tx, id, version) => offers.approve(tx, id, version, today()),
+    sendBack: (tx, id, decision) => offers.sendBack(tx, id, decision, today()),
+    notFound: offerNotFound,
+    snapshot: offerSnapshot,
+  });
 };
