@@ -122,25 +122,39 @@ export const formCardClass = 'space-y-5 rounded-2xl border border-slate-200 bg-w
 interface RowActionsProps {
   /** The record's name, for the buttons' accessible names ('Edit Zara'). */
   name: string;
-  /** Where Edit goes; no Edit link without it (the person may not change the record). */
+  /** Where Edit goes; no Edit without it or onEdit (the person may not change the record). */
   editTo?: string;
+  /** Edit as a button that opens the record's form in place. */
+  onEdit?(): void;
+  editRef?: Ref<HTMLButtonElement>;
   /** No Delete button without it. */
   onDelete?(): void;
   deleting?: boolean;
+  /** The row's other actions, before Edit. */
+  children?: ReactNode;
 }
 
-/** A table row's Edit link and Delete button. */
-export function RowActions({ name, editTo, onDelete, deleting = false }: RowActionsProps) {
+/** A row's Edit (a link or a button) and Delete, after its other actions. */
+export function RowActions({
+  name,
+  editTo,
+  onEdit,
+  editRef,
+  onDelete,
+  deleting = false,
+  children,
+}: RowActionsProps) {
   return (
     <div className="flex items-center justify-end gap-2">
-      {editTo ? <EditAction name={name} to={editTo} /> : null}
+      {children}
+      {editTo || onEdit ? <EditAction name={name} to={editTo} onClick={onEdit} ref={editRef} /> : null}
       {onDelete ? <DeleteAction name={name} onClick={onDelete} disabled={deleting} /> : null}
     </div>
   );
 }
 
 /** A record's Edit: a link to its form (`to`), or a button that opens it in place (`onClick`). */
-export function EditAction({
+function EditAction({
   name,
   to,
   onClick,
@@ -173,7 +187,7 @@ export function EditAction({
 }
 
 /** A record's Delete button (red; the words hidden on phones, as Edit's). */
-export function DeleteAction({
+function DeleteAction({
   name,
   onClick,
   disabled = false,

@@ -6,7 +6,7 @@ import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useState }
 import { toast } from 'sonner';
 import { AMENITY_KINDS, AMENITY_LABELS, type Amenity, AmenityInput } from '../../../shared/amenity';
 import { type Floor, levelLabel } from '../../../shared/place';
-import { DeleteAction, EditAction } from '../../components/admin-page';
+import { RowActions } from '../../components/admin-page';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { ChoiceOptions, SelectField, TextField } from '../../components/ui/form-field';
@@ -125,19 +125,12 @@ export function AmenitiesPanel() {
                                 {amenity.location || 'No location given'}
                               </p>
                             </div>
-                            {can('update', 'amenity') ? (
-                              <EditAction
-                                name={amenityName(amenity)}
-                                onClick={() => setEditingId(amenity.id)}
-                              />
-                            ) : null}
-                            {can('delete', 'amenity') ? (
-                              <DeleteAction
-                                name={amenityName(amenity)}
-                                onClick={() => deleting.ask(amenity)}
-                                disabled={remove.isPending && remove.variables === amenity.id}
-                              />
-                            ) : null}
+                            <RowActions
+                              name={amenityName(amenity)}
+                              onEdit={can('update', 'amenity') ? () => setEditingId(amenity.id) : undefined}
+                              onDelete={can('delete', 'amenity') ? () => deleting.ask(amenity) : undefined}
+                              deleting={remove.isPending && remove.variables === amenity.id}
+                            />
                           </div>
                         )}
                       </li>

@@ -16,7 +16,7 @@ import {
   type Place,
   PlaceInput,
 } from '../../../shared/place';
-import { DeleteAction, EditAction } from '../../components/admin-page';
+import { RowActions } from '../../components/admin-page';
 import { Button, buttonClass } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../components/ui/form-field';
@@ -282,34 +282,28 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
                         <span>{shopCount(place.shopCount)}</span>
                       </p>
                     </div>
-                    {isFloor && may('update') ? (
-                      // The floor's plan and its pins (docs/decisions/021).
-                      <Link
-                        to={`/admin/floors/${place.id}/plan`}
-                        className={buttonClass('secondary', 'sm', 'max-sm:p-2.5')}
-                      >
-                        <MapIcon aria-hidden="true" className="size-4" />
-                        <span className="max-sm:sr-only">Plan</span>
-                        <span className="sr-only"> of {place.name}</span>
-                      </Link>
-                    ) : null}
-                    {may('update') ? (
-                      <EditAction
-                        ref={(button) => {
-                          if (button) editButtons.current.set(place.id, button);
-                          else editButtons.current.delete(place.id);
-                        }}
-                        name={place.name}
-                        onClick={() => setEditingId(place.id)}
-                      />
-                    ) : null}
-                    {may('delete') ? (
-                      <DeleteAction
-                        name={place.name}
-                        onClick={() => deleting.ask(place)}
-                        disabled={remove.isPending && remove.variables === place.id}
-                      />
-                    ) : null}
+                    <RowActions
+                      name={place.name}
+                      onEdit={may('update') ? () => setEditingId(place.id) : undefined}
+                      editRef={(button) => {
+                        if (button) editButtons.current.set(place.id, button);
+                        else editButtons.current.delete(place.id);
+                      }}
+                      onDelete={may('delete') ? () => deleting.ask(place) : undefined}
+                      deleting={remove.isPending && remove.variables === place.id}
+                    >
+                      {isFloor && may('update') ? (
+                        // The floor's plan and its pins (docs/decisions/021).
+                        <Link
+                          to={`/admin/floors/${place.id}/plan`}
+                          className={buttonClass('secondary', 'sm', 'max-sm:p-2.5')}
+                        >
+                          <MapIcon aria-hidden="true" className="size-4" />
+                          <span className="max-sm:sr-only">Plan</span>
+                          <span className="sr-only"> of {place.name}</span>
+                        </Link>
+                      ) : null}
+                    </RowActions>
                   </div>
                 )}
               </li>
