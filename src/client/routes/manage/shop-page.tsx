@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useIsFetching, useQuery } from '@tanstack/react-query';
 import { ArrowLeft, CalendarDays, Eye, History, Pencil, Percent, Plus } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
 import type { ReviewedOffer } from '../../../shared/offer';
 import type { Product } from '../../../shared/product';
 import { type AdminListConfig, AdminListPage, adminPage } from '../../components/admin-list-page';
@@ -117,12 +117,25 @@ function ManagedOffers({ shopId }: { shopId: string }) {
   );
 }
 
-/** The shop's events (issue 35): submitted for approval like offers. */
+/**
+ * The shop's events (issue 35): submitted for approval like offers. "My shops" links here
+ * (`#events`; the router follows no fragment): the section is scrolled to once, when its list and
+ * everything above it (the numbers, the offers) have arrived and taken their height.
+ */
 function ManagedEvents({ shopId }: { shopId: string }) {
   const events = useQuery(managedEventsQuery(shopId));
   const headingId = useId();
+  const { hash, key } = useLocation();
+  const fetching = useIsFetching();
+  const scrolledFor = useRef<string | null>(null);
+  const ready = hash === '#events' && events.isSuccess && fetching === 0;
+  useEffect(() => {
+    if (!ready || scrolledFor.current === key) return;
+    scrolledFor.current = key;
+    document.getElementById('events')?.scrollIntoView();
+  }, [ready, key]);
   return (
-    <section aria-labelledby={headingId} className="space-y-4">
+    <section id="events" aria-labelledby={headingId} className="scroll-mt-20 space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h2 id={headingId} className="text-xl font-bold tracking-tight text-slate-900">
