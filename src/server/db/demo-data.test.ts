@@ -125,7 +125,7 @@ describe('loadDemoData', () => {
   });
 
   it('inserts the whole mall and reports what it inserted', async () => {
-    const expected = { categories: 8, floors: 5, shops: 24, products: 150, offers: 20, events: 6 };
+    const expected = { categories: 8, floors: 5, shops: 24, products: 150, offers: 20, events: 7 };
     expect(summary).toEqual(expected);
     expect(await counts()).toEqual(expected);
     const floorsByLevel = await database.db

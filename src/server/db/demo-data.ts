@@ -493,13 +493,15 @@ interface EventSeed {
 
 /**
  * The demo mall's events (issue 35), dated from `today` so that a new install always has some coming up:
- * a weekly market, a shop's weekly workshop, a book signing, a monthly late-night evening (the nights the
- * mall's hours stay open to midnight), a school-holiday club and a cancelled concert. All approved.
+ * a weekly market, a shop's weekly workshop and its weekend consultations, a book signing, a monthly
+ * late-night evening (the nights the mall's hours stay open to midnight), a school-holiday club and a
+ * cancelled concert. All approved.
  */
 export function demoEvents(today: string): EventSeed[] {
   const { lateNight, closed, onOrBefore, after } = demoCalendar(today);
-  const SATURDAY = 6;
+  const SUNDAY = 0;
   const MONDAY = 1;
+  const SATURDAY = 6;
   // A weekly event skips the maintenance day when it falls on one of its days.
   const skipClosed = (...weekdays: number[]) => (weekdays.includes(weekdayOf(closed)) ? [closed] : []);
   const holidayStart = after(today, MONDAY);
@@ -530,6 +532,19 @@ export function demoEvents(today: string): EventSeed[] {
       repeat: { freq: 'weekly', days: ['sat'], except: skipClosed(SATURDAY) },
     },
     {
+      title: 'Free Skin Consultations',
+      description:
+        'Every Sunday, fifteen minutes with our skin therapist: what suits your skin, from face oils to sunscreen. ' +
+        'No booking and no obligation to buy.',
+      shop: 'Glow Apothecary',
+      place: { kind: 'shop', shop: 'Glow Apothecary' },
+      startDate: onOrBefore(addDays(today, -7), SUNDAY),
+      startTime: '11:00',
+      endTime: '17:00',
+      tags: ['beauty', 'free'],
+      repeat: { freq: 'weekly', days: ['sun'], except: skipClosed(SUNDAY) },
+    },
+    {
       title: 'Book Signing: The Monsoon House',
       description:
         'The author of The Monsoon House reads from the novel, answers questions and signs copies. ' +
@@ -545,13 +560,12 @@ export function demoEvents(today: string): EventSeed[] {
     {
       title: 'Late-Night Shopping',
       description:
-        'Once a month the mall stays open until midnight: shops keep their doors open late, with live ' +
-        'music in the atrium and the food court serving until closing.',
+        'Once a month the shops stay open until 23:30, with live music in the atrium, and the food ' +
+        'court serves until midnight.',
       place: { kind: 'mall' },
       startDate: lateNight,
       startTime: '18:00',
-      endDate: addDays(lateNight, 1),
-      endTime: '00:00',
+      endTime: '23:30',
       tags: ['late-night', 'shopping'],
       repeat: { freq: 'monthly' },
     },
@@ -572,7 +586,8 @@ export function demoEvents(today: string): EventSeed[] {
       title: 'Acoustic Evening at the Food Court',
       description: 'Cancelled: the band is unwell. We will announce a new date soon.',
       place: { kind: 'amenity', floor: 'Third Floor', amenity: 'food-court' },
-      startDate: addDays(today, 2),
+      // Far enough ahead that the landing page's next three are mostly ones that take place.
+      startDate: addDays(today, 9),
       startTime: '19:00',
       endTime: '21:00',
       tags: ['music'],
