@@ -117,23 +117,45 @@ function ManagedOffers({ shopId }: { shopId: string }) {
   );
 }
 
+const STOP_FOLLOWING = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+
 /**
- * The shop's events (issue 35): submitted for approval like offers. "My shops" links here
- * (`#events`; the router follows no fragment): the section is scrolled to once, when its list and
- * everything above it (the numbers, the offers) have arrived and taken their height.
+ * Scrolls to the element `id` once per visit to the address with `#id` (the router follows no
+ * fragment), when `ready`; then, for a few seconds and until the person scrolls themselves, again
+ * whenever the page's height changes: what arrives above it later (the numbers' chart) pushes it down.
+ */
+function useScrollToFragment(id: string, ready: boolean) {
+  const { hash, key } = useLocation();
+  const scrolledFor = useRef<string | null>(null);
+  const wanted = ready && hash === `#${id}`;
+  useEffect(() => {
+    if (!wanted || scrolledFor.current === key) return;
+    const target = document.getElementById(id);
+    if (!target) return;
+    scrolledFor.current = key;
+    target.scrollIntoView();
+    const follow = new ResizeObserver(() => target.scrollIntoView());
+    follow.observe(document.body);
+    const stop = () => follow.disconnect();
+    const timer = window.setTimeout(stop, 3000);
+    for (const name of STOP_FOLLOWING) window.addEventListener(name, stop, { passive: true });
+    return () => {
+      stop();
+      window.clearTimeout(timer);
+      for (const name of STOP_FOLLOWING) window.removeEventListener(name, stop);
+    };
+  }, [wanted, id, key]);
+}
+
+/**
+ * The shop's events (issue 35): submitted for approval like offers. "My shops" links here (`#events`):
+ * scrolled to once its list and the page's other reads have arrived.
  */
 function ManagedEvents({ shopId }: { shopId: string }) {
   const events = useQuery(managedEventsQuery(shopId));
   const headingId = useId();
-  const { hash, key } = useLocation();
   const fetching = useIsFetching();
-  const scrolledFor = useRef<string | null>(null);
-  const ready = hash === '#events' && events.isSuccess && fetching === 0;
-  useEffect(() => {
-    if (!ready || scrolledFor.current === key) return;
-    scrolledFor.current = key;
-    document.getElementById('events')?.scrollIntoView();
-  }, [ready, key]);
+  useScrollToFragment('events', events.isSuccess && fetching === 0);
   return (
     <section id="events" aria-labelledby={headingId} className="scroll-mt-20 space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-4">
