@@ -1969,7 +1969,7 @@ function report(outcomes, machine, startedAt) {
       `- Node ${machine.node}; ${outcomes.map((outcome) => outcome.version).join('; ')}`,
       `- Load: autocannon, ${connections} connections (sign-in: ${Math.min(8, connections)}), ${durationS} s per ` +
         `row after a ${warmupS} s warm-up; server read cache ${readCache} (MALL_READ_CACHE)`,
-      '- Large mall: 30 categories, 8 floors, 2,000 shops, 20,000 offers, 200,000 products ' +
+      '- Large mall: 30 categories, 8 floors, 2,000 shops, 20,000 offers, 200,000 products, 300 events ' +
         `(${outcomes
           .filter((outcome) => outcome.seed)
           .map(
