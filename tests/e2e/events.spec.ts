@@ -66,7 +66,9 @@ for (const width of [375, 1280] as const) {
     await expectNoAxeViolations(manager);
     await card.getByRole('link', { name: `See the events of ${shop.name}` }).click();
     await expect(manager).toHaveURL(`/manage/shops/${shop.id}#events`);
-    await expect(manager.getByRole('region', { name: 'Events' }).getByText(title)).toBeInViewport();
+    await expect(
+      manager.getByRole('region', { name: 'Events' }).getByRole('heading', { name: title }),
+    ).toBeInViewport();
 
     // ----- a visitor does not see it yet
     const visitor = await newVisitor(browser, width);
