@@ -21,7 +21,7 @@ await runCli(async () => {
     const summary = await loadDemoData(opened.db, mallToday(env.MALL_TIMEZONE), { images });
     console.log(
       `Loaded the demo mall: ${summary.categories} categories, ${summary.floors} floors, ${summary.shops} shops, ` +
-        `${summary.products} products, ${summary.offers} offers.`,
+        `${summary.products} products, ${summary.offers} offers, ${summary.events} events.`,
     );
   } finally {
     await opened.close();

@@ -1,5 +1,5 @@
 // npm run seed:large — loads the large mall (30 categories, 8 floors, 2,000 shops, 20,000 offers,
-// 200,000 products) into the configured database: DATABASE_URL, or the embedded one in MALL_DATA_DIR
+// 200,000 products, 300 events) into the configured database: DATABASE_URL, or the embedded one in MALL_DATA_DIR
 // while no server is using it. Only into an empty mall; all or nothing (one transaction). Shops and
 // products share 24 generated pictures (logos, covers, photos), so pages and benches carry images.
 import cliProgress from 'cli-progress';
@@ -82,7 +82,7 @@ await runCli(async () => {
     const loadMs = performance.now() - loadStarted;
     console.log(
       `Loaded the large mall: ${summary.categories} categories, ${summary.floors} floors, ${summary.shops} shops, ` +
-        `${summary.offers} offers, ${summary.products} products in ${seconds(loadMs)} ` +
+        `${summary.offers} offers, ${summary.products} products, ${summary.events} events in ${seconds(loadMs)} ` +
         `(${seconds(performance.now() - started)} with opening the database and its migrations).`,
     );
     if (tty) console.log(`  ${tableTimes.join('; ')}; then vacuum and analyze.`);

@@ -110,6 +110,9 @@ const TARGETS = {
 /** What a browser says it accepts: the public pages are sent compressed, as browsers receive them. */
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 const PUBLIC_ROWS = ['public-shop', 'public-shops', 'public-render-1', 'public-render'];
+// Issue 35: the events page and the all-events calendar feed, cached; their own section of
+// bench/public-pages.md (a run of these rows alone leaves the shop pages' figures as they were).
+const EVENT_ROWS = ['public-events', 'feed-ics'];
 const UPLOAD_SECONDS_MIN = 3; // the upload row: at least this many uploads, one after the other
 
 // ---------------------------------------------------------------------------------------------------
@@ -133,7 +136,9 @@ const USAGE = `Usage: node scripts/bench/run.mjs [options]   (npm run bench -- [
   --rows ID,ID       only these rows (ids as in bench/results.md's checks, e.g. mall-search-few): no
                      writes, flood or start-up; writes bench/rows-ID-ID.md, not bench/results.md, and
                      the sections of bench/embedded-postgres.md they measure (mall-search-few: the
-                     search; bare with shop or shops: cached reads)
+                     search; bare with shop or shops: cached reads) and of bench/public-pages.md
+                     (public-shop, public-shops, public-render-1, public-render: the directory's part;
+                     public-events, feed-ics: the events section; each with bare,bare-page)
                      --rows import: only the bulk-import group (below): writes bench/rows-import.md
                      (and the import section of bench/embedded-postgres.md)
                      --rows embedded: only the embedded database's start times and idle memory
@@ -750,6 +755,34 @@ async function uploadRow(port, row, seconds, hasEventLoop) {
   };
 }
 
+/**
+ * What a visitor is sent for a path, asking as a browser does: the body's bytes as sent (the page
+ * brotli'd; API answers, the feeds too, as they are) and unpacked.
+ */
+async function sentSize(port, urlPath) {
+  const response = await fetch(`http://127.0.0.1:${port}${urlPath}`, {
+    headers: { 'accept-encoding': BROWSER_ENCODINGS },
+    signal: AbortSignal.timeout(60_000),
+  });
+  const unpacked = (await response.arrayBuffer()).byteLength;
+  if (response.status !== 200) throw new BenchError(`GET ${urlPath}: HTTP ${response.status}`);
+  const length = response.headers.get('content-length');
+  return {
+    bytes: length === null ? unpacked : Number(length),
+    encoding: response.headers.get('content-encoding') ?? 'none',
+    unpacked,
+  };
+}
+
+/** ", 12,345 bytes brotli (80,000 unpacked)" for a row's label; empty when not measured. */
+function sizeNote(size) {
+  if (!size) return '';
+  const n = (value) => value.toLocaleString('en-US');
+  return size.encoding === 'none'
+    ? ` (${n(size.bytes)} bytes, sent uncompressed)`
+    : ` (${n(size.bytes)} bytes ${size.encoding === 'br' ? 'brotli' : size.encoding}, ${n(size.unpacked)} unpacked)`;
+}
+
 function buildRows({ fixtures, words, cookies, constantPath }) {
   const random = makeRandom(20_261_122);
   const { categoryIds, floorIds, shopIds, shopSlugs, categoryNames } = fixtures;
@@ -981,6 +1014,26 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
       headers: { 'accept-encoding': BROWSER_ENCODINGS },
       paths: directory,
       distinct: directory.length,
+    },
+    {
+      // Issue 35: the events page as a visitor's browser asks for it (no session; compressed), sent from
+      // the rendered-page cache: the large mall's next 60 days of occurrences, the first 100 on the page.
+      id: 'public-events',
+      group: 'public',
+      label: `public events page /events, cached${sizeNote(fixtures.eventSizes?.page)}`,
+      headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      paths: ['/events'],
+      distinct: 1,
+    },
+    {
+      // The all-events iCalendar feed as a calendar app polls it (no session), from the API's read cache
+      // (kept by catalogue version): every approved event, a repeat as one VEVENT with its RRULE.
+      id: 'feed-ics',
+      group: 'public',
+      label: `all-events calendar feed /api/events/calendar.ics, cached${sizeNote(fixtures.eventSizes?.feed)}`,
+      headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      paths: ['/api/events/calendar.ics'],
+      distinct: 1,
     },
     {
       // A render's own time: one visitor at a time, every page new (issue 33's p95 < 50 ms).
@@ -1575,6 +1628,20 @@ async function runDatabase(kind, words) {
       }
       publicPageBytes = sizes.reduce((sum, size) => sum + size, 0) / sizes.length;
     }
+    // The events rows' bytes (their labels say them), and how many occurrences the page lists.
+    let eventSizes;
+    if (!onlyOne && (!onlyRows || EVENT_ROWS.some((id) => onlyRows.includes(id)))) {
+      eventSizes = {
+        page: await sentSize(port, '/events'),
+        feed: await sentSize(port, '/api/events/calendar.ics'),
+        occurrences: (await getOk(port, '/api/events?pageSize=1', cookies.shopper)).total,
+      };
+      outcome.eventSizes = eventSizes;
+      console.log(
+        `[${label}] /events${sizeNote(eventSizes.page)}, ${eventSizes.occurrences} occurrences in its 60 days; ` +
+          `calendar.ics${sizeNote(eventSizes.feed)}`,
+      );
+    }
     const rows = onlyOne
       ? []
       : buildRows({
@@ -1588,6 +1655,7 @@ async function runDatabase(kind, words) {
             searchTerms: words.searchTerms,
             imageKeys: [...imageKeys],
             publicPageBytes,
+            eventSizes,
           },
           words,
           cookies,
@@ -1899,7 +1967,7 @@ function checks(outcomes) {
     }
   }
   // Issue 33: the public pages, on both databases.
-  for (const outcome of outcomes) lines.push(...publicVerdicts(outcome));
+  for (const outcome of outcomes) lines.push(...publicVerdicts(outcome), ...eventVerdicts(outcome));
   // The mall-wide search's latency is judged on both databases (issue 15).
   for (const outcome of outcomes) {
     const search = outcome.rows.find((row) => row.id === 'mall-search-few');
@@ -2014,7 +2082,7 @@ function report(outcomes, machine, startedAt) {
       `- Node ${machine.node}; ${outcomes.map((outcome) => outcome.version).join('; ')}`,
       `- Load: autocannon, ${connections} connections (sign-in: ${Math.min(8, connections)}), ${durationS} s per ` +
         `row after a ${warmupS} s warm-up; server read cache ${readCache} (MALL_READ_CACHE)`,
-      '- Large mall: 30 categories, 8 floors, 2,000 shops, 20,000 offers, 200,000 products ' +
+      '- Large mall: 30 categories, 8 floors, 2,000 shops, 20,000 offers, 200,000 products, 300 events ' +
         `(${outcomes
           .filter((outcome) => outcome.seed)
           .map(
@@ -2143,6 +2211,112 @@ function publicVerdicts(outcome) {
   return lines;
 }
 
+/**
+ * Issue 35's events rows against issue 33's target for a cached public page (the events page is one; the
+ * feed is held to the same): PASS or FAIL lines.
+ */
+function eventVerdicts(outcome) {
+  const bare = outcome.rows.find((row) => row.id === 'bare');
+  return outcome.rows
+    .filter((row) => EVENT_ROWS.includes(row.id))
+    .map((row) => {
+      const share = bare?.reqPerS ? row.reqPerS / bare.reqPerS : Number.NaN;
+      const ok = share >= TARGETS.publicShareOfBare && row.p99 < TARGETS.publicP99Ms && row.errors === 0;
+      return (
+        `- ${ok ? 'PASS' : 'FAIL'} ${outcome.kind}, ${row.label}: ${fmt(row.reqPerS, 0)} req/s, ` +
+        `${fmt(share * 100, 0)}% of bare Fastify's ${fmt(bare?.reqPerS, 0)} req/s in the same run ` +
+        `(≥ ${TARGETS.publicShareOfBare * 100}%), p99 ${fmt(row.p99)} ms (< ${TARGETS.publicP99Ms}), ${row.errors} errors (0)`
+      );
+    });
+}
+
+/** One database's rows of bench/public-pages.md's tables. */
+function publicRowLines(outcome, ids) {
+  const bare = outcome.rows.find((row) => row.id === 'bare');
+  return outcome.rows
+    .filter((candidate) => ids.includes(candidate.id))
+    .map(
+      (row) =>
+        `| ${outcome.version} | ${row.label} | ${row.connections ?? connections} | ${row.distinct ?? row.paths?.length ?? 1} | ` +
+        `${fmt(row.reqPerS, 0)} | ${row.id === 'bare' ? '1.00×' : `**${fmt((row.reqPerS / bare?.reqPerS) * 100, 0)}%**`} | ` +
+        `${fmt(row.p50)} | ${row.id.startsWith('public-render') ? `**${fmt(row.p95)}**` : fmt(row.p95)} | ` +
+        `${row.id.startsWith('public-render') ? fmt(row.p99) : `**${fmt(row.p99)}**`} | ${row.errors} | ${fmt(row.peakRssMb, 0)} | ` +
+        `${row.loopMaxMs === undefined ? '—' : `${fmt(row.loopMaxMs)} / ${fmt(row.loopP99Ms)}`} | ` +
+        `${row.queriesPerRequest === undefined ? '—' : fmt(row.queriesPerRequest, 3)} |`,
+    );
+}
+
+const PUBLIC_TABLE_HEADER = [
+  '| database | row | conns | URLs | req/s | ÷ bare Fastify | p50 ms | p95 ms | p99 ms | errors | peak RSS MB | event loop max / p99 ms | queries / request |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+];
+
+/** bench/public-pages.md's events section (issue 35): the events page and the all-events feed, per database. */
+function eventsSection(outcomes, machine, startedAt) {
+  const command = `npm run bench -- --rows bare,bare-page,${EVENT_ROWS.join(',')}`;
+  const sizes = outcomes
+    .filter((outcome) => outcome.eventSizes)
+    .map(
+      ({ kind, eventSizes: { page, feed, occurrences } }) =>
+        `${kind}: /events${sizeNote(page)}, ${occurrences} occurrences in its 60 days; the feed${sizeNote(feed)}`,
+    );
+  const lines = [
+    '## Events and the calendar feed\n',
+    `Written by \`${command}\` (or \`node scripts/bench/run.mjs --rows …\` after \`npm run build\`; about 5 ` +
+      'minutes: the large mall is loaded into each database first), and by every `npm run bench`; a run of ' +
+      'these rows rewrites this section only. Issue 35 set no target of its own: both rows are held to issue ' +
+      `33’s for a cached public page, ${TARGETS.publicShareOfBare * 100}% of bare Fastify’s constant-JSON req/s ` +
+      `in the same run, p99 < ${TARGETS.publicP99Ms} ms.\n`,
+    `- Date: ${startedAt.toISOString()}`,
+    `- Machine: ${machine.cpu}, ${machine.cores} cores, ${fmt(machine.ramGb, 1)} GB RAM; load average at the start ` +
+      `${machine.load.map((value) => value.toFixed(2)).join(' / ')}`,
+    `- Node ${machine.node}; ${outcomes.map((outcome) => outcome.version).join('; ')}`,
+    `- Large mall (as above) with ${largeMall.LARGE_MALL.events} events (src/server/db/large-mall.ts): 40% one-off ` +
+      'ahead, 30% weekly and 15% monthly that started earlier, 15% past; one in ten the mall’s own.',
+    '- `public-events`: `/events` as a browser asks for it, from the rendered-page cache (drawn in the ' +
+      'warm-up): the next 60 days’ occurrences, the first 100 on the page, with the tag and floor filters. ' +
+      '`feed-ics`: `/api/events/calendar.ics` (every approved event, one VEVENT each with its RRULE/EXDATE, ' +
+      'and the zone’s VTIMEZONE) from the API’s read cache, kept by catalogue version.',
+    ...(sizes.length > 0 ? [`- Bytes: ${sizes.join('; ')}.`] : []),
+    `- Load: autocannon, ${durationS} s per row after a ${warmupS} s warm-up, ${connections} connections, no ` +
+      `session, \`accept-encoding: ${BROWSER_ENCODINGS}\`.\n`,
+    ...PUBLIC_TABLE_HEADER,
+  ];
+  const verdicts = [];
+  for (const outcome of outcomes) {
+    lines.push(...publicRowLines(outcome, ['bare', 'bare-page', ...EVENT_ROWS]));
+    verdicts.push(...eventVerdicts(outcome));
+  }
+  return [...lines, '', '### Targets', '', ...verdicts].join('\n');
+}
+
+const EVENTS_OPEN = '<!-- section events -->';
+const EVENTS_CLOSE = '<!-- /section events -->';
+
+/**
+ * bench/public-pages.md from what this run measured: the directory's part (when its rows ran), the
+ * events section (when theirs did), each kept as it was otherwise, and the notes kept by hand.
+ */
+function publicPagesFileText(previous, top, events) {
+  const notesAt = previous.indexOf('\n## Notes\n');
+  const notes = notesAt >= 0 ? previous.slice(notesAt + 1) : '';
+  const eventsAt = previous.indexOf(EVENTS_OPEN);
+  const eventsEnd = previous.indexOf(EVENTS_CLOSE);
+  const keptEvents =
+    eventsAt >= 0 && eventsEnd > eventsAt ? previous.slice(eventsAt + EVENTS_OPEN.length, eventsEnd) : null;
+  const topEnd = [eventsAt, notesAt].filter((at) => at >= 0);
+  const keptTop = previous.slice(0, topEnd.length > 0 ? Math.min(...topEnd) : previous.length);
+  const eventsText = events ?? keptEvents?.trim() ?? '## Events and the calendar feed\n\nNot measured yet.';
+  return [
+    (top ?? keptTop).trimEnd(),
+    '',
+    `${EVENTS_OPEN}\n${eventsText.trim()}\n${EVENTS_CLOSE}`,
+    '',
+    notes.trimEnd(),
+    '',
+  ].join('\n');
+}
+
 /** bench/public-pages.md: the public directory's pages (issue 33), per database. */
 function publicPagesReport(outcomes, machine, startedAt) {
   const command = `npm run bench -- --rows bare,bare-page,${PUBLIC_ROWS.join(',')}`;
@@ -2158,7 +2332,7 @@ function publicPagesReport(outcomes, machine, startedAt) {
     `- Machine: ${machine.cpu}, ${machine.cores} cores, ${fmt(machine.ramGb, 1)} GB RAM; load average at the start ` +
       `${machine.load.map((value) => value.toFixed(2)).join(' / ')} (shared: other people’s builds and tests ran meanwhile)`,
     `- Node ${machine.node}; ${outcomes.map((outcome) => outcome.version).join('; ')}`,
-    '- Large mall: 30 categories, 8 floors, 2,000 shops (100 products each), 20,000 offers, 200,000 products.',
+    '- Large mall: 30 categories, 8 floors, 2,000 shops (100 products each), 20,000 offers, 200,000 products, 300 events.',
     `- Load: autocannon, ${durationS} s per row after a ${warmupS} s warm-up; ${connections} connections unless ` +
       `the row says; requests as a visitor’s browser sends them: no session, \`accept-encoding: ${BROWSER_ENCODINGS}\` ` +
       '(the server keeps each page brotli- and gzip-compressed beside the plain one and sends brotli).',
@@ -2171,24 +2345,11 @@ function publicPagesReport(outcomes, machine, startedAt) {
       'time: the target) and four at once (renders waiting for each other on the one event loop): each request renders — the page’s reads through the API in-process ' +
       '(answered from the API’s read cache where another page read the same: categories, the floor guide, the ' +
       'clock), React on the server, brotli and gzip of the page, its structured data.\n',
-    '| database | row | conns | URLs | req/s | ÷ bare Fastify | p50 ms | p95 ms | p99 ms | errors | peak RSS MB | event loop max / p99 ms | queries / request |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...PUBLIC_TABLE_HEADER,
   ];
   const verdicts = [];
   for (const outcome of outcomes) {
-    const bare = outcome.rows.find((row) => row.id === 'bare');
-    for (const row of outcome.rows.filter((candidate) =>
-      ['bare', 'bare-page', ...PUBLIC_ROWS].includes(candidate.id),
-    )) {
-      lines.push(
-        `| ${outcome.version} | ${row.label} | ${row.connections ?? connections} | ${row.distinct ?? row.paths?.length ?? 1} | ` +
-          `${fmt(row.reqPerS, 0)} | ${row.id === 'bare' ? '1.00×' : `**${fmt((row.reqPerS / bare?.reqPerS) * 100, 0)}%**`} | ` +
-          `${fmt(row.p50)} | ${row.id.startsWith('public-render') ? `**${fmt(row.p95)}**` : fmt(row.p95)} | ` +
-          `${row.id.startsWith('public-render') ? fmt(row.p99) : `**${fmt(row.p99)}**`} | ${row.errors} | ${fmt(row.peakRssMb, 0)} | ` +
-          `${row.loopMaxMs === undefined ? '—' : `${fmt(row.loopMaxMs)} / ${fmt(row.loopP99Ms)}`} | ` +
-          `${row.queriesPerRequest === undefined ? '—' : fmt(row.queriesPerRequest, 3)} |`,
-      );
-    }
+    lines.push(...publicRowLines(outcome, ['bare', 'bare-page', ...PUBLIC_ROWS]));
     verdicts.push(...publicVerdicts(outcome));
   }
   return `${[...lines, '', '## Targets', '', ...verdicts].join('\n')}\n`;
@@ -2727,15 +2888,18 @@ if (outcomes.length > 0) {
     if (measured('bare') && (measured('shop') || measured('shops')))
       updates.set('cached', cachedSection(outcomes, machine, startedAt));
   }
-  // bench/public-pages.md: the public pages (issue 33), when this run measured them.
-  if (!floodOnly && !writesOnly && PUBLIC_ROWS.some(measured)) {
-    const text = publicPagesReport(outcomes, machine, startedAt);
-    console.log(`\n${text}`);
+  // bench/public-pages.md: the public pages (issue 33) and the events (issue 35), the parts this run
+  // measured.
+  const publicMeasured = PUBLIC_ROWS.some(measured);
+  const eventsMeasured = EVENT_ROWS.some(measured);
+  if (!floodOnly && !writesOnly && (publicMeasured || eventsMeasured)) {
+    const top = publicMeasured ? publicPagesReport(outcomes, machine, startedAt) : null;
+    const events = eventsMeasured ? eventsSection(outcomes, machine, startedAt) : null;
+    for (const text of [top, events]) if (text) console.log(`\n${text}`);
     if (!options['no-write']) {
       // The notes at the end (kept by hand: what dominates, what was tried) stay as they were.
       const previous = fs.existsSync(publicPagesFile) ? fs.readFileSync(publicPagesFile, 'utf8') : '';
-      const notes = previous.indexOf('\n## Notes\n');
-      fs.writeFileSync(publicPagesFile, notes >= 0 ? `${text}${previous.slice(notes)}` : text);
+      fs.writeFileSync(publicPagesFile, publicPagesFileText(previous, top, events));
       console.log(`bench: written to ${path.relative(repoRoot, publicPagesFile)}`);
     }
   }

@@ -55,14 +55,20 @@ export type ShopManagers = z.infer<typeof ShopManagers>;
 export const InvitePreview = z.object({ shopId: z.string(), shopName: z.string() });
 export type InvitePreview = z.infer<typeof InvitePreview>;
 
-/** A shop on a manager's "My shops" page, with how its offers stand with the mall office. */
+/** A shop on a manager's "My shops" page, with how its offers and events stand with the mall office. */
 export const ManagedShop = z.object({
   id: z.string(),
   name: z.string(),
   categoryName: z.string(),
   floorName: z.string(),
+  /** Offers (new, or a change to a live one) waiting for the mall office's approval. */
   pendingOffers: z.number().int(),
+  /** Offers the mall office sent back with a comment. */
   sentBackOffers: z.number().int(),
+  /** The shop's events (new, or a change to a live one) waiting for approval. */
+  pendingEvents: z.number().int(),
+  /** The shop's events the mall office sent back with a comment. */
+  sentBackEvents: z.number().int(),
 });
 export type ManagedShop = z.infer<typeof ManagedShop>;
 export const ManagedShops = z.object({ shops: z.array(ManagedShop) });

@@ -59,6 +59,17 @@ for (const width of [375, 1280] as const) {
     await expect(toast(manager, 'Event sent for approval')).toBeVisible();
     await expect(manager.getByText('Waiting for approval')).toBeVisible();
 
+    // ----- My shops counts it beside the offers, and links to the shop's events
+    await manager.goto('/manage');
+    const card = manager.getByRole('article', { name: shop.name });
+    await expect(card.getByText('1 event waiting for approval')).toBeVisible();
+    await expectNoAxeViolations(manager);
+    await card.getByRole('link', { name: `See the events of ${shop.name}` }).click();
+    await expect(manager).toHaveURL(`/manage/shops/${shop.id}#events`);
+    await expect(
+      manager.getByRole('region', { name: 'Events' }).getByRole('heading', { name: title }),
+    ).toBeInViewport();
+
     // ----- a visitor does not see it yet
     const visitor = await newVisitor(browser, width);
     await visitor.goto('/events?tag=signing');

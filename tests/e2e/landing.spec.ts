@@ -21,13 +21,17 @@ test.describe('Landing page /', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Super Mall');
     // The four feature cards: multiple shops, best offers, comparing products, a personalized experience.
-    const cards = page.getByRole('main').getByRole('listitem');
+    const cards = page
+      .getByRole('region', { name: 'Everything you need for a great visit' })
+      .getByRole('listitem');
     await expect(cards).toHaveCount(4);
     await expect(cards.getByRole('heading')).toHaveText([/shops/i, /offers/i, /compar/i, /personali[sz]ed/i]);
     for (const card of await cards.all()) await expect(card).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Join thousands of happy customers' })).toBeVisible();
     await expect(action(page, 'Get Started')).toBeVisible();
     await expect(action(page, 'Join Now')).toBeVisible();
+    // The demo mall's events (dated from the day it was loaded): the next three.
+    await expect(page.getByRole('region', { name: "What's on" }).getByRole('listitem')).toHaveCount(3);
   });
 
   test("'Get Started' goes to /login when signed out", async ({ page }) => {

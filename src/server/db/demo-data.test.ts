@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, gt, gte, isNotNull, lt, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventInput } from '../../shared/event';
+import { occurrences, upcoming } from '../modules/events/recurrence';
 import { type Database, openEmbedded } from './client';
-import { addDays, type DemoSummary, isDemoDataEnabled, loadDemoData } from './demo-data';
+import { addDays, type DemoSummary, demoEvents, isDemoDataEnabled, loadDemoData } from './demo-data';
 import { runMigrations } from './migrate';
-import { amenities, categories, floors, offers, products, shops } from './schema';
+import { amenities, categories, events, floors, mallHours, offers, products, shops } from './schema';
 
 const TODAY = '2026-06-15';
 
@@ -49,6 +52,46 @@ describe('addDays', () => {
   });
 });
 
+describe('demoEvents', () => {
+  const ZONE = 'Asia/Kolkata';
+  const timing = (event: ReturnType<typeof demoEvents>[number]) => ({
+    allDay: false,
+    startDate: event.startDate,
+    startTime: event.startTime,
+    endDate: event.endDate ?? event.startDate,
+    endTime: event.endTime,
+    repeat: event.repeat ?? null,
+  });
+
+  it('are events the forms would accept', () => {
+    for (const event of demoEvents(TODAY)) {
+      const { place, shop, ...rest } = event;
+      const parsed = EventInput.safeParse({
+        ...rest,
+        endDate: rest.endDate ?? rest.startDate,
+        allDay: false,
+        shopId: shop ? randomUUID() : null,
+        placeKind: place.kind,
+        placeId: place.kind === 'mall' ? null : randomUUID(),
+      });
+      expect(parsed.error?.issues ?? [], event.title).toEqual([]);
+    }
+  });
+
+  // Whatever the day of the week or of the month a mall is installed on.
+  it('always has something in the next two weeks, and every event a date ahead', () => {
+    for (let day = 0; day < 62; day += 1) {
+      const today = addDays('2026-01-01', day);
+      const seeds = demoEvents(today);
+      for (const event of seeds) {
+        expect(upcoming(timing(event), today, ZONE, 1), `${event.title} from ${today}`).toHaveLength(1);
+      }
+      const soon = seeds.flatMap((event) => occurrences(timing(event), today, addDays(today, 13), ZONE));
+      expect(soon.length, today).toBeGreaterThanOrEqual(5);
+    }
+  });
+});
+
 describe('loadDemoData', () => {
   let database: Database;
   let dataDir: string;
@@ -62,6 +105,7 @@ describe('loadDemoData', () => {
       shops: await db.$count(shops),
       products: await db.$count(products),
       offers: await db.$count(offers),
+      events: await db.$count(events),
     };
   };
 
@@ -81,7 +125,7 @@ describe('loadDemoData', () => {
   });
 
   it('inserts the whole mall and reports what it inserted', async () => {
-    const expected = { categories: 8, floors: 5, shops: 24, products: 150, offers: 20 };
+    const expected = { categories: 8, floors: 5, shops: 24, products: 150, offers: 20, events: 7 };
     expect(summary).toEqual(expected);
     expect(await counts()).toEqual(expected);
     const floorsByLevel = await database.db
@@ -117,6 +161,42 @@ describe('loadDemoData', () => {
       expect(offer.discount).toBeLessThanOrEqual(60);
       expect(offer.startDate <= offer.endDate).toBe(true);
     }
+  });
+
+  it('gives the mall approved events ahead of today: repeating, tagged, one cancelled', async () => {
+    const rows = await database.db
+      .select({
+        title: events.title,
+        shop: shops.name,
+        placeKind: events.placeKind,
+        approved: events.approved,
+        reviewState: events.reviewState,
+        status: events.status,
+        tags: events.tags,
+        repeat: events.repeat,
+        startDate: events.startDate,
+      })
+      .from(events)
+      .leftJoin(shops, eq(shops.id, events.shopId));
+    expect(rows.every((row) => row.approved && row.reviewState === null)).toBe(true);
+    expect(rows.filter((row) => row.status === 'cancelled').map((row) => row.title)).toEqual([
+      'Acoustic Evening at the Food Court',
+    ]);
+    expect(rows.filter((row) => row.repeat?.freq === 'weekly').length).toBeGreaterThanOrEqual(2);
+    expect(rows.filter((row) => row.repeat?.freq === 'monthly').length).toBe(1);
+    expect(new Set(rows.map((row) => row.placeKind))).toEqual(new Set(['mall', 'floor', 'amenity', 'shop']));
+    expect(rows.find((row) => row.title.startsWith('Book Signing'))?.shop).toBe('Paperleaf Books');
+    // The tag filter and the per-tag feeds have something: a tag shared by two events.
+    const tags = rows.flatMap((row) => row.tags);
+    expect(tags.filter((tag) => tag === 'workshop')).toHaveLength(2);
+    // The late-night evenings are nights the mall's doors stay open to midnight.
+    const lateNight = rows.find((row) => row.title === 'Late-Night Shopping');
+    const [hours] = await database.db.select({ hours: mallHours.hours }).from(mallHours);
+    expect(hours?.hours?.special).toContainEqual({
+      date: lateNight?.startDate,
+      intervals: [{ open: '07:00', close: '24:00' }],
+      note: 'Late-night shopping',
+    });
   });
 
   it('gives every shop products, contact details and opening hours', async () => {

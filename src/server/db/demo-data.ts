@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AmenityKind } from '../../shared/amenity';
+import type { EventRepeat, EventStatus } from '../../shared/event';
 import { everyDay, type OpeningHours } from '../../shared/hours';
 import { parseHoursText } from '../../shared/hours-text';
 import type { ImageStore } from '../modules/images/store';
@@ -7,9 +8,12 @@ import type { Db } from './client';
 import { drawDemoFloorPlans, placeDemoFloorPlans } from './demo-floor-plans';
 import { renderDemoPictures } from './demo-images';
 import { placeNameKeys } from './place-name-keys';
-import { amenities, categories, floors, mallHours, offers, products, shops } from './schema';
+import { amenities, categories, events, floors, mallHours, offers, products, shops } from './schema';
 
-export type DemoSummary = Record<'categories' | 'floors' | 'shops' | 'products' | 'offers', number>;
+export type DemoSummary = Record<
+  'categories' | 'floors' | 'shops' | 'products' | 'offers' | 'events',
+  number
+>;
 
 /**
  * MALL_DEMO_DATA: 'on' or 'off'; unset (or empty, as in env.ts) means on for the embedded database and
@@ -421,19 +425,175 @@ function demoHours(name: string, openingHours: string, today: string): OpeningHo
   return { ...parsed.hours, special: [{ date: addDays(today, 3), intervals: [], note: 'Stocktaking' }] };
 }
 
-/** The demo mall's doors: 07:00–23:30 every day, a late-shopping night and a closed day ahead. */
+/** 0 Sunday … 6 Saturday, of a 'YYYY-MM-DD' date. */
+const weekdayOf = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
+
+/** `date` plus `months` calendar months, on the same day of the month (which must be 28 or less). */
+function addMonths(date: string, months: number): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  if (day > 28) throw new Error(`addMonths needs a day of the month up to 28, got ${date}`);
+  return new Date(Date.UTC(year, month - 1 + months, day)).toISOString().slice(0, 10);
+}
+
+/** The mall's dates the demo's hours and events share, relative to `today`. */
+function demoCalendar(today: string) {
+  // The late-night evenings repeat monthly on one day of the month: one every month has (1–28).
+  let lateNight = addDays(today, 10);
+  while (Number(lateNight.slice(8)) > 28) lateNight = addDays(lateNight, 1);
+  const closed = addDays(today, 30);
+  return {
+    lateNight,
+    /** The first twelve late nights: the mall's doors stay open to midnight on each. */
+    lateNights: Array.from({ length: 12 }, (_, i) => addMonths(lateNight, i)),
+    /** The annual maintenance day: the mall is closed, and a weekly event skips it. */
+    closed,
+    /** The last `weekday` (0 Sunday … 6 Saturday) on or before `date`. */
+    onOrBefore: (date: string, weekday: number) => addDays(date, -((weekdayOf(date) - weekday + 7) % 7)),
+    /** The next `weekday` after `date`. */
+    after: (date: string, weekday: number) => addDays(date, 1 + ((weekday - weekdayOf(date) - 1 + 7) % 7)),
+  };
+}
+
+/** The demo mall's doors: 07:00–23:30 every day, late-shopping nights and a closed day ahead. */
 function demoMallHours(today: string): OpeningHours {
+  const { lateNights, closed } = demoCalendar(today);
   return {
     ...everyDay('07:00', '23:30'),
     special: [
-      {
-        date: addDays(today, 10),
+      ...lateNights.map((date) => ({
+        date,
         intervals: [{ open: '07:00', close: '24:00' }],
         note: 'Late-night shopping',
-      },
-      { date: addDays(today, 30), intervals: [], note: 'Annual maintenance day' },
+      })),
+      { date: closed, intervals: [], note: 'Annual maintenance day' },
     ],
   };
+}
+
+type EventPlaceSeed =
+  | { kind: 'mall' }
+  | { kind: 'floor'; floor: FloorName }
+  | { kind: 'amenity'; floor: FloorName; amenity: AmenityKind }
+  | { kind: 'shop'; shop: string };
+
+interface EventSeed {
+  title: string;
+  description: string;
+  /** The organizing shop; none: the mall's own event. */
+  shop?: string;
+  place: EventPlaceSeed;
+  startDate: string;
+  startTime: string;
+  endDate?: string;
+  endTime: string;
+  tags: string[];
+  repeat?: EventRepeat;
+  status?: EventStatus;
+}
+
+/**
+ * The demo mall's events (issue 35), dated from `today` so that a new install always has some coming up:
+ * a weekly market, a shop's weekly workshop and its weekend consultations, a book signing, a monthly
+ * late-night evening (the nights the mall's hours stay open to midnight), a school-holiday club and a
+ * cancelled concert. All approved.
+ */
+export function demoEvents(today: string): EventSeed[] {
+  const { lateNight, closed, onOrBefore, after } = demoCalendar(today);
+  const SUNDAY = 0;
+  const MONDAY = 1;
+  const SATURDAY = 6;
+  // A weekly event skips the maintenance day when it falls on one of its days.
+  const skipClosed = (...weekdays: number[]) => (weekdays.includes(weekdayOf(closed)) ? [closed] : []);
+  const holidayStart = after(today, MONDAY);
+  return [
+    {
+      title: "Saturday Farmers' Market",
+      description:
+        'Growers and bakers from the farms around the city fill the main atrium: seasonal vegetables, ' +
+        'millets, cold-pressed oils, honey and fresh bread. Bring your own bag.',
+      place: { kind: 'floor', floor: 'Ground Floor' },
+      startDate: onOrBefore(addDays(today, -14), SATURDAY),
+      startTime: '08:00',
+      endTime: '13:00',
+      tags: ['market', 'food', 'family'],
+      repeat: { freq: 'weekly', days: ['sat'], except: skipClosed(SATURDAY) },
+    },
+    {
+      title: 'Saturday Calligraphy Workshop',
+      description:
+        'Learn italic and Devanagari lettering with a dip pen. Nibs, ink and paper are provided; ' +
+        'ages 12 and up, 12 places, first come first served.',
+      shop: 'Ink & Quill',
+      place: { kind: 'shop', shop: 'Ink & Quill' },
+      startDate: onOrBefore(addDays(today, -7), SATURDAY),
+      startTime: '15:00',
+      endTime: '17:00',
+      tags: ['workshop', 'art'],
+      repeat: { freq: 'weekly', days: ['sat'], except: skipClosed(SATURDAY) },
+    },
+    {
+      title: 'Free Skin Consultations',
+      description:
+        'Every Sunday, fifteen minutes with our skin therapist: what suits your skin, from face oils to sunscreen. ' +
+        'No booking and no obligation to buy.',
+      shop: 'Glow Apothecary',
+      place: { kind: 'shop', shop: 'Glow Apothecary' },
+      startDate: onOrBefore(addDays(today, -7), SUNDAY),
+      startTime: '11:00',
+      endTime: '17:00',
+      tags: ['beauty', 'free'],
+      repeat: { freq: 'weekly', days: ['sun'], except: skipClosed(SUNDAY) },
+    },
+    {
+      title: 'Book Signing: The Monsoon House',
+      description:
+        'The author of The Monsoon House reads from the novel, answers questions and signs copies. ' +
+        'Copies are on sale in the shop.',
+      shop: 'Paperleaf Books',
+      place: { kind: 'shop', shop: 'Paperleaf Books' },
+      // Not on the shop's stocktaking day (today + 3).
+      startDate: addDays(today, 6),
+      startTime: '17:00',
+      endTime: '19:00',
+      tags: ['books', 'signing'],
+    },
+    {
+      title: 'Late-Night Shopping',
+      description:
+        'Once a month the shops stay open until 23:30, with live music in the atrium, and the food ' +
+        'court serves until midnight.',
+      place: { kind: 'mall' },
+      startDate: lateNight,
+      startTime: '18:00',
+      endTime: '23:30',
+      tags: ['late-night', 'shopping'],
+      repeat: { freq: 'monthly' },
+    },
+    {
+      title: 'School-Holiday Craft Club',
+      description:
+        'Clay, beads and paint for children aged 5 to 10, at the kids’ play zone beside Toybox Planet. ' +
+        'A different project each session; parents stay nearby.',
+      shop: 'Toybox Planet',
+      place: { kind: 'floor', floor: 'Third Floor' },
+      startDate: holidayStart,
+      startTime: '11:00',
+      endTime: '12:30',
+      tags: ['kids', 'workshop', 'family'],
+      repeat: { freq: 'weekly', days: ['mon', 'wed', 'fri'], count: 6 },
+    },
+    {
+      title: 'Acoustic Evening at the Food Court',
+      description: 'Cancelled: the band is unwell. We will announce a new date soon.',
+      place: { kind: 'amenity', floor: 'Third Floor', amenity: 'food-court' },
+      // Far enough ahead that the landing page's next three are mostly ones that take place.
+      startDate: addDays(today, 9),
+      startTime: '19:00',
+      endTime: '21:00',
+      tags: ['music'],
+      status: 'cancelled',
+    },
+  ];
 }
 
 function contactFor(name: string, index: number): string {
@@ -460,24 +620,30 @@ export async function countDirectory(db: Pick<Db, 'execute'>): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
+interface DemoOptions {
+  images?: ImageStore;
+  /**
+   * false: no events, as the releases before them had the demo mall (the backup tests load it into a
+   * database migrated only that far, without the events table).
+   */
+  events?: boolean;
+}
+
 /** Any fixed number, other than the migrations' lock. */
 const DEMO_DATA_LOCK_KEY = 7_415_020_002;
 
 /**
- * Fills an empty mall with invented categories, floors, shops, offers and products, all in one
+ * Fills an empty mall with invented categories, floors, shops, offers, products and events, all in one
  * transaction: on any failure (e.g. the data is already there) nothing is inserted. `today` is
- * 'YYYY-MM-DD' in the mall's time zone; offers are dated relative to it (10 active, 5 expired, 5 future).
+ * 'YYYY-MM-DD' in the mall's time zone; offers are dated relative to it (10 active, 5 expired, 5 future),
+ * and so are the events (demoEvents: each has a date ahead, so /events is never empty on a new install).
  */
-export async function loadDemoData(
-  db: Db,
-  today: string,
-  options?: { images?: ImageStore },
-): Promise<DemoSummary>;
+export async function loadDemoData(db: Db, today: string, options?: DemoOptions): Promise<DemoSummary>;
 /** With `onlyIfEmpty`: loads nothing (null) when the mall has any shop, category or floor. */
 export async function loadDemoData(
   db: Db,
   today: string,
-  options: { onlyIfEmpty: true; images?: ImageStore },
+  options: DemoOptions & { onlyIfEmpty: true },
 ): Promise<DemoSummary | null>;
 /**
  * With `images`: shops get a logo and a cover, products a photo (demo-images.ts), and every floor a plan
@@ -487,7 +653,7 @@ export async function loadDemoData(
 export async function loadDemoData(
   db: Db,
   today: string,
-  { onlyIfEmpty = false, images }: { onlyIfEmpty?: boolean; images?: ImageStore } = {},
+  { onlyIfEmpty = false, images, events: withEvents = true }: DemoOptions & { onlyIfEmpty?: boolean } = {},
 ): Promise<DemoSummary | null> {
   addDays(today, 0); // Refuses a malformed date before touching the database.
   if (onlyIfEmpty && (await countDirectory(db)) > 0) return null; // before drawing pictures for nothing
@@ -530,13 +696,17 @@ export async function loadDemoData(
       .returning({ id: floors.id, name: floors.name });
     const floorIds = new Map(floorRows.map((row) => [row.name, row.id]));
 
-    await tx.insert(amenities).values(
-      AMENITIES.map(([floor, kind, location]) => ({
-        floorId: need(floorIds, floor),
-        kind,
-        location,
-      })),
-    );
+    const amenityRows = await tx
+      .insert(amenities)
+      .values(
+        AMENITIES.map(([floor, kind, location]) => ({
+          floorId: need(floorIds, floor),
+          kind,
+          location,
+        })),
+      )
+      .returning({ id: amenities.id, floorId: amenities.floorId, kind: amenities.kind });
+    const amenityIds = new Map(amenityRows.map((row) => [`${row.floorId} ${row.kind}`, row.id]));
 
     const shopRows = await tx
       .insert(shops)
@@ -594,12 +764,34 @@ export async function loadDemoData(
       .returning({ id: products.id });
     if (plans && images) await placeDemoFloorPlans(tx, images, plans);
 
+    const eventRows = withEvents
+      ? await tx
+          .insert(events)
+          .values(
+            demoEvents(today).map(({ shop, place, endDate, repeat, ...event }) => ({
+              ...event,
+              shopId: shop === undefined ? null : need(shopIds, shop),
+              placeKind: place.kind,
+              placeFloorId: place.kind === 'floor' ? need(floorIds, place.floor) : null,
+              placeAmenityId:
+                place.kind === 'amenity'
+                  ? need(amenityIds, `${need(floorIds, place.floor)} ${place.amenity}`)
+                  : null,
+              placeShopId: place.kind === 'shop' ? need(shopIds, place.shop) : null,
+              endDate: endDate ?? event.startDate,
+              repeat: repeat ?? null,
+            })),
+          )
+          .returning({ id: events.id })
+      : [];
+
     return {
       categories: categoryRows.length,
       floors: floorRows.length,
       shops: shopRows.length,
       products: productRows.length,
       offers: offerRows.length,
+      events: eventRows.length,
     };
   });
 }

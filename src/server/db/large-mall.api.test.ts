@@ -6,7 +6,14 @@ import { mallToday } from '../lib/mall-time';
 import { createTestApp, registerAs, TEST_TIME_ZONE, type TestApp } from '../test/harness';
 import { LARGE_MALL_TABLES, LargeMallNotEmptyError, type LargeMallSize, loadLargeMall } from './large-mall';
 
-const SIZE: LargeMallSize = { categories: 35, floors: 9, shops: 60, offers: 150, products: 1_200 };
+const SIZE: LargeMallSize = {
+  categories: 35,
+  floors: 9,
+  shops: 60,
+  offers: 150,
+  products: 1_200,
+  events: 120,
+};
 
 describe('loadLargeMall', () => {
   let t: TestApp;
@@ -99,17 +106,48 @@ describe('loadLargeMall', () => {
     expect(products?.shops).toBeGreaterThan(SIZE.shops * 0.9);
   });
 
+  it('makes events of shops and of the mall, one-off and repeating, ahead and past', async () => {
+    const [events] = await query<Record<string, number>>(
+      `select count(*) filter (where shop_id is null and place_kind = 'floor')::int as mall,
+              count(*) filter (where shop_id = place_shop_id and place_kind = 'shop')::int as shop,
+              count(distinct shop_id)::int as shops,
+              count(*) filter (where repeat->>'freq' = 'weekly')::int as weekly,
+              count(*) filter (where repeat->>'freq' = 'monthly')::int as monthly,
+              count(*) filter (where repeat is null and start_date >= '${today}')::int as ahead,
+              count(*) filter (where repeat is null and end_date < '${today}')::int as past,
+              count(*) filter (where all_day)::int as all_day,
+              count(*) filter (where status = 'cancelled')::int as cancelled,
+              count(*) filter (where not approved)::int as unapproved,
+              count(*) filter (where cardinality(tags) = 0)::int as untagged
+       from events`,
+    );
+    expect(events?.mall).toBeGreaterThan(0);
+    expect((events?.mall ?? 0) + (events?.shop ?? 0)).toBe(SIZE.events);
+    expect(events?.shops).toBeGreaterThan(Math.min(SIZE.shops, SIZE.events) * 0.6);
+    for (const kind of ['weekly', 'monthly', 'ahead', 'past', 'all_day', 'cancelled'])
+      expect(events?.[kind], kind).toBeGreaterThan(0);
+    expect(events?.unapproved).toBe(0);
+    expect(events?.untagged).toBe(0);
+  });
+
   it('serves the generated mall through the API (ids are valid UUIDs for the routes)', async () => {
     const user = await registerAs(t.app, 'user');
     const shops = await t.app.inject({ url: '/api/shops?pageSize=5', headers: user.headers });
     expect(shops.statusCode).toBe(200);
     expect(shops.json().total).toBe(SIZE.shops);
+    // The events page's list: the next 60 days of occurrences, repeats expanded.
+    const events = await t.app.inject({ url: '/api/events', headers: user.headers });
+    expect(events.statusCode).toBe(200);
+    expect(events.json().total).toBeGreaterThan(SIZE.events / 2);
     const shopId = shops.json().items[0].id as string;
     for (const url of [
       `/api/shops/${shopId}`,
       `/api/products?shopId=${shopId}`,
       `/api/offers?shopId=${shopId}&active=true`,
       '/api/products?q=classic',
+      '/api/events?pageSize=100',
+      '/api/events/calendar.ics',
+      '/api/events/feed.json',
     ]) {
       const response = await t.app.inject({ url, headers: user.headers });
       expect(response.statusCode, url).toBe(200);

@@ -315,7 +315,8 @@ const TABLES_SINCE_OLDER = [
 async function loadOlderDemoMall(query: Query, db: Db): Promise<void> {
   await query(`alter table categories add column schema_type text not null default 'Store'`);
   await query(`alter table shops add column slug text not null default ''`);
-  await loadDemoData(db, mallToday(TEST_TIME_ZONE, new Date()));
+  // No events: that release had no events table.
+  await loadDemoData(db, mallToday(TEST_TIME_ZONE, new Date()), { events: false });
   await query('alter table categories drop column schema_type');
   await query('alter table shops drop column slug');
 }

@@ -14,3 +14,4 @@ export {
 } from './api';
 export { ManagersPanel } from './managers-panel';
 export { OfferReviewStatus, OfferTerms, ProposedChange, reviewStanding } from './offer-review';
+export { offersAndEvents, reviewCounts } from './review-counts';

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Store } from 'lucide-react';
+import { CalendarDays, Store } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { ManagedShop } from '../../../shared/managers';
 import { Badge } from '../../components/ui/badge';
 import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
-import { managedShopsQuery } from '../../features/managers';
+import { managedShopsQuery, reviewCounts } from '../../features/managers';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
@@ -15,7 +15,7 @@ export function prefetch(): void {
 
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
-/** /manage: the shops this person manages, with how their offers stand with the mall office. */
+/** /manage: the shops this person manages, with how their offers and events stand with the mall office. */
 export function MyShopsPage() {
   usePageTitle('My shops');
   const shops = useQuery(managedShopsQuery);
@@ -24,8 +24,8 @@ export function MyShopsPage() {
       <div>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">My shops</h1>
         <p className="mt-1 text-sm text-slate-600">
-          The shops you keep current: their details, products and offers. Offers go live after the mall office
-          approves them.
+          The shops you keep current: their details, products, offers and events. Offers and events go live
+          after the mall office approves them.
         </p>
       </div>
       <QueryView
@@ -57,10 +57,9 @@ export function MyShopsPage() {
   );
 }
 
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 function ManagedShopCard({ shop }: { shop: ManagedShop }) {
   const nameId = useId();
+  const reviews = reviewCounts(shop);
   return (
     <article
       aria-labelledby={nameId}
@@ -77,17 +76,21 @@ function ManagedShopCard({ shop }: { shop: ManagedShop }) {
       <p className="mt-1 text-sm text-slate-600">
         {shop.categoryName} · {shop.floorName}
       </p>
-      <p className="mt-auto flex flex-wrap gap-2 pt-4">
-        {shop.pendingOffers > 0 ? (
-          <Badge tone="amber">{count(shop.pendingOffers, 'offer', 'offers')} waiting for approval</Badge>
-        ) : null}
-        {shop.sentBackOffers > 0 ? (
-          <Badge tone="rose">{count(shop.sentBackOffers, 'offer', 'offers')} sent back</Badge>
-        ) : null}
-        {shop.pendingOffers === 0 && shop.sentBackOffers === 0 ? (
-          <Badge tone="green">No offers waiting</Badge>
-        ) : null}
+      <p className="mt-auto flex flex-wrap items-center gap-2 pt-4">
+        {reviews.waiting ? <Badge tone="amber">{reviews.waiting}</Badge> : null}
+        {reviews.sentBack ? <Badge tone="rose">{reviews.sentBack}</Badge> : null}
+        {!reviews.waiting && !reviews.sentBack ? <Badge tone="green">Nothing waiting</Badge> : null}
       </p>
+      {reviews.events ? (
+        // Above the card's own link (its ::after covers the card): straight to the shop's events.
+        <Link
+          to={`/manage/shops/${shop.id}#events`}
+          className="relative z-10 mt-3 inline-flex min-h-10 items-center gap-1.5 self-start rounded-lg text-sm font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+        >
+          <CalendarDays aria-hidden="true" className="size-4" />
+          See the events<span className="sr-only"> of {shop.name}</span>
+        </Link>
+      ) : null}
     </article>
   );
 }

@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useIsFetching, useQuery } from '@tanstack/react-query';
 import { ArrowLeft, CalendarDays, Eye, History, Pencil, Percent, Plus } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
 import type { ReviewedOffer } from '../../../shared/offer';
 import type { Product } from '../../../shared/product';
 import { type AdminListConfig, AdminListPage, adminPage } from '../../components/admin-list-page';
@@ -117,12 +117,47 @@ function ManagedOffers({ shopId }: { shopId: string }) {
   );
 }
 
-/** The shop's events (issue 35): submitted for approval like offers. */
+const STOP_FOLLOWING = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+
+/**
+ * Scrolls to the element `id` once per visit to the address with `#id` (the router follows no
+ * fragment), when `ready`; then, for a few seconds and until the person scrolls themselves, again
+ * whenever the page's height changes: what arrives above it later (the numbers' chart) pushes it down.
+ */
+function useScrollToFragment(id: string, ready: boolean) {
+  const { hash, key } = useLocation();
+  const scrolledFor = useRef<string | null>(null);
+  const wanted = ready && hash === `#${id}`;
+  useEffect(() => {
+    if (!wanted || scrolledFor.current === key) return;
+    const target = document.getElementById(id);
+    if (!target) return;
+    scrolledFor.current = key;
+    target.scrollIntoView();
+    const follow = new ResizeObserver(() => target.scrollIntoView());
+    follow.observe(document.body);
+    const stop = () => follow.disconnect();
+    const timer = window.setTimeout(stop, 3000);
+    for (const name of STOP_FOLLOWING) window.addEventListener(name, stop, { passive: true });
+    return () => {
+      stop();
+      window.clearTimeout(timer);
+      for (const name of STOP_FOLLOWING) window.removeEventListener(name, stop);
+    };
+  }, [wanted, id, key]);
+}
+
+/**
+ * The shop's events (issue 35): submitted for approval like offers. "My shops" links here (`#events`):
+ * scrolled to once its list and the page's other reads have arrived.
+ */
 function ManagedEvents({ shopId }: { shopId: string }) {
   const events = useQuery(managedEventsQuery(shopId));
   const headingId = useId();
+  const fetching = useIsFetching();
+  useScrollToFragment('events', events.isSuccess && fetching === 0);
   return (
-    <section aria-labelledby={headingId} className="space-y-4">
+    <section id="events" aria-labelledby={headingId} className="scroll-mt-20 space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h2 id={headingId} className="text-xl font-bold tracking-tight text-slate-900">

@@ -398,6 +398,80 @@ describe('offers wait for approval', () => {
   });
 });
 
+// "My shops" counts what waits for the mall office and what came back: offers and events (issue 35).
+describe("a manager's shops count their offers and events under review", () => {
+  it('counts per shop, each kind apart, and follows approvals and send-backs', async () => {
+    const shop = await d.shop();
+    const other = await d.shop();
+    const manager = await d.manager(shop.id);
+    const otherManager = await d.manager(other.id);
+    const counts = async (as: SignedIn, shopId: string) => {
+      const answer = await d.call(as, 'GET', '/api/manage/shops');
+      expect(answer.statusCode, answer.body).toBe(200);
+      const found = (answer.json() as ManagedShops).shops.find((s) => s.id === shopId);
+      const { pendingOffers, sentBackOffers, pendingEvents, sentBackEvents } = found ?? {};
+      return { pendingOffers, sentBackOffers, pendingEvents, sentBackEvents };
+    };
+    const none = { pendingOffers: 0, sentBackOffers: 0, pendingEvents: 0, sentBackEvents: 0 };
+    expect(await counts(manager, shop.id)).toEqual(none);
+
+    const submitted = async (url: string, payload: Record<string, unknown>) => {
+      const answer = await d.call(manager, 'POST', url, payload);
+      expect(answer.statusCode, answer.body).toBe(201);
+      return answer.json() as { id: string; review: { version: string } };
+    };
+    const offerTerms = () => ({
+      title: uniqueName('Offer'),
+      discount: 10,
+      startDate: d.today(),
+      endDate: d.day(5),
+      shopId: shop.id,
+    });
+    const first = await submitted('/api/offers', offerTerms());
+    await submitted('/api/offers', offerTerms());
+    const event = await submitted('/api/events', {
+      title: uniqueName('Signing'),
+      shopId: shop.id,
+      placeKind: 'shop',
+      placeId: shop.id,
+      allDay: false,
+      startDate: d.day(2),
+      startTime: '17:00',
+      endDate: d.day(2),
+      endTime: '19:00',
+    });
+    // An admin's event of the shop is live at once: nothing to count.
+    const live = await d.call(d.admin, 'POST', '/api/events', {
+      title: uniqueName('Market'),
+      shopId: shop.id,
+      placeKind: 'mall',
+      allDay: true,
+      startDate: d.day(3),
+      endDate: d.day(3),
+    });
+    expect(live.statusCode, live.body).toBe(201);
+    expect(await counts(manager, shop.id)).toEqual({ ...none, pendingOffers: 2, pendingEvents: 1 });
+    // Another shop's manager sees their own shop's counts only.
+    expect(await counts(otherManager, other.id)).toEqual(none);
+    expect(await counts(otherManager, shop.id)).toEqual({});
+
+    const sentBack = await d.call(d.admin, 'POST', `/api/event-reviews/${event.id}/send-back`, {
+      comment: 'Which author?',
+      version: event.review.version,
+    });
+    expect(sentBack.statusCode, sentBack.body).toBe(200);
+    const approved = await d.call(d.admin, 'POST', `/api/offer-reviews/${first.id}/approve`, {
+      version: first.review.version,
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await counts(manager, shop.id)).toEqual({
+      ...none,
+      pendingOffers: 1,
+      sentBackEvents: 1,
+    });
+  });
+});
+
 // Issue 31: an approval went live with terms the manager switched between the admin's look and click.
 describe('a decision acts on exactly the version the admin saw', () => {
   let shop: ShopDetail;

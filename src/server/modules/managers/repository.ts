@@ -2,7 +2,16 @@ import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { CreatedManagerInvite, ManagedShop, ManagerInvite, ShopManager } from '../../../shared/managers';
 import { newSessionToken, sha256 } from '../../auth/tokens';
 import type { Db } from '../../db/client';
-import { categories, floors, managerInvites, offers, shopManagers, shops, users } from '../../db/schema';
+import {
+  categories,
+  events,
+  floors,
+  managerInvites,
+  offers,
+  shopManagers,
+  shops,
+  users,
+} from '../../db/schema';
 import { type Executor, readsOn, type WriteTx } from '../../write-path';
 
 /** As long as an admin invite: a week. */
@@ -184,10 +193,14 @@ export function managerRepository(db: Db) {
       return { id: row.id, email: user?.email ?? userId };
     },
 
-    /** The shops with these ids, by name, with how many of their offers wait for or came back from review. */
+    /**
+     * The shops with these ids, by name, with how many of their offers and events wait for or came back
+     * from review.
+     */
     async managedShops(shopIds: readonly string[], tx: Executor = db): Promise<ManagedShop[]> {
       if (shopIds.length === 0) return [];
-      const pending = tx
+      const ids = [...shopIds];
+      const offerReviews = tx
         .select({
           shopId: offers.shopId,
           pending: sql<number>`(count(*) filter (where ${offers.reviewState} = 'pending'))::int`.as(
@@ -198,28 +211,48 @@ export function managerRepository(db: Db) {
           ),
         })
         .from(offers)
-        .where(inArray(offers.shopId, [...shopIds]))
+        .where(inArray(offers.shopId, ids))
         .groupBy(offers.shopId)
-        .as('reviews');
+        .as('offer_reviews');
+      // A shop's events as its managers see them (events.shop_id: the organizer), as the offers'.
+      const eventReviews = tx
+        .select({
+          shopId: sql<string>`${events.shopId}`.as('event_shop_id'),
+          pending: sql<number>`(count(*) filter (where ${events.reviewState} = 'pending'))::int`.as(
+            'event_pending',
+          ),
+          sentBack: sql<number>`(count(*) filter (where ${events.reviewState} = 'sent_back'))::int`.as(
+            'event_sent_back',
+          ),
+        })
+        .from(events)
+        .where(and(inArray(events.shopId, ids), sql`${events.reviewState} is not null`))
+        .groupBy(events.shopId)
+        .as('event_reviews');
       const rows = await tx
         .select({
           id: shops.id,
           name: shops.name,
           categoryName: categories.name,
           floorName: floors.name,
-          pendingOffers: sql<number>`coalesce(${pending.pending}, 0)`,
-          sentBackOffers: sql<number>`coalesce(${pending.sentBack}, 0)`,
+          pendingOffers: sql<number>`coalesce(${offerReviews.pending}, 0)`,
+          sentBackOffers: sql<number>`coalesce(${offerReviews.sentBack}, 0)`,
+          pendingEvents: sql<number>`coalesce(${eventReviews.pending}, 0)`,
+          sentBackEvents: sql<number>`coalesce(${eventReviews.sentBack}, 0)`,
         })
         .from(shops)
         .innerJoin(categories, eq(categories.id, shops.categoryId))
         .innerJoin(floors, eq(floors.id, shops.floorId))
-        .leftJoin(pending, eq(pending.shopId, shops.id))
-        .where(inArray(shops.id, [...shopIds]))
+        .leftJoin(offerReviews, eq(offerReviews.shopId, shops.id))
+        .leftJoin(eventReviews, eq(eventReviews.shopId, shops.id))
+        .where(inArray(shops.id, ids))
         .orderBy(asc(sql`lower(${shops.name})`), asc(shops.id));
       return rows.map((row) => ({
         ...row,
         pendingOffers: Number(row.pendingOffers),
         sentBackOffers: Number(row.sentBackOffers),
+        pendingEvents: Number(row.pendingEvents),
+        sentBackEvents: Number(row.sentBackEvents),
       }));
     },
 
