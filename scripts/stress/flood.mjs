@@ -28,22 +28,22 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { freePort } from '../pg-cluster.mjs';
 import {
-  distServer,
   HarnessError,
   installCleanup,
   isInterrupted,
-  makeTempDir,
-  removeTempDir,
-  repoRoot,
+  numberOption,
+  parseOptions,
+  printFailure,
+  requireBuiltServer,
   Server,
   seconds,
+  serverEnv,
+  serverWorkspace,
   sleep,
-  spawnTracked,
+  spawnLogged,
+  startWatchdog,
   tail,
 } from './lib.mjs';
 
@@ -73,33 +73,13 @@ const USAGE = `Usage: node scripts/stress/flood.mjs [--seconds 60] [--fd-limit 1
   --idle N       idle connections kept open (default 4 × --fd-limit)
   --slow N       slow-body clients kept open (default 200)`;
 
-let options;
-try {
-  options = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '60' },
-      'fd-limit': { type: 'string', default: '1024' },
-      idle: { type: 'string' },
-      slow: { type: 'string', default: '200' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }).values;
-} catch (error) {
-  console.error(`${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (options.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-function wholeNumber(name, value, min, max) {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max) {
-    console.error(`--${name} must be a whole number from ${min} to ${max} (got "${value}")\n\n${USAGE}`);
-    process.exit(2);
-  }
-  return number;
-}
+const options = parseOptions(USAGE, {
+  seconds: { type: 'string', default: '60' },
+  'fd-limit': { type: 'string', default: '1024' },
+  idle: { type: 'string' },
+  slow: { type: 'string', default: '200' },
+});
+const wholeNumber = (name, value, min, max) => numberOption(name, value, { min, max, usage: USAGE });
 const floodSeconds = wholeNumber('seconds', options.seconds, 1, 24 * 3600);
 const fdLimit = wholeNumber('fd-limit', options['fd-limit'], 256, 1_048_576);
 const idleTarget = wholeNumber('idle', options.idle ?? String(4 * fdLimit), 0, 1_000_000);
@@ -131,11 +111,7 @@ if (!(room >= idleTarget + slowTarget + 512)) {
   process.exit(2);
 }
 
-const mainJs = path.join(distServer, 'main.js');
-if (!fs.existsSync(mainJs)) {
-  console.error(`${path.relative(repoRoot, mainJs)} is missing: run "npm run build" first.`);
-  process.exit(1);
-}
+requireBuiltServer();
 
 installCleanup();
 
@@ -145,14 +121,11 @@ installCleanup();
 /** The built server, started by bash under `ulimit -n <fdLimit>` (exec: the pid is the server's). */
 class LimitedServer extends Server {
   spawnProcess(env = this.env, logPath = this.logPath) {
-    const log = fs.openSync(logPath, 'a');
-    const child = spawnTracked(
+    return spawnLogged(
       'bash',
       ['-c', `ulimit -n ${fdLimit} && exec "$0" "$1"`, process.execPath, this.mainJs],
-      { env, stdio: ['ignore', log, log] },
+      { env, logPath },
     );
-    fs.closeSync(log);
-    return child;
   }
 }
 
@@ -310,30 +283,16 @@ class Flood {
 // The run
 
 async function run() {
-  const workDir = makeTempDir(os.tmpdir(), 'super-mall-flood-');
-  const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), 'flood-');
-  fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
-  const serverTmp = path.join(workDir, 'tmp');
-  fs.mkdirSync(serverTmp);
-  const logPath = path.join(workDir, 'server.log');
-  const env = {
-    ...process.env,
-    TMPDIR: serverTmp,
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    MALL_DATA_DIR: path.join(workDir, 'data'),
+  const workspace = serverWorkspace('super-mall-flood-', 'flood-');
+  const { logPath } = workspace;
+  const env = await serverEnv({
+    TMPDIR: workspace.serverTmp,
+    MALL_DATA_DIR: path.join(workspace.workDir, 'data'),
     MALL_DEMO_DATA: 'on',
-    MALL_RATE_LIMIT: 'off',
     LOG_LEVEL: 'info',
-  };
-  delete env.DATABASE_URL;
-  delete env.MALL_MAX_CONNECTIONS;
-  const server = new LimitedServer({
-    label: 'flood',
-    mainJs: path.join(serverCopy, 'server', 'main.js'),
-    env,
-    logPath,
+    MALL_MAX_CONNECTIONS: undefined,
   });
+  const server = new LimitedServer({ label: 'flood', mainJs: workspace.mainJs, env, logPath });
   let flood;
   const problems = [];
   try {
@@ -441,17 +400,15 @@ async function run() {
     flood?.stop();
     if (server.isRunning()) await server.kill();
     if (problems.length > 0) console.error(`flood: the server's output:\n${tail(logPath, 30)}`);
-    removeTempDir(serverCopy);
-    removeTempDir(workDir);
+    workspace.remove();
   }
   return problems;
 }
 
-const deadlineMs = START_TIMEOUT_MS + floodSeconds * 1000 + 2 * ANSWER_BOUND_MS + RECOVERY_MS + 60_000;
-const watchdog = setTimeout(() => {
-  console.error(`flood: gave up after ${seconds(deadlineMs)} (the run took too long); cleaning up.`);
-  process.exit(1);
-}, deadlineMs);
+const watchdog = startWatchdog(
+  'flood',
+  START_TIMEOUT_MS + floodSeconds * 1000 + 2 * ANSWER_BOUND_MS + RECOVERY_MS + 60_000,
+);
 
 console.log(
   `flood: ${floodSeconds} s of ${idleTarget} idle + ${slowTarget} slow connections against the server under ` +
@@ -464,8 +421,7 @@ try {
   if (problems.length > 0) exitCode = 1;
   else console.log('flood: the server stayed up, never ran out of descriptors, and recovered');
 } catch (error) {
-  console.error(`flood: FAILED: ${error instanceof Error ? error.message : error}`);
-  if (!(error instanceof HarnessError) && error instanceof Error) console.error(error.stack);
+  printFailure('flood: FAILED: ', error);
   exitCode = 1;
 }
 clearTimeout(watchdog);

@@ -15,30 +15,30 @@
 // PostgreSQL must stop by itself), even ones the whole process group, and the PostgreSQL processes from
 // before each kill must be gone within 10 s (no orphan), the new ones all the new server's. Exits 1 on a
 // partial run, a run left running, or an orphan or stray PostgreSQL process.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
+import { startThrowawayCluster } from '../pg-cluster.mjs';
 import {
   Api,
   checkOwnPostgres,
   clusterOf,
-  distServer,
+  databasesOf,
   HarnessError,
   installCleanup,
+  killPostgresProcesses,
   makeRandom,
-  makeTempDir,
-  removeTempDir,
-  repoRoot,
+  printFailure,
+  registerAccount,
+  requireBuiltServer,
+  restartAfterKill,
   Server,
   seconds,
-  signal,
+  serverEnv,
+  serverWorkspace,
   sleep,
   snapshotPostgres,
   untilRun,
   uploadCsv,
-  waitGone,
 } from './lib.mjs';
 
 const INVITE_CODE = 'kill9-import-admin-invite-code';
@@ -54,31 +54,20 @@ const { values: options } = parseArgs({
 });
 const kills = Number(options.kills);
 const rows = Number(options.rows);
-const databases = [];
-if (options.embedded || !options.postgres) databases.push('embedded');
-if (options.postgres || !options.embedded) databases.push('postgres');
+const databases = databasesOf(options);
 installCleanup?.();
 const random = makeRandom(Math.floor(Math.random() * 2 ** 31));
 
 async function runDatabase(kind) {
-  const workDir = makeTempDir(os.tmpdir(), `super-mall-kill9-import-${kind}-`);
-  const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), `kill9-import-${kind}-`);
-  fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
-  fs.mkdirSync(path.join(workDir, 'tmp'));
-  const env = {
-    ...process.env,
-    TMPDIR: path.join(workDir, 'tmp'),
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    MALL_DATA_DIR: path.join(workDir, 'data'),
+  const workspace = serverWorkspace(`super-mall-kill9-import-${kind}-`, `kill9-import-${kind}-`);
+  const env = await serverEnv({
+    TMPDIR: workspace.serverTmp,
+    MALL_DATA_DIR: path.join(workspace.workDir, 'data'),
     MALL_DEMO_DATA: 'on',
     MALL_ADMIN_INVITE_CODE: INVITE_CODE,
-    MALL_RATE_LIMIT: 'off',
     // A short lease, so the killed run is found interrupted soon after the restart.
     MALL_IMPORT_LEASE_S: '2',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
+  });
   /** The embedded PostgreSQL's cluster (none on an external PostgreSQL), whose processes are watched. */
   const embeddedCluster = kind === 'embedded' ? clusterOf(env.MALL_DATA_DIR) : undefined;
   let cluster;
@@ -90,20 +79,10 @@ async function runDatabase(kind) {
       cluster = await startThrowawayCluster();
       env.DATABASE_URL = cluster.url;
     }
-    server = new Server({
-      label: kind,
-      mainJs: path.join(serverCopy, 'server', 'main.js'),
-      env,
-      logPath: path.join(workDir, 'server.log'),
-    });
+    server = new Server({ label: kind, mainJs: workspace.mainJs, env, logPath: workspace.logPath });
     await server.start(60_000);
     api = new Api(server.port);
-    const register = await api.send('POST', '/api/auth/register', {
-      ...ADMIN,
-      role: 'admin',
-      inviteCode: INVITE_CODE,
-    });
-    if (register.status !== 201) throw new HarnessError(`registering the admin: HTTP ${register.status}`);
+    await registerAccount(api, { ...ADMIN, role: 'admin', inviteCode: INVITE_CODE });
     const category = (await api.get('/api/categories')).body.items[0];
     const floor = (await api.get('/api/floors')).body.items[0];
     for (let run = 1; run <= kills; run++) {
@@ -133,10 +112,11 @@ async function runDatabase(kind) {
       const alone = embeddedCluster !== undefined && run % 2 === 1;
       const before = snapshotPostgres(embeddedCluster);
       await server.kill({ alone });
-      const [, gone] = await Promise.all([
-        server.start(30_000),
-        embeddedCluster ? waitGone(embeddedCluster, before, () => server.pid) : null,
-      ]);
+      const { gone } = await restartAfterKill(server, {
+        cluster: embeddedCluster,
+        before,
+        timeoutMs: 30_000,
+      });
       const processProblems = gone
         ? [
             ...gone.left.map((proc) => `orphan PostgreSQL process ${proc.pid}: ${proc.args.slice(0, 100)}`),
@@ -178,26 +158,21 @@ async function runDatabase(kind) {
   } finally {
     api?.close();
     if (server?.isRunning()) await server.kill();
-    for (const proc of snapshotPostgres(embeddedCluster)) signal(proc.pid, 'SIGKILL');
+    killPostgresProcesses(embeddedCluster);
     await cluster?.stop();
-    removeTempDir(serverCopy);
-    removeTempDir(workDir);
+    workspace.remove();
   }
   return failures;
 }
 
-const mainJs = path.join(distServer, 'main.js');
-if (!fs.existsSync(mainJs)) {
-  console.error('dist/server/main.js is missing: run "npm run build" first.');
-  process.exit(1);
-}
+requireBuiltServer();
 const started = performance.now();
 let failures = 0;
 for (const kind of databases) {
   try {
     failures += await runDatabase(kind);
   } catch (error) {
-    console.error(`kill9-import [${kind}] FAILED: ${error instanceof Error ? error.message : error}`);
+    printFailure(`kill9-import [${kind}] FAILED: `, error, { stack: false });
     failures++;
   }
 }

@@ -15,21 +15,19 @@
 // acknowledged in the window before the kill: the flush interval plus one second (a flush under way at
 // the kill, whose transaction did not commit). Prints a line per kill and
 // `kill9-insights: N kills, A acknowledged, S stored, L lost (at most W in the windows)`.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort } from '../pg-cluster.mjs';
 import {
   Api,
-  distServer,
   HarnessError,
   installCleanup,
   makeRandom,
-  makeTempDir,
-  removeTempDir,
-  repoRoot,
+  printFailure,
+  registerAccount,
+  requireBuiltServer,
   Server,
+  serverEnv,
+  serverWorkspace,
   sleep,
 } from './lib.mjs';
 
@@ -49,10 +47,7 @@ const AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
 const INVITE_CODE = 'kill9-insights-invite-code';
 
-if (!fs.existsSync(path.join(distServer, 'main.js'))) {
-  console.error('dist/server/main.js is missing: run "npm run build" first.');
-  process.exit(1);
-}
+requireBuiltServer();
 installCleanup();
 
 /** One view reported with a browser's user agent; true when acknowledged (204). */
@@ -78,41 +73,25 @@ async function storedViews(api, shopId) {
   return Number(body.totals.shop_view ?? 0);
 }
 
-const workDir = makeTempDir(os.tmpdir(), 'super-mall-kill9-insights-');
-const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), 'kill9-insights-');
-fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
-const serverTmp = path.join(workDir, 'tmp');
-fs.mkdirSync(serverTmp);
-const env = {
-  ...process.env,
-  TMPDIR: serverTmp,
-  HOST: '127.0.0.1',
-  PORT: String(await freePort()),
-  MALL_DATA_DIR: path.join(workDir, 'data'),
+const workspace = serverWorkspace('super-mall-kill9-insights-', 'kill9-insights-');
+const env = await serverEnv({
+  TMPDIR: workspace.serverTmp,
+  MALL_DATA_DIR: path.join(workspace.workDir, 'data'),
   MALL_DEMO_DATA: 'on',
   MALL_ADMIN_INVITE_CODE: INVITE_CODE,
-  MALL_RATE_LIMIT: 'off',
   MALL_INSIGHTS_FLUSH_MS: String(FLUSH_MS),
-  LOG_LEVEL: 'warn',
-};
-delete env.DATABASE_URL;
-const server = new Server({
-  label: 'embedded',
-  mainJs: path.join(serverCopy, 'server', 'main.js'),
-  env,
-  logPath: path.join(workDir, 'server.log'),
 });
+const server = new Server({ label: 'embedded', mainJs: workspace.mainJs, env, logPath: workspace.logPath });
 let failed = false;
 try {
   await server.start(120_000);
   const api = new Api(server.port);
-  const register = await api.send('POST', '/api/auth/register', {
+  await registerAccount(api, {
     email: `kill9-insights-${Date.now()}@example.com`,
     password: 'kill9-insights-password',
     role: 'admin',
     inviteCode: INVITE_CODE,
   });
-  if (register.status !== 201) throw new HarnessError(`registering the admin: HTTP ${register.status}`);
   const shops = await api.get('/api/shops?pageSize=1');
   const shopId = shops.body.items[0].id;
 
@@ -174,11 +153,10 @@ try {
   api.close();
   await server.stop();
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  printFailure('', error, { stack: false });
   failed = true;
   await server.kill().catch(() => undefined);
 } finally {
-  removeTempDir(workDir);
-  removeTempDir(serverCopy);
+  workspace.remove();
 }
 process.exit(failed ? 1 : 0);

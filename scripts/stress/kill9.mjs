@@ -54,39 +54,51 @@
 // PostgreSQL runs as `nobody`, who must reach MALL_DATA_DIR). Everything is removed at the end, on
 // failure and on Ctrl-C (a PostgreSQL left behind too).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
 import {
   Api,
   checkOwnPostgres,
   clusterOf,
-  distServer,
+  databasesOf,
+  ensureAdmin,
   HarnessError,
   installCleanup,
+  is2xx,
   isInterrupted,
   killGroup,
+  killPostgresProcesses,
   makeRandom,
-  makeTempDir,
+  numberOption,
   parentPid,
+  parseOptions,
   percentile,
   postgresProcesses,
   postmasterPid,
-  removeTempDir,
+  printFailure,
+  registerAccount,
   repoRoot,
+  requireBuiltServer,
+  restartAfterKill,
   runLimited,
   Server,
   seconds,
+  seedOption,
+  serverEnv,
+  serverWorkspace,
   signal,
   sleep,
   snapshotPostgres,
+  startWatchdog,
   tail,
+  today,
   waitGone,
 } from './lib.mjs';
 
 const INVITE_CODE = 'kill9-admin-invite-code';
 const ADMIN = { email: 'kill9.admin@example.com', password: 'kill9-password' };
+/** What registers the admin at the first start. */
+const ADMIN_ACCOUNT = { ...ADMIN, role: 'admin', inviteCode: INVITE_CODE };
 const FIRST_START_TIMEOUT_MS = 60_000;
 const RESTART_TIMEOUT_MS = 10_000;
 const SECOND_SERVER_TIMEOUT_MS = 30_000;
@@ -127,45 +139,22 @@ const USAGE = `Usage: node scripts/stress/kill9.mjs [--kills N] [--embedded] [--
   --seed N          seed of the workload's choices (default: random, printed)
   --verbose         print every loss in full and the servers' output on failure`;
 
-let options;
-try {
-  options = parseArgs({
-    options: {
-      kills: { type: 'string', default: '50' },
-      embedded: { type: 'boolean', default: false },
-      postgres: { type: 'boolean', default: false },
-      'kill-postgres': { type: 'boolean', default: false },
-      seed: { type: 'string' },
-      verbose: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }).values;
-} catch (error) {
-  console.error(`${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (options.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const kills = Number(options.kills);
-if (!Number.isInteger(kills) || kills < 1 || kills > 10_000) {
-  console.error(`--kills must be a whole number from 1 to 10000 (got "${options.kills}")\n\n${USAGE}`);
-  process.exit(2);
-}
-const seed = options.seed !== undefined ? Number(options.seed) : Math.floor(Math.random() * 2 ** 31);
-if (!Number.isInteger(seed)) {
-  console.error(`--seed must be a whole number (got "${options.seed}")`);
-  process.exit(2);
-}
+const options = parseOptions(USAGE, {
+  kills: { type: 'string', default: '50' },
+  embedded: { type: 'boolean', default: false },
+  postgres: { type: 'boolean', default: false },
+  'kill-postgres': { type: 'boolean', default: false },
+  seed: { type: 'string' },
+  verbose: { type: 'boolean', default: false },
+});
+const kills = numberOption('kills', options.kills, { min: 1, max: 10_000, usage: USAGE });
+const seed = seedOption(options.seed);
 const killPostgres = options['kill-postgres'];
 if (killPostgres && options.postgres) {
   console.error(`--kill-postgres kills the embedded database's postmaster: not with --postgres\n\n${USAGE}`);
   process.exit(2);
 }
-const databases = [];
-if (options.embedded || killPostgres || !options.postgres) databases.push('embedded');
-if (!killPostgres && (options.postgres || !options.embedded)) databases.push('postgres');
+const databases = killPostgres ? ['embedded'] : databasesOf(options);
 
 // Clean-up of the servers and temp folders at exit, on failure and on Ctrl-C (scripts/stress/lib.mjs).
 installCleanup();
@@ -297,11 +286,6 @@ const WEIGHTS = [
   ['renameOffer', 6],
   ['deleteShop', 8],
 ];
-const WEIGHT_TOTAL = WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0);
-
-function today(offsetDays = 0) {
-  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
 
 class BurstPlanner {
   /** @param {Model} model */
@@ -371,19 +355,10 @@ class BurstPlanner {
 
   next() {
     for (let attempt = 0; attempt < 10; attempt++) {
-      const op = this.#make(this.#kind());
+      const op = this.#make(this.random.weighted(WEIGHTS, 'createProduct'));
       if (op) return op;
     }
     return this.#make('createCategory');
-  }
-
-  #kind() {
-    let roll = this.random.next() * WEIGHT_TOTAL;
-    for (const [kind, weight] of WEIGHTS) {
-      roll -= weight;
-      if (roll < 0) return kind;
-    }
-    return 'createProduct';
   }
 
   #make(kind) {
@@ -500,7 +475,25 @@ class BurstPlanner {
   }
 }
 
-const is2xx = (status) => status !== undefined && status >= 200 && status < 300;
+/**
+ * Sends a record's write: the record gets its status and body (an acknowledged one is told to the
+ * planner), or the error (with the status when the body was cut off). Resolves whether a whole answer
+ * came.
+ */
+async function sendRecord(api, planner, record) {
+  const { op } = record;
+  try {
+    const { status, body } = await api.send(op.method, op.path, op.body);
+    record.status = status;
+    record.body = body;
+    if (is2xx(status)) planner.acknowledged(record);
+    return true;
+  } catch (error) {
+    record.error = error.message;
+    if (error.status !== undefined) record.status = error.status;
+    return false;
+  }
+}
 
 /**
  * Runs WRITERS concurrent writers until `killAt` ms, then `kill()`s the server. Each record is
@@ -511,17 +504,9 @@ async function burst(api, planner, killAt, kill) {
   let killed = false;
   const writer = async () => {
     while (!killed) {
-      const op = planner.next();
-      const record = { op };
+      const record = { op: planner.next() };
       records.push(record);
-      try {
-        const { status, body } = await api.send(op.method, op.path, op.body);
-        record.status = status;
-        record.body = body;
-        if (is2xx(status)) planner.acknowledged(record);
-      } catch (error) {
-        record.error = error.message;
-        if (error.status !== undefined) record.status = error.status;
+      if (!(await sendRecord(api, planner, record))) {
         if (!killed) record.beforeKill = true;
         return;
       }
@@ -539,17 +524,8 @@ async function burst(api, planner, killAt, kill) {
 // ---------------------------------------------------------------------------------------------------
 // Checks after a restart
 
-async function ensureAdmin(api) {
-  const me = await api.get('/api/auth/me');
-  if (me.status === 200 && me.body?.user?.role === 'admin') return false;
-  const login = await api.send('POST', '/api/auth/login', ADMIN);
-  if (login.status !== 200) {
-    throw new HarnessError(
-      `signing in as the admin failed after the restart: HTTP ${login.status} ${JSON.stringify(login.body)}`,
-    );
-  }
-  return true;
-}
+/** After a restart: signed in as the admin again (ensureAdmin); resolves whether it had to. */
+const signInAgain = (api) => ensureAdmin(api, ADMIN, 'signing in as the admin failed after the restart');
 
 const COLLECTION = {
   Category: 'categories',
@@ -822,32 +798,94 @@ async function checkWholeDirectory(api, model, lost) {
   );
 }
 
+/**
+ * After a burst and the restart: every acknowledged write checked (a write with a problem is lost) and
+ * applied to the model, every write in doubt resolved (a shop delete whole or not at all), then the
+ * whole directory against the model. Pushes what is wrong to `lost`, counts into `stats` (checked,
+ * acknowledged, inDoubt, applied, notApplied); resolves { lostWrites, lostWriteLines, applied, modelSize }.
+ */
+async function checkAfterBurst(api, model, { acknowledged, inDoubt }, lost, stats) {
+  let lostWrites = 0;
+  let lostWriteLines = 0;
+  await runLimited(
+    acknowledged.map((record) => async () => {
+      const problems = [];
+      await checkAcknowledged(api, record, problems);
+      if (problems.length > 0) {
+        lostWrites += 1;
+        lostWriteLines += problems.length;
+        lost.push(...problems);
+      }
+    }),
+    CHECK_CONCURRENCY,
+  );
+  for (const record of acknowledged) if (record.body?.id || record.op.id) applyToModel(model, record);
+  let applied = 0;
+  let notApplied = 0;
+  for (const record of inDoubt) {
+    forgetInDoubt(model, record);
+    const outcome = await resolveInDoubt(api, model, record, lost);
+    if (outcome === 'applied') applied += 1;
+    if (outcome === 'not applied') notApplied += 1;
+  }
+  const modelSize = await checkWholeDirectory(api, model, lost);
+  stats.checked += acknowledged.length;
+  stats.acknowledged += acknowledged.length;
+  stats.inDoubt += inDoubt.length;
+  stats.applied += applied;
+  stats.notApplied += notApplied;
+  return { lostWrites, lostWriteLines, applied, modelSize };
+}
+
+/** A kill's problems on stderr: the first 20 (all with --verbose). */
+function printLost(lost) {
+  const shown = options.verbose ? lost : lost.slice(0, 20);
+  for (const line of shown) console.error(`    ${line}`);
+  if (shown.length < lost.length) console.error(`    … and ${lost.length - shown.length} more (--verbose)`);
+}
+
+/** A run's folders and the server's environment (the embedded database, demo mall on, the invite code). */
+async function prepare(workPrefix, copyPrefix) {
+  const workspace = serverWorkspace(workPrefix, copyPrefix);
+  const env = await serverEnv({
+    TMPDIR: workspace.serverTmp,
+    MALL_DATA_DIR: path.join(workspace.workDir, 'data'),
+    MALL_DEMO_DATA: 'on',
+    MALL_ADMIN_INVITE_CODE: INVITE_CODE,
+  });
+  return { workspace, env };
+}
+
+/** The first start: healthy, the admin registered; resolves { ms, api, model } (the mall as it is). */
+async function firstStart(server) {
+  const ms = await server.start(FIRST_START_TIMEOUT_MS);
+  const api = new Api(server.port);
+  try {
+    await registerAccount(api, ADMIN_ACCOUNT);
+    return { ms, api, model: await loadModel(api) };
+  } catch (error) {
+    api.close();
+    throw error;
+  }
+}
+
+/** SIGTERM, with a warning when the server did not exit 0 by itself. */
+async function stopWarning(server, label) {
+  const code = await server.stop();
+  if (code !== 0)
+    console.warn(`[${label}] warning: the server's SIGTERM stop ended with ${code ?? 'a SIGKILL'}`);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // One database
 
 async function runDatabase(kind, random) {
   const label = kind;
   const started = performance.now();
-  const workDir = makeTempDir(os.tmpdir(), `super-mall-kill9-${kind}-`);
-  const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), `kill9-${kind}-`);
-  fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
-  const serverTmp = path.join(workDir, 'tmp');
-  fs.mkdirSync(serverTmp);
-  const logPath = path.join(workDir, 'server.log');
+  const { workspace, env } = await prepare(`super-mall-kill9-${kind}-`, `kill9-${kind}-`);
+  const { workDir, logPath } = workspace;
 
   let cluster;
-  const env = {
-    ...process.env,
-    TMPDIR: serverTmp,
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    MALL_DATA_DIR: path.join(workDir, 'data'),
-    MALL_DEMO_DATA: 'on',
-    MALL_ADMIN_INVITE_CODE: INVITE_CODE,
-    MALL_RATE_LIMIT: 'off',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
   /** The embedded PostgreSQL's cluster, whose processes are watched (none on an external PostgreSQL). */
   const embeddedCluster = kind === 'embedded' ? clusterOf(env.MALL_DATA_DIR) : undefined;
   let server;
@@ -876,24 +914,10 @@ async function runDatabase(kind, random) {
         `[${label}] throwaway PostgreSQL ${cluster.version} at ${cluster.url} (${seconds(performance.now() - clusterStart)})`,
       );
     }
-    server = new Server({
-      label,
-      mainJs: path.join(serverCopy, 'server', 'main.js'),
-      env,
-      logPath,
-    });
-    const firstStart = await server.start(FIRST_START_TIMEOUT_MS);
-    api = new Api(server.port);
-    const register = await api.send('POST', '/api/auth/register', {
-      ...ADMIN,
-      role: 'admin',
-      inviteCode: INVITE_CODE,
-    });
-    if (register.status !== 201)
-      throw new HarnessError(
-        `registering the admin failed: HTTP ${register.status} ${JSON.stringify(register.body)}`,
-      );
-    const model = await loadModel(api);
+    server = new Server({ label, mainJs: workspace.mainJs, env, logPath });
+    const first = await firstStart(server);
+    api = first.api;
+    const model = first.model;
     const notes = [];
     if (embeddedCluster) {
       const own = checkOwnPostgres(embeddedCluster, server);
@@ -904,7 +928,7 @@ async function runDatabase(kind, random) {
       notes.push(await checkSecondServerRefused(server, workDir));
     }
     console.log(
-      `[${label}] server ready in ${seconds(firstStart)} on port ${server.port}: ${model.shops.size} shops, ` +
+      `[${label}] server ready in ${seconds(first.ms)} on port ${server.port}: ${model.shops.size} shops, ` +
         `${model.products.size} products, ${model.offers.size} offers${notes.length ? `; ${notes.join('; ')}` : ''}`,
     );
 
@@ -921,10 +945,12 @@ async function runDatabase(kind, random) {
       stats.kills += 1;
 
       // Restarted at once, as a supervisor would, while the PostgreSQL from before goes (or not).
-      const [restartMs, gone] = await Promise.all([
-        server.start(RESTART_TIMEOUT_MS),
-        embeddedCluster ? waitGone(embeddedCluster, before, () => server.pid, ORPHAN_GRACE_MS) : null,
-      ]);
+      const { restartMs, gone } = await restartAfterKill(server, {
+        cluster: embeddedCluster,
+        before,
+        timeoutMs: RESTART_TIMEOUT_MS,
+        graceMs: ORPHAN_GRACE_MS,
+      });
       stats.restarts.push(restartMs);
       const processProblems = [];
       if (gone) {
@@ -939,7 +965,7 @@ async function runDatabase(kind, random) {
         processProblems.push(...own);
       }
       api.reconnect(server.port);
-      const signedInAgain = await ensureAdmin(api);
+      const signedInAgain = await signInAgain(api);
       const checkStart = performance.now();
 
       const acknowledged = records.filter((record) => is2xx(record.status));
@@ -954,35 +980,15 @@ async function runDatabase(kind, random) {
       for (const record of inDoubt.filter((r) => r.beforeKill))
         lost.push(`${record.op.method} ${record.op.path} failed before the kill: ${record.error}`);
 
-      let lostWrites = 0;
-      let lostWriteLines = 0;
-      await runLimited(
-        acknowledged.map((record) => async () => {
-          const problems = [];
-          await checkAcknowledged(api, record, problems);
-          if (problems.length > 0) {
-            lostWrites += 1;
-            lostWriteLines += problems.length;
-            lost.push(...problems);
-          }
-        }),
-        CHECK_CONCURRENCY,
+      const { lostWrites, lostWriteLines, applied, modelSize } = await checkAfterBurst(
+        api,
+        model,
+        { acknowledged, inDoubt },
+        lost,
+        stats,
       );
-      for (const record of acknowledged) if (record.body?.id || record.op.id) applyToModel(model, record);
-      let applied = 0;
-      for (const record of inDoubt) {
-        forgetInDoubt(model, record);
-        const outcome = await resolveInDoubt(api, model, record, lost);
-        if (outcome === 'applied') applied += 1;
-        if (outcome === 'not applied') stats.notApplied += 1;
-      }
-      const modelSize = await checkWholeDirectory(api, model, lost);
       const checkMs = performance.now() - checkStart;
 
-      stats.checked += acknowledged.length;
-      stats.acknowledged += acknowledged.length;
-      stats.inDoubt += inDoubt.length;
-      stats.applied += applied;
       const counts = {};
       for (const record of acknowledged) {
         const verb = record.op.kind.match(/^(create|rename|delete)/)[1];
@@ -1004,10 +1010,7 @@ async function runDatabase(kind, random) {
       if (lost.length > 0) {
         stats.lost += lostWrites;
         stats.problems += lost.length - lostWriteLines;
-        const shown = options.verbose ? lost : lost.slice(0, 20);
-        for (const line of shown) console.error(`    ${line}`);
-        if (shown.length < lost.length)
-          console.error(`    … and ${lost.length - shown.length} more (--verbose)`);
+        printLost(lost);
         if (options.verbose) console.error(`--- server output ---\n${tail(logPath, 80)}`);
         break;
       }
@@ -1017,9 +1020,7 @@ async function runDatabase(kind, random) {
       const note = await checkSecondServerRefused(server, workDir);
       console.log(`[${label}] after the kills: ${note}`);
     }
-    const code = await server.stop();
-    if (code !== 0)
-      console.warn(`[${label}] warning: the server's SIGTERM stop ended with ${code ?? 'a SIGKILL'}`);
+    await stopWarning(server, label);
     if (embeddedCluster) {
       // A clean stop stops its PostgreSQL before the server exits.
       const left = postgresProcesses(embeddedCluster);
@@ -1034,10 +1035,9 @@ async function runDatabase(kind, random) {
   } finally {
     api?.close();
     if (server?.isRunning()) await server.kill();
-    if (embeddedCluster) for (const proc of postgresProcesses(embeddedCluster)) signal(proc.pid, 'SIGKILL');
+    killPostgresProcesses(embeddedCluster);
     await cluster?.stop();
-    removeTempDir(serverCopy);
-    removeTempDir(workDir);
+    workspace.remove();
   }
   const p50 = percentile(stats.restarts, 50);
   const max = Math.max(...stats.restarts);
@@ -1098,19 +1098,10 @@ async function outageBurst(api, server, cluster, planner, killAt) {
   let recoveredAt = Number.POSITIVE_INFINITY;
   const writer = async () => {
     while (!stopping) {
-      const op = planner.next();
-      const record = { op };
+      const record = { op: planner.next() };
       const sentAt = performance.now();
       records.push(record);
-      try {
-        const { status, body } = await api.send(op.method, op.path, op.body);
-        record.status = status;
-        record.body = body;
-        if (is2xx(status)) planner.acknowledged(record);
-      } catch (error) {
-        record.error = error.message;
-        if (error.status !== undefined) record.status = error.status;
-      }
+      await sendRecord(api, planner, record);
       if (sentAt >= recoveredAt) record.afterRecovery = true;
       // No busy loop while the database is away.
       if (!is2xx(record.status)) await sleep(20);
@@ -1231,8 +1222,7 @@ async function checkGiveUp(server, cluster, killsThisLife) {
       `give-up check: the server should stop non-zero with "Super Mall stops: …"; it exited with ${code}:\n${output.split('\n').slice(-15).join('\n')}`,
     );
   await sleep(500);
-  const left = postgresProcesses(cluster);
-  for (const proc of left) signal(proc.pid, 'SIGKILL');
+  const left = killPostgresProcesses(cluster);
   if (left.length > 0)
     throw new HarnessError(
       `give-up check: ${left.length} PostgreSQL processes left after the server stopped: ${left.map((proc) => proc.pid).join(', ')}`,
@@ -1243,24 +1233,8 @@ async function checkGiveUp(server, cluster, killsThisLife) {
 async function runKillPostgres(random) {
   const label = 'embedded, postgres killed';
   const started = performance.now();
-  const workDir = makeTempDir(os.tmpdir(), 'super-mall-kill-postgres-');
-  const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), 'kill-postgres-');
-  fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
-  const serverTmp = path.join(workDir, 'tmp');
-  fs.mkdirSync(serverTmp);
-  const logPath = path.join(workDir, 'server.log');
-  const env = {
-    ...process.env,
-    TMPDIR: serverTmp,
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    MALL_DATA_DIR: path.join(workDir, 'data'),
-    MALL_DEMO_DATA: 'on',
-    MALL_ADMIN_INVITE_CODE: INVITE_CODE,
-    MALL_RATE_LIMIT: 'off',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
+  const { workspace, env } = await prepare('super-mall-kill-postgres-', 'kill-postgres-');
+  const { logPath } = workspace;
   const cluster = clusterOf(env.MALL_DATA_DIR);
   const stats = {
     kills: 0,
@@ -1290,21 +1264,12 @@ async function runKillPostgres(random) {
   let server;
   let api;
   try {
-    server = new Server({ label, mainJs: path.join(serverCopy, 'server', 'main.js'), env, logPath });
-    const firstStart = await server.start(FIRST_START_TIMEOUT_MS);
-    api = new Api(server.port);
-    const register = await api.send('POST', '/api/auth/register', {
-      ...ADMIN,
-      role: 'admin',
-      inviteCode: INVITE_CODE,
-    });
-    if (register.status !== 201)
-      throw new HarnessError(
-        `registering the admin failed: HTTP ${register.status} ${JSON.stringify(register.body)}`,
-      );
-    const model = await loadModel(api);
+    server = new Server({ label, mainJs: workspace.mainJs, env, logPath });
+    const first = await firstStart(server);
+    api = first.api;
+    const model = first.model;
     console.log(
-      `[${label}] server ready in ${seconds(firstStart)} on port ${server.port}: ${model.shops.size} shops, ` +
+      `[${label}] server ready in ${seconds(first.ms)} on port ${server.port}: ${model.shops.size} shops, ` +
         `${model.products.size} products, ${model.offers.size} offers; postmaster ${postmasterPid(cluster)}; ` +
         `the server gives up after ${MAX_RESTARTS} restarts of it within ten minutes, so it is restarted every ${MAX_RESTARTS} kills`,
     );
@@ -1322,7 +1287,7 @@ async function runKillPostgres(random) {
         }
         await server.start(RESTART_TIMEOUT_MS);
         api.reconnect(server.port);
-        await ensureAdmin(api);
+        await signInAgain(api);
         stats.serverRestarts += 1;
         killsThisLife = 0;
       }
@@ -1379,44 +1344,24 @@ async function runKillPostgres(random) {
       for (const record of other.slice(0, 3)) lost.push(`unexpected answer: ${bodyLine(record)}`);
 
       api.reconnect(server.port);
-      const signedInAgain = await ensureAdmin(api);
+      const signedInAgain = await signInAgain(api);
       const checkStart = performance.now();
-      let lostWrites = 0;
-      let lostWriteLines = 0;
-      await runLimited(
-        acknowledged.map((record) => async () => {
-          const problems = [];
-          await checkAcknowledged(api, record, problems);
-          if (problems.length > 0) {
-            lostWrites += 1;
-            lostWriteLines += problems.length;
-            lost.push(...problems);
-          }
-        }),
-        CHECK_CONCURRENCY,
-      );
-      for (const record of acknowledged) if (record.body?.id || record.op.id) applyToModel(model, record);
       // Everything not acknowledged may or may not have happened (a 503 can come after the commit).
       const inDoubt = records.filter((record) => !is2xx(record.status));
-      let applied = 0;
-      for (const record of inDoubt) {
-        forgetInDoubt(model, record);
-        const result = await resolveInDoubt(api, model, record, lost);
-        if (result === 'applied') applied += 1;
-        if (result === 'not applied') stats.notApplied += 1;
-      }
-      const modelSize = await checkWholeDirectory(api, model, lost);
+      const { lostWrites, lostWriteLines, modelSize } = await checkAfterBurst(
+        api,
+        model,
+        { acknowledged, inDoubt },
+        lost,
+        stats,
+      );
       const checkMs = performance.now() - checkStart;
 
-      stats.checked += acknowledged.length;
-      stats.acknowledged += acknowledged.length;
       stats.afterRecovery += afterRecovery;
       stats.unavailable += unavailable.length;
       stats.serverErrors += serverErrors.length;
       stats.unanswered += unanswered.length;
       stats.otherStatuses += other.length;
-      stats.inDoubt += inDoubt.length;
-      stats.applied += applied;
       const healthSeen = Object.entries(outcome.health)
         .map(([status, count]) => `${status}×${count}`)
         .join(' ');
@@ -1435,10 +1380,7 @@ async function runKillPostgres(random) {
       if (lost.length > 0) {
         stats.lost += lostWrites;
         stats.problems += problemLines;
-        const shown = options.verbose ? lost : lost.slice(0, 20);
-        for (const line of shown) console.error(`    ${line}`);
-        if (shown.length < lost.length)
-          console.error(`    … and ${lost.length - shown.length} more (--verbose)`);
+        printLost(lost);
         // A lost write or a failed recovery ends the run; 500s and the like are counted and the run goes on.
         if (lostWrites > 0 || outcome.recoveryMs === undefined) {
           if (options.verbose) console.error(`--- server output ---\n${tail(logPath, 80)}`);
@@ -1452,7 +1394,7 @@ async function runKillPostgres(random) {
       console.log(`[${label}] ${stats.giveUp}`);
       await server.start(RESTART_TIMEOUT_MS);
       api.reconnect(server.port);
-      await ensureAdmin(api);
+      await signInAgain(api);
       const lost = [];
       const modelSize = await checkWholeDirectory(api, model, lost);
       for (const line of checkOwnPostgres(cluster, server)) lost.push(line);
@@ -1462,15 +1404,12 @@ async function runKillPostgres(random) {
       for (const line of lost) console.error(`    ${line}`);
       stats.problems += lost.length;
     }
-    const code = await server.stop();
-    if (code !== 0)
-      console.warn(`[${label}] warning: the server's SIGTERM stop ended with ${code ?? 'a SIGKILL'}`);
+    await stopWarning(server, label);
   } finally {
     api?.close();
     if (server?.isRunning()) await server.kill();
-    for (const proc of postgresProcesses(cluster)) signal(proc.pid, 'SIGKILL');
-    removeTempDir(serverCopy);
-    removeTempDir(workDir);
+    killPostgresProcesses(cluster);
+    workspace.remove();
   }
   const spread = (list) =>
     list.length === 0 ? '—' : `p50 ${seconds(percentile(list, 50))}, max ${seconds(Math.max(...list))}`;
@@ -1496,19 +1435,13 @@ async function runKillPostgres(random) {
 
 // ---------------------------------------------------------------------------------------------------
 
-const mainJs = path.join(distServer, 'main.js');
-if (!fs.existsSync(mainJs)) {
-  console.error(`${path.relative(repoRoot, mainJs)} is missing: run "npm run build" first.`);
-  process.exit(1);
-}
+requireBuiltServer();
 
 /** A hard ceiling per database, whatever hangs: a minute to start plus 20 s a kill (--kill-postgres: 40 s). */
-const deadlineMs =
-  databases.length * (90_000 + kills * (killPostgres ? 40_000 : 20_000)) + (killPostgres ? 120_000 : 0);
-const watchdog = setTimeout(() => {
-  console.error(`kill9: gave up after ${seconds(deadlineMs)} (the run took too long); cleaning up.`);
-  process.exit(1);
-}, deadlineMs);
+const watchdog = startWatchdog(
+  'kill9',
+  databases.length * (90_000 + kills * (killPostgres ? 40_000 : 20_000)) + (killPostgres ? 120_000 : 0),
+);
 
 console.log(
   killPostgres
@@ -1531,8 +1464,7 @@ for (const kind of databases) {
     if (stats.lost + stats.problems > 0) exitCode = 1;
   } catch (error) {
     if (isInterrupted()) break;
-    console.error(`kill9 [${kind}] FAILED: ${error instanceof Error ? error.message : error}`);
-    if (!(error instanceof HarnessError) && error instanceof Error) console.error(error.stack);
+    printFailure(`kill9 [${kind}] FAILED: `, error);
     exitCode = 1;
   }
 }

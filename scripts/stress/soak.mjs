@@ -37,25 +37,32 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
+import { startThrowawayCluster } from '../pg-cluster.mjs';
 import {
   Api,
-  distServer,
   HarnessError,
   installCleanup,
   isInterrupted,
   makeRandom,
-  makeTempDir,
+  numberOption,
+  parseOptions,
   percentile,
-  removeTempDir,
+  printFailure,
+  registerAccount,
   repoRoot,
+  requireBuiltServer,
   runLimited,
   Server,
   seconds,
+  seedOption,
+  serverEnv,
+  serverWorkspace,
   sleep,
+  startWatchdog,
   tail,
+  today,
+  writeRepoFile,
 } from './lib.mjs';
 
 const INVITE_CODE = 'soak-admin-invite-code';
@@ -101,55 +108,25 @@ const USAGE = `Usage: node scripts/stress/soak.mjs [--minutes 10] [--shoppers 40
   --seed N                seed of the workload's choices (default: random, printed)
   --out FILE              where the summary is written (default bench/soak.md)`;
 
-let options;
-try {
-  options = parseArgs({
-    options: {
-      minutes: { type: 'string', default: '10' },
-      shoppers: { type: 'string', default: '40' },
-      'writes-per-second': { type: 'string', default: '5' },
-      seed: { type: 'string' },
-      out: { type: 'string', default: path.join('bench', 'soak.md') },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }).values;
-} catch (error) {
-  console.error(`${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (options.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-function numberOption(name, { min, max, integer }) {
-  const value = Number(options[name]);
-  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    console.error(
-      `--${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (got "${options[name]}")\n\n${USAGE}`,
-    );
-    process.exit(2);
-  }
-  return value;
-}
-const minutes = numberOption('minutes', { min: 0.1, max: 24 * 60, integer: false });
-const shoppers = numberOption('shoppers', { min: 1, max: 1000, integer: true });
-const writesPerSecond = numberOption('writes-per-second', { min: 0.1, max: 1000, integer: false });
-const seed = options.seed !== undefined ? Number(options.seed) : Math.floor(Math.random() * 2 ** 31);
-if (!Number.isInteger(seed)) {
-  console.error(`--seed must be a whole number (got "${options.seed}")`);
-  process.exit(2);
-}
+const options = parseOptions(USAGE, {
+  minutes: { type: 'string', default: '10' },
+  shoppers: { type: 'string', default: '40' },
+  'writes-per-second': { type: 'string', default: '5' },
+  seed: { type: 'string' },
+  out: { type: 'string', default: path.join('bench', 'soak.md') },
+});
+const option = (name, limits) => numberOption(name, options[name], { ...limits, usage: USAGE });
+const minutes = option('minutes', { min: 0.1, max: 24 * 60, integer: false });
+const shoppers = option('shoppers', { min: 1, max: 1000 });
+const writesPerSecond = option('writes-per-second', { min: 0.1, max: 1000, integer: false });
+const seed = seedOption(options.seed);
 const outFile = path.resolve(repoRoot, options.out);
 const durationMs = minutes * 60_000;
 /** RSS "start": after warm-up — 10% of the run, at least 20 s, at most half of it. */
 const warmupMs = Math.min(Math.max(0.1 * durationMs, 20_000), durationMs / 2);
 const judgeMemory = minutes >= MEMORY_JUDGED_FROM_MINUTES;
 
-const mainJs = path.join(distServer, 'main.js');
-if (!fs.existsSync(mainJs)) {
-  console.error(`${path.relative(repoRoot, mainJs)} is missing: run "npm run build" first.`);
-  process.exit(1);
-}
+requireBuiltServer();
 
 // Clean-up of the server and temp folders at exit, on failure and on Ctrl-C (scripts/stress/lib.mjs);
 // installed before the cluster's own handlers, so the server stops before the cluster.
@@ -161,7 +138,6 @@ installCleanup();
 const mb = (kb) => kb / 1024;
 const fmtMb = (kb) => (Number.isFinite(kb) ? `${mb(kb).toFixed(1)} MB` : 'n/a');
 const fmtMs = (ms) => (Number.isFinite(ms) ? `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms` : 'n/a');
-const today = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 const median = (values) => percentile(values, 50);
 const increment = (map, key, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
 const byStatus = (map) =>
@@ -288,7 +264,6 @@ const WRITE_WEIGHTS = [
   ['renameCategory', 4],
   ['deleteCategory', 4],
 ];
-const WRITE_WEIGHT_TOTAL = WRITE_WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0);
 const EXPECTED_WRITE_STATUS = { POST: 201, PATCH: 200, DELETE: 204 };
 
 class AdminWriter {
@@ -337,15 +312,7 @@ class AdminWriter {
    */
   plan() {
     for (let attempt = 0; attempt < 10; attempt++) {
-      let roll = this.random.next() * WRITE_WEIGHT_TOTAL;
-      let kind = 'createShop';
-      for (const [candidate, weight] of WRITE_WEIGHTS) {
-        roll -= weight;
-        if (roll < 0) {
-          kind = candidate;
-          break;
-        }
-      }
+      let kind = this.random.weighted(WRITE_WEIGHTS, 'createShop');
       if (this.shops.size < OWN_SHOPS.min) kind = 'createShop';
       const op = this.#make(kind);
       if (op) return op;
@@ -652,14 +619,13 @@ class AdminWriter {
 // Set-up
 
 async function register(api, email, role) {
-  const { status, body } = await api.send('POST', '/api/auth/register', {
+  const account = {
     email,
     password: PASSWORD,
     role,
     ...(role === 'admin' ? { inviteCode: INVITE_CODE } : {}),
-  });
-  if (status !== 201 || !api.cookie)
-    throw new HarnessError(`registering ${email} (${role}) failed: HTTP ${status} ${JSON.stringify(body)}`);
+  };
+  await registerAccount(api, account, `${email} (${role})`, { needCookie: true });
 }
 
 /** What the shoppers browse: the demo mall's categories, floors, shops and products at the start. */
@@ -702,23 +668,14 @@ async function loadCatalog(api) {
 // The run
 
 async function soak(random) {
-  const workDir = makeTempDir(os.tmpdir(), 'super-mall-soak-');
-  const serverCopy = makeTempDir(path.join(repoRoot, '.tmp'), 'soak-');
-  fs.cpSync(distServer, path.join(serverCopy, 'server'), { recursive: true });
-  const serverTmp = path.join(workDir, 'tmp');
-  fs.mkdirSync(serverTmp);
-  const logPath = path.join(workDir, 'server.log');
-  const env = {
-    ...process.env,
-    TMPDIR: serverTmp,
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
+  const workspace = serverWorkspace('super-mall-soak-', 'soak-');
+  const { logPath } = workspace;
+  const env = await serverEnv({
+    TMPDIR: workspace.serverTmp,
+    MALL_DATA_DIR: undefined,
     MALL_DEMO_DATA: 'on',
     MALL_ADMIN_INVITE_CODE: INVITE_CODE,
-    MALL_RATE_LIMIT: 'off',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.MALL_DATA_DIR;
+  });
 
   let cluster;
   let server;
@@ -733,7 +690,7 @@ async function soak(random) {
       `soak: throwaway PostgreSQL ${cluster.version} (${seconds(performance.now() - clusterStart)})`,
     );
 
-    server = new Server({ label: 'soak', mainJs: path.join(serverCopy, 'server', 'main.js'), env, logPath });
+    server = new Server({ label: 'soak', mainJs: workspace.mainJs, env, logPath });
     const startMs = await server.start(START_TIMEOUT_MS);
 
     const admins = Array.from(
@@ -851,8 +808,7 @@ async function soak(random) {
     for (const api of apis) api.close();
     if (server?.isRunning()) await server.kill();
     await cluster?.stop();
-    removeTempDir(serverCopy);
-    removeTempDir(workDir);
+    workspace.remove();
   }
 }
 
@@ -967,18 +923,13 @@ function writeReport(run, summary) {
         ]
       : []),
   ].join('\n');
-  fs.mkdirSync(path.dirname(outFile), { recursive: true });
-  fs.writeFileSync(outFile, text);
+  writeRepoFile(outFile, text);
 }
 
 // ---------------------------------------------------------------------------------------------------
 
 /** A hard ceiling, whatever hangs: the load plus 5 minutes for set-up, the check and clean-up. */
-const deadlineMs = durationMs + 5 * 60_000;
-const watchdog = setTimeout(() => {
-  console.error(`soak: gave up after ${seconds(deadlineMs)} (the run took too long); cleaning up.`);
-  process.exit(1);
-}, deadlineMs);
+const watchdog = startWatchdog('soak', durationMs + 5 * 60_000);
 
 console.log(
   `soak: ${minutes} min, ${shoppers} shoppers, ${writesPerSecond} writes/s, seed ${seed}, Node ${process.version}`,
@@ -996,10 +947,7 @@ try {
   console.log(`soak: summary written to ${path.relative(repoRoot, outFile)}`);
   exitCode = summary.failures.length === 0 ? 0 : 1;
 } catch (error) {
-  if (!isInterrupted()) {
-    console.error(`soak FAILED: ${error instanceof Error ? error.message : error}`);
-    if (!(error instanceof HarnessError) && error instanceof Error) console.error(error.stack);
-  }
+  if (!isInterrupted()) printFailure('soak FAILED: ', error);
   exitCode = 1;
 }
 clearTimeout(watchdog);

@@ -17,22 +17,28 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, startThrowawayCluster } from '../pg-cluster.mjs';
+import { startThrowawayCluster } from '../pg-cluster.mjs';
 import {
   Api,
   clusterOf,
+  databasesOf,
   distServer,
   HarnessError,
   installCleanup,
   makeTempDir,
   percentile,
+  printFailure,
+  registerAccount,
   removeTempDir,
   repoRoot,
+  requireBuiltServer,
   Server,
   seconds,
-  spawnTracked,
+  serverEnv,
+  spawnLogged,
   untilRun,
   uploadCsv,
+  writeRepoFile,
 } from './lib.mjs';
 
 const INVITE_CODE = 'write-search-admin-invite-code';
@@ -63,25 +69,18 @@ const { values: options } = parseArgs({
   },
 });
 const durationMs = Number(options.seconds) * 1000;
-const databases = [];
-if (options.embedded || !options.postgres) databases.push('embedded');
-if (options.postgres || !options.embedded) databases.push('postgres');
+const databases = databasesOf(options);
 installCleanup();
 
 /** Runs scripts/seed-large.ts against `env`'s database; rejects with its output when it fails. */
 function seedLargeMall(env, logPath) {
   return new Promise((resolve, reject) => {
-    const log = fs.openSync(logPath, 'a');
     // tracked: killed with the run when it is interrupted
-    const child = spawnTracked(
+    const child = spawnLogged(
       process.execPath,
       ['--import', 'tsx', path.join(repoRoot, 'scripts', 'seed-large.ts')],
-      {
-        env,
-        stdio: ['ignore', log, log],
-      },
+      { env, logPath },
     );
-    fs.closeSync(log);
     child.once('exit', (code) =>
       code === 0
         ? resolve()
@@ -93,13 +92,7 @@ function seedLargeMall(env, logPath) {
 /** A signed-in person: registered, with their own cookie. */
 async function person(port, email, role, extra = {}) {
   const api = new Api(port, { maxSockets: 4 });
-  const { status, body } = await api.send('POST', '/api/auth/register', {
-    email,
-    password: PASSWORD,
-    role,
-    ...extra,
-  });
-  if (status !== 201) throw new HarnessError(`registering ${email}: HTTP ${status} ${JSON.stringify(body)}`);
+  await registerAccount(api, { email, password: PASSWORD, role, ...extra }, email);
   return api;
 }
 
@@ -164,21 +157,15 @@ async function importCodes(admin, count) {
 
 async function runDatabase(kind) {
   const workDir = makeTempDir(os.tmpdir(), `super-mall-write-search-${kind}-`);
-  const env = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
+  const env = await serverEnv({
     MALL_DATA_DIR:
       options['data-dir'] && kind === 'embedded'
         ? path.resolve(options['data-dir'])
         : path.join(workDir, 'data'),
     MALL_DEMO_DATA: 'off',
     MALL_ADMIN_INVITE_CODE: INVITE_CODE,
-    MALL_RATE_LIMIT: 'off',
     MALL_BENCH_ROUTES: 'on',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
+  });
   let cluster;
   let server;
   const apis = [];
@@ -285,10 +272,7 @@ async function runDatabase(kind) {
   }
 }
 
-if (!fs.existsSync(path.join(distServer, 'main.js'))) {
-  console.error('dist/server/main.js is missing: run "npm run build" first.');
-  process.exit(1);
-}
+requireBuiltServer();
 const started = performance.now();
 const results = [];
 let failures = 0;
@@ -298,7 +282,7 @@ for (const kind of databases) {
     results.push(result);
     if (result.attacked.errors > 0) failures++;
   } catch (error) {
-    console.error(`write-search [${kind}] FAILED: ${error instanceof Error ? error.message : error}`);
+    printFailure(`write-search [${kind}] FAILED: `, error, { stack: false });
     failures++;
   }
 }
@@ -323,7 +307,7 @@ for (const r of results) {
   );
 }
 if (options.out && results.length > 0) {
-  fs.writeFileSync(path.resolve(repoRoot, options.out), `${lines.join('\n')}\n`);
+  writeRepoFile(options.out, `${lines.join('\n')}\n`);
   console.log(`write-search: wrote ${options.out}`);
 }
 console.log(
