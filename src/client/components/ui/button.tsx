@@ -35,3 +35,25 @@ type ButtonProps = ComponentProps<'button'> & { variant?: Variant; size?: Size }
 export function Button({ variant, size, className, type = 'button', ...props }: ButtonProps) {
   return <button type={type} className={buttonClass(variant, size, className)} {...props} />;
 }
+
+/** An inline edit form's Update and Cancel, both off while the change is saved. */
+export function UpdateCancel({
+  saving,
+  onCancel,
+  className,
+}: {
+  saving: boolean;
+  onCancel(): void;
+  className?: string;
+}) {
+  return (
+    <div className={cn('flex gap-2', className)}>
+      <Button type="submit" size="sm" disabled={saving}>
+        Update
+      </Button>
+      <Button variant="secondary" size="sm" onClick={onCancel} disabled={saving}>
+        Cancel
+      </Button>
+    </div>
+  );
+}

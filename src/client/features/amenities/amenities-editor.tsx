@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { AMENITY_KINDS, AMENITY_LABELS, type Amenity, AmenityInput } from '../../../shared/amenity';
 import { type Floor, levelLabel } from '../../../shared/place';
 import { RowActions } from '../../components/admin-page';
-import { Button } from '../../components/ui/button';
+import { Button, UpdateCancel } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { ChoiceOptions, SelectField, TextField } from '../../components/ui/form-field';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
@@ -294,14 +294,7 @@ function EditAmenity({ amenity, floors, onDone }: { amenity: Amenity; floors: Fl
         onKeyDown={onKeyDown}
         labelSuffix={` of ${AMENITY_LABELS[amenity.kind].toLowerCase()}`}
       />
-      <div className="flex basis-full gap-2">
-        <Button type="submit" size="sm" disabled={update.isPending}>
-          Update
-        </Button>
-        <Button variant="secondary" size="sm" onClick={onDone} disabled={update.isPending}>
-          Cancel
-        </Button>
-      </div>
+      <UpdateCancel saving={update.isPending} onCancel={onDone} className="basis-full" />
     </form>
   );
 }

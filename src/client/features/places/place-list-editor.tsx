@@ -17,7 +17,7 @@ import {
   PlaceInput,
 } from '../../../shared/place';
 import { RowActions } from '../../components/admin-page';
-import { Button, buttonClass } from '../../components/ui/button';
+import { Button, buttonClass, UpdateCancel } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../components/ui/form-field';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
@@ -435,14 +435,7 @@ function PlaceEditor({ kind, label, place, onDone }: PlaceEditorProps) {
           error={schemaTypeError}
         />
       )}
-      <div className="flex gap-2">
-        <Button type="submit" size="sm" disabled={update.isPending}>
-          Update
-        </Button>
-        <Button variant="secondary" size="sm" onClick={onDone} disabled={update.isPending}>
-          Cancel
-        </Button>
-      </div>
+      <UpdateCancel saving={update.isPending} onCancel={onDone} />
     </form>
   );
 }

@@ -1,8 +1,7 @@
 import { useIsFetching, useQuery } from '@tanstack/react-query';
 import { ArrowLeft, CalendarDays, Eye, History, Pencil, Percent, Plus } from 'lucide-react';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import type { ReviewedOffer } from '../../../shared/offer';
 import type { Product } from '../../../shared/product';
 import { type AdminListConfig, AdminListPage, adminPage } from '../../components/admin-list-page';
 import { RecordNotFound } from '../../components/admin-page';
@@ -74,24 +73,12 @@ export function ManagedShopPage() {
 
 function ManagedOffers({ shopId }: { shopId: string }) {
   const offers = useQuery(managedOffersQuery(shopId));
-  const headingId = useId();
   return (
-    <section aria-labelledby={headingId} className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h2 id={headingId} className="text-xl font-bold tracking-tight text-slate-900">
-            Offers
-          </h2>
-          <p className="mt-1 text-sm text-slate-600">
-            A new offer, or a change to a live one, goes live after the mall office approves it. Shoppers keep
-            seeing the live terms meanwhile.
-          </p>
-        </div>
-        <Link to={`/manage/shops/${shopId}/offers/new`} className={buttonClass('primary')}>
-          <Plus aria-hidden="true" className="size-4" />
-          Add offer
-        </Link>
-      </div>
+    <ManagedSection
+      title="Offers"
+      description="A new offer, or a change to a live one, goes live after the mall office approves it. Shoppers keep seeing the live terms meanwhile."
+      add={{ to: `/manage/shops/${shopId}/offers/new`, label: 'Add offer' }}
+    >
       <QueryView
         query={offers}
         loading={
@@ -108,12 +95,85 @@ function ManagedOffers({ shopId }: { shopId: string }) {
         {(data) => (
           <ul aria-label="Offers" className="space-y-3">
             {data.map((offer) => (
-              <ManagedOfferItem key={offer.id} offer={offer} shopId={shopId} />
+              <ManagedItem
+                key={offer.id}
+                title={offer.title}
+                detail={`${offer.discount}% off · ${formatDate(offer.startDate)} – ${formatDate(offer.endDate)}`}
+                editTo={`/manage/shops/${shopId}/offers/${offer.id}`}
+              >
+                <OfferReviewStatus offer={offer} />
+              </ManagedItem>
             ))}
           </ul>
         )}
       </QueryView>
+    </ManagedSection>
+  );
+}
+
+/** One of the shop's lists: its heading, what happens to a change, the Add link, the list. */
+function ManagedSection({
+  id,
+  title,
+  description,
+  add,
+  children,
+}: {
+  id?: string;
+  title: string;
+  description: string;
+  add: { to: string; label: string };
+  children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <section id={id} aria-labelledby={headingId} className="scroll-mt-20 space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h2 id={headingId} className="text-xl font-bold tracking-tight text-slate-900">
+            {title}
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">{description}</p>
+        </div>
+        <Link to={add.to} className={buttonClass('primary')}>
+          <Plus aria-hidden="true" className="size-4" />
+          {add.label}
+        </Link>
+      </div>
+      {children}
     </section>
+  );
+}
+
+/** An offer or an event in the shop's list: its title, when, Edit, and where its review stands. */
+function ManagedItem({
+  title,
+  detail,
+  editTo,
+  children,
+}: {
+  title: string;
+  detail: string;
+  editTo: string;
+  children: ReactNode;
+}) {
+  const titleId = useId();
+  return (
+    <li aria-labelledby={titleId} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
+            {title}
+          </h3>
+          <p className="text-sm text-slate-600">{detail}</p>
+        </div>
+        <Link to={editTo} className={buttonClass('secondary', 'sm')}>
+          <Pencil aria-hidden="true" className="size-4" />
+          Edit<span className="sr-only"> {title}</span>
+        </Link>
+      </div>
+      <div className="mt-3">{children}</div>
+    </li>
   );
 }
 
@@ -153,25 +213,15 @@ function useScrollToFragment(id: string, ready: boolean) {
  */
 function ManagedEvents({ shopId }: { shopId: string }) {
   const events = useQuery(managedEventsQuery(shopId));
-  const headingId = useId();
   const fetching = useIsFetching();
   useScrollToFragment('events', events.isSuccess && fetching === 0);
   return (
-    <section id="events" aria-labelledby={headingId} className="scroll-mt-20 space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h2 id={headingId} className="text-xl font-bold tracking-tight text-slate-900">
-            Events
-          </h2>
-          <p className="mt-1 text-sm text-slate-600">
-            A new event, or a change to a live one, goes live after the mall office approves it.
-          </p>
-        </div>
-        <Link to={`/manage/shops/${shopId}/events/new`} className={buttonClass('primary')}>
-          <Plus aria-hidden="true" className="size-4" />
-          Add event
-        </Link>
-      </div>
+    <ManagedSection
+      id="events"
+      title="Events"
+      description="A new event, or a change to a live one, goes live after the mall office approves it."
+      add={{ to: `/manage/shops/${shopId}/events/new`, label: 'Add event' }}
+    >
       <QueryView
         query={events}
         loading={
@@ -188,21 +238,13 @@ function ManagedEvents({ shopId }: { shopId: string }) {
         {(data) => (
           <ul aria-label="Events" className="space-y-3">
             {data.items.map((event) => (
-              <li key={event.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-                <div className="flex flex-wrap items-start justify-between gap-3">
-                  <div className="min-w-0">
-                    <h3 className="text-lg font-semibold wrap-anywhere text-slate-900">{event.title}</h3>
-                    <p className="text-sm text-slate-600">{formatWhen(event)}</p>
-                  </div>
-                  <Link
-                    to={`/manage/shops/${shopId}/events/${event.id}`}
-                    className={buttonClass('secondary', 'sm')}
-                  >
-                    <Pencil aria-hidden="true" className="size-4" />
-                    Edit<span className="sr-only"> {event.title}</span>
-                  </Link>
-                </div>
-                <p className="mt-3 text-sm font-medium text-slate-700">
+              <ManagedItem
+                key={event.id}
+                title={event.title}
+                detail={formatWhen(event)}
+                editTo={`/manage/shops/${shopId}/events/${event.id}`}
+              >
+                <p className="text-sm font-medium text-slate-700">
                   {event.review?.state === 'sent_back'
                     ? `Sent back: ${event.review.comment ?? ''}`
                     : event.review?.state === 'pending'
@@ -211,37 +253,12 @@ function ManagedEvents({ shopId }: { shopId: string }) {
                         : 'Waiting for approval'
                       : 'Live'}
                 </p>
-              </li>
+              </ManagedItem>
             ))}
           </ul>
         )}
       </QueryView>
-    </section>
-  );
-}
-
-function ManagedOfferItem({ offer, shopId }: { offer: ReviewedOffer; shopId: string }) {
-  const titleId = useId();
-  return (
-    <li aria-labelledby={titleId} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h3 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
-            {offer.title}
-          </h3>
-          <p className="text-sm text-slate-600">
-            {offer.discount}% off · {formatDate(offer.startDate)} – {formatDate(offer.endDate)}
-          </p>
-        </div>
-        <Link to={`/manage/shops/${shopId}/offers/${offer.id}`} className={buttonClass('secondary', 'sm')}>
-          <Pencil aria-hidden="true" className="size-4" />
-          Edit<span className="sr-only"> {offer.title}</span>
-        </Link>
-      </div>
-      <div className="mt-3">
-        <OfferReviewStatus offer={offer} />
-      </div>
-    </li>
+    </ManagedSection>
   );
 }
 
