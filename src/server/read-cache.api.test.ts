@@ -1,5 +1,6 @@
 // The read cache (read-cache.ts) must never hide a write: through the API, straight into the database
 // (another server, a script), or across midnight. Also: it really serves from memory, and ETags / 304.
+import zlib from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Offer } from '../shared/offer';
@@ -57,6 +58,42 @@ describe('the read cache', () => {
     for (const header of ['content-type', 'content-length', 'etag', 'cache-control'])
       expect(again.headers[header], header).toBe(first.headers[header]);
     expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('sends a large cached answer compressed to a client that takes br or gzip, the same bytes once undone', async () => {
+    for (let i = 0; i < 6; i++)
+      await d.shop({ description: `${uniqueName('A long description')} `.repeat(8) });
+    const url = '/api/shops?pageSize=50';
+    const plain = await read(url);
+    expect(plain.statusCode).toBe(200);
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    expect(plain.headers.vary).toContain('accept-encoding');
+    for (const [accept, coding, undo] of [
+      ['gzip, deflate, br', 'br', zlib.brotliDecompressSync],
+      ['gzip', 'gzip', zlib.gunzipSync],
+    ] as const) {
+      // the first hit makes the compressed copy, the next sends it: both the same
+      for (let i = 0; i < 2; i++) {
+        const answer = await read(url, { 'accept-encoding': accept });
+        expect(answer.statusCode).toBe(200);
+        expect(answer.headers['content-encoding'], accept).toBe(coding);
+        expect(answer.headers.vary).toContain('accept-encoding');
+        expect(answer.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+        expect(undo(answer.rawPayload).equals(plain.rawPayload)).toBe(true);
+      }
+    }
+    // a client that takes no coding (or refuses them) gets it plain
+    for (const accept of ['identity', 'br;q=0, gzip;q=0']) {
+      const answer = await read(url, { 'accept-encoding': accept });
+      expect(answer.headers['content-encoding'], accept).toBeUndefined();
+      expect(answer.rawPayload.equals(plain.rawPayload)).toBe(true);
+    }
+    // a small answer goes as it is
+    const shop = await d.shop();
+    await read(`/api/shops/${shop.id}`);
+    const small = await read(`/api/shops/${shop.id}`, { 'accept-encoding': 'br' });
+    expect(small.rawPayload.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('shows every kind of API write on the next read', async () => {

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import type { FastifyInstance, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { pageEncoding } from './plugins/client-pages';
 
 /**
  * What a read's answer varies with (docs/decisions/013). The read cache keys on the first two: the
@@ -47,6 +49,27 @@ interface Entry {
   type: string;
   /** A calendar file's Content-Disposition (its file name), when the route set one. */
   disposition: string | null;
+  /** The body compressed, made when a client that takes the coding first hits the entry. */
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/**
+ * Smaller answers go as they are: compressing a few hundred bytes saves less than it costs. Larger ones
+ * (a page of shops, a calendar feed of 128 KB) are sent compressed to clients that ask for it.
+ */
+const COMPRESS_MIN_BYTES = 1024;
+
+/** Brotli at quality 4 as the pages are (docs/decisions/037); gzip at zlib's default level. */
+function compressed(body: Buffer, coding: 'br' | 'gzip'): Buffer {
+  return coding === 'br'
+    ? zlib.brotliCompressSync(body, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      })
+    : zlib.gzipSync(body);
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -65,7 +88,8 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
   const build = buildId();
   const cache = new LRUCache<string, Entry>({
     maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
-    sizeCalculation: (entry, key) => entry.body.length + key.length * 2,
+    sizeCalculation: (entry, key) =>
+      entry.body.length + (entry.br?.length ?? 0) + (entry.gzip?.length ?? 0) + key.length * 2,
   });
 
   app.decorateRequest('readCache', null);
@@ -84,7 +108,18 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
       if (hit && cached) {
         if (cached.disposition) reply.header('content-disposition', cached.disposition);
-        return reply.type(cached.type).send(cached.body);
+        const coding =
+          cached.body.length >= COMPRESS_MIN_BYTES
+            ? pageEncoding(request.headers['accept-encoding'])
+            : 'identity';
+        if (coding === 'identity') return reply.type(cached.type).send(cached.body);
+        let body = cached[coding];
+        if (!body) {
+          body = compressed(cached.body, coding);
+          // set again: the cache counts the compressed copy in its bound
+          cache.set(key, { ...cached, [coding]: body });
+        }
+        return reply.type(cached.type).header('content-encoding', coding).send(body);
       }
     };
 
@@ -92,7 +127,11 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
     const state = request.readCache;
     if (!state || ![200, 304].includes(reply.statusCode)) return payload;
     // Browsers keep the body and ask again with If-None-Match each time: a 304 costs one small query.
-    reply.header('etag', state.etag).header('cache-control', 'private, no-cache');
+    reply
+      .header('etag', state.etag)
+      .header('cache-control', 'private, no-cache')
+      // a hit may be compressed for one client and not another
+      .header('vary', 'accept-encoding');
     if (!state.hit && reply.statusCode === 200 && typeof payload === 'string') {
       const type = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
       const disposition = reply.getHeader('content-disposition');
