@@ -85,6 +85,19 @@ describe('/events', () => {
     expect(onFloor).toContain(today.title);
     expect(onFloor).not.toContain(later.title);
 
+    // A weekly event beyond this weekend: one card in Upcoming, at its next date, standing for the rest.
+    const start = d.day(14);
+    const weekly = await event('admin', {
+      startDate: start,
+      endDate: start,
+      repeat: { freq: 'weekly', interval: 1, count: 4 },
+    });
+    const html = (await t.app.inject({ url: '/events' })).body;
+    const section = html.slice(html.indexOf('aria-labelledby="events-upcoming"'));
+    const upcoming = textOf(section.slice(0, section.indexOf('</section>')));
+    expect(upcoming.split(weekly.title).length - 1).toBe(1);
+    expect(upcoming).toContain('and 3 more dates');
+
     const data = jsonLdOf(page.body)[0] as { '@graph': { name: string; eventStatus: string }[] };
     const cancelledNode = data['@graph'].find((node) => node.name === cancelled.title);
     expect(cancelledNode?.eventStatus).toBe('https://schema.org/EventCancelled');

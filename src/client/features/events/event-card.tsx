@@ -12,9 +12,17 @@ interface EventCardProps {
   headingLevel?: 'h2' | 'h3';
   /** The organizer's name (not on the shop's own page). */
   showShop?: boolean;
+  /** Later dates of the same event this card stands for (the events page's Upcoming). */
+  moreDates?: number;
 }
 
-export function EventCard({ event, occurrence, headingLevel = 'h3', showShop = true }: EventCardProps) {
+export function EventCard({
+  event,
+  occurrence,
+  headingLevel = 'h3',
+  showShop = true,
+  moreDates = 0,
+}: EventCardProps) {
   const titleId = useId();
   const cancelled = event.status === 'cancelled';
   return (
@@ -48,7 +56,14 @@ export function EventCard({ event, occurrence, headingLevel = 'h3', showShop = t
       </CardTitle>
       <p className="inline-flex items-start gap-1.5 text-sm text-slate-700">
         <CalendarDays aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <span>{formatWhen(occurrence)}</span>
+        <span>
+          {formatWhen(occurrence)}
+          {moreDates > 0 ? (
+            <span className="block text-slate-600">
+              and {moreDates} more {moreDates === 1 ? 'date' : 'dates'}
+            </span>
+          ) : null}
+        </span>
       </p>
       <p className="inline-flex items-start gap-1.5 text-sm text-slate-700">
         <MapPin aria-hidden="true" className="mt-0.5 size-4 shrink-0" />

@@ -36,19 +36,30 @@ export async function prefetch(search: URLSearchParams): Promise<void> {
   ]);
 }
 
-/** Today's, this weekend's (after today), and the rest: each occurrence in one group. */
+/** An occurrence on the page; in Upcoming, with how many later dates of the same event it stands for. */
+type Shown = EventListItem & { moreDates?: number };
+
+/**
+ * Today's and this weekend's (after today) occurrences, then the rest: there each event once, at its
+ * next date, with the count of its later ones (a weekly market is one card, not eight).
+ */
 function grouped(items: EventListItem[], today: string) {
   const weekend = weekendOf(today);
-  const groups = {
-    today: [] as EventListItem[],
-    weekend: [] as EventListItem[],
-    later: [] as EventListItem[],
-  };
+  const groups = { today: [] as Shown[], weekend: [] as Shown[], later: [] as Shown[] };
+  const laterOf = new Map<string, Shown>();
   for (const item of items) {
     const { startDate, endDate } = item.occurrence;
     if (startDate <= today && endDate >= today) groups.today.push(item);
     else if (startDate <= weekend.to && endDate >= weekend.from) groups.weekend.push(item);
-    else groups.later.push(item);
+    else {
+      const first = laterOf.get(item.event.id);
+      if (first) first.moreDates = (first.moreDates ?? 0) + 1;
+      else {
+        const shown: Shown = { ...item };
+        laterOf.set(item.event.id, shown);
+        groups.later.push(shown);
+      }
+    }
   }
   return groups;
 }
@@ -153,17 +164,7 @@ export function EventsPage() {
   );
 }
 
-function EventGroup({
-  id,
-  title,
-  items,
-  none,
-}: {
-  id: string;
-  title: string;
-  items: EventListItem[];
-  none: string;
-}) {
+function EventGroup({ id, title, items, none }: { id: string; title: string; items: Shown[]; none: string }) {
   return (
     <section aria-labelledby={`events-${id}`} className="space-y-3">
       <h2 id={`events-${id}`} className="text-xl font-bold tracking-tight text-slate-900">
@@ -175,7 +176,7 @@ function EventGroup({
         <ul className={GRID}>
           {items.map((item) => (
             <li key={`${item.event.id} ${item.occurrence.start}`}>
-              <EventCard event={item.event} occurrence={item.occurrence} />
+              <EventCard event={item.event} occurrence={item.occurrence} moreDates={item.moreDates} />
             </li>
           ))}
         </ul>
