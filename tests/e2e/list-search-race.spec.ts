@@ -34,27 +34,49 @@ function addressesFrom(page: Page): string[] {
 /**
  * Types `name` into the search box and clicks `link` (on screen before the search applies) at once,
  * then waits well past the search's pause: the address must be the link's and `landed` must show.
+ *
+ * "At once" is measured in the page: the click must reach it within the pause after the typing. On a
+ * loaded machine Playwright's click can come later than that; the search then rightly applies first,
+ * and the attempt proves nothing either way — it is made again (from the list), up to three times.
  */
 async function typeAndClickAtOnce(
   page: Page,
   { searchBox, name, link, landed }: { searchBox: Locator; name: string; link: Locator; landed: Locator },
 ): Promise<void> {
-  await expect(link).toBeVisible();
-  const target = await link.getAttribute('href');
-  expect(target, 'the link has an address').toBeTruthy();
-  await slowScripts(page);
-  const addresses = addressesFrom(page);
+  const list = new URL(page.url());
+  for (let attempt = 1; ; attempt++) {
+    if (attempt > 1) {
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await page.goto(list.pathname + list.search);
+    }
+    await expect(link).toBeVisible();
+    const target = await link.getAttribute('href');
+    expect(target, 'the link has an address').toBeTruthy();
+    await slowScripts(page);
+    // When the typing and the click reached the page (its own clock, capture phase: before the app).
+    await page.evaluate(`(() => {
+      window.__typedAt = undefined;
+      window.__clickedAt = undefined;
+      document.addEventListener('input', () => { window.__typedAt ??= performance.now(); }, { capture: true, once: true });
+      document.addEventListener('click', () => { window.__clickedAt ??= performance.now(); }, { capture: true, once: true });
+    })()`);
+    const addresses = addressesFrom(page);
 
-  await searchBox.fill(name);
-  await link.click();
+    await searchBox.fill(name);
+    await link.click();
 
-  await expect(landed).toBeVisible();
-  await expect(page).toHaveURL(target ?? '');
-  // well past the pause: nothing may come after the click (the search never navigates once the list is left)
-  await page.waitForTimeout(3 * DEBOUNCE_MS);
-  await expect(page).toHaveURL(target ?? '');
-  await expect(landed).toBeVisible();
-  expect(addresses, 'the click is the only navigation').toEqual([target]);
+    await expect(landed).toBeVisible();
+    const gap = await page.evaluate<number>('window.__clickedAt - window.__typedAt');
+    if (!(gap < DEBOUNCE_MS) && attempt < 3) continue;
+    expect(gap, "the click came within the search's pause after the typing").toBeLessThan(DEBOUNCE_MS);
+    await expect(page).toHaveURL(target ?? '');
+    // well past the pause: nothing may come after the click (the search never navigates once the list is left)
+    await page.waitForTimeout(3 * DEBOUNCE_MS);
+    await expect(page).toHaveURL(target ?? '');
+    await expect(landed).toBeVisible();
+    expect(addresses, 'the click is the only navigation').toEqual([target]);
+    return;
+  }
 }
 
 /** The first row's Edit link on an admin list, and the record's name (from the link's accessible name). */
