@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { can } from '../../shared/permissions';
 import { errorAnswers } from '../errors';
 import type { WriteScope, WriteTx } from '../write-path';
 
@@ -109,3 +110,27 @@ export function reviewDigest<F extends string>(
   ];
   return createHash('sha256').update(JSON.stringify(seen)).digest('base64url').slice(0, 22);
 }
+
+/** Who submits a manager's offer, event or change, and when: it then waits for an admin. */
+export interface Submission {
+  by: string;
+  at: Date;
+}
+
+/**
+ * A shop manager's submission waits for an admin (docs/decisions/015); an admin's is live at once.
+ * Null: no review needed.
+ */
+export function submissionOf(request: FastifyRequest, at: Date): Submission | null {
+  const user = request.user;
+  if (!user || can(user, 'update', 'offer-review')) return null;
+  return { by: user.id, at };
+}
+
+/** The review columns of a record that now waits for an admin. */
+export const waitForReview = (submission: Submission) => ({
+  reviewState: 'pending' as const,
+  reviewComment: null,
+  submittedBy: submission.by,
+  submittedAt: submission.at,
+});

@@ -18,7 +18,7 @@ import { amenities, events, floors, shops, users } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
 import type { Executor, Snapshot, WriteTx } from '../../write-path';
-import { reviewDigest } from '../review-decisions';
+import { reviewDigest, type Submission, waitForReview } from '../review-decisions';
 
 export const eventNotFound = () => new HttpError(404, 'NOT_FOUND', 'Event not found');
 
@@ -227,12 +227,6 @@ export function eventProposalSnapshot(proposal: Record<string, unknown> | null):
   return snapshot;
 }
 
-/** Who submits a manager's event or change, and when: it then waits for an admin. */
-export interface Submission {
-  by: string;
-  at: Date;
-}
-
 const NOT_PENDING = 'This event is not waiting for approval (it may have been decided already)';
 export const EVENT_CHANGED_SINCE_REVIEW =
   'The shop changed this event after you opened it. Its latest terms are shown now: review them again.';
@@ -325,13 +319,6 @@ export function eventRepository(db: Db) {
     if (!event) throw eventNotFound();
     return event;
   }
-
-  const waitForReview = (submission: Submission) => ({
-    reviewState: 'pending' as const,
-    reviewComment: null,
-    submittedBy: submission.by,
-    submittedAt: submission.at,
-  });
 
   return {
     findReviewed,

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -17,14 +17,13 @@ import {
   ReviewedEventList,
 } from '../../../shared/event';
 import { addDays } from '../../../shared/hours-status';
-import { can } from '../../../shared/permissions';
 import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
 import { errorAnswers, HttpError, NoContent } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
 import { mallProfileRepository } from '../mall-profile/repository';
-import { registerReviewDecisions } from '../review-decisions';
+import { registerReviewDecisions, submissionOf } from '../review-decisions';
 import { calendar, ICAL_TYPE, timingOf } from './ical';
 import { occurrences, upcoming } from './recurrence';
 import {
@@ -33,18 +32,10 @@ import {
   eventRepository,
   eventSnapshot,
   eventWriteError,
-  type Submission,
 } from './repository';
 
 const IdParams = z.strictObject({ id: z.uuid('Event not found') });
 const ShopParams = z.strictObject({ id: z.uuid('Shop not found') });
-
-/** A shop manager's event or change waits for an admin; an admin's is live at once (as offers'). */
-function submissionOf(request: FastifyRequest, at: Date): Submission | null {
-  const user = request.user;
-  if (!user || can(user, 'update', 'offer-review')) return null;
-  return { by: user.id, at };
-}
 
 const CalendarText = {
   description: 'An iCalendar (RFC 5545) file',

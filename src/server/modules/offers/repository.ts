@@ -19,7 +19,7 @@ import { offers, products, shops, users } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { containsPattern, FOREIGN_KEY_VIOLATION, pgError } from '../../lib/db-errors';
 import { type Executor, readsOn, type Snapshot, type WriteTx } from '../../write-path';
-import { reviewDigest } from '../review-decisions';
+import { reviewDigest, type Submission, waitForReview } from '../review-decisions';
 import { activeOn, inactiveOn } from './rules';
 
 export const offerNotFound = () => new HttpError(404, 'NOT_FOUND', 'Offer not found');
@@ -112,12 +112,6 @@ const toReviewed = (row: ReviewedRow, today: string): ReviewedOffer => ({
     : null,
 });
 
-/** Who submits a manager's change, and when: it then waits for an admin. */
-export interface Submission {
-  by: string;
-  at: Date;
-}
-
 const NOT_PENDING = 'This offer is not waiting for approval (it may have been decided already)';
 /** Refuses a decision on terms other than those the admin saw. */
 export const CHANGED_SINCE_REVIEW =
@@ -182,13 +176,6 @@ export function offerRepository(db: Db) {
     if (!offer) throw offerNotFound();
     return offer;
   }
-
-  const waitForReview = (submission: Submission) => ({
-    reviewState: 'pending' as const,
-    reviewComment: null,
-    submittedBy: submission.by,
-    submittedAt: submission.at,
-  });
 
   return {
     find,

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -9,30 +8,19 @@ import {
   OfferPatch,
   ReviewedOffer,
 } from '../../../shared/offer';
-import { can } from '../../../shared/permissions';
 import { authorizeRecord } from '../../auth/record-guard';
 import type { Db } from '../../db/client';
 import { errorAnswers, NoContent } from '../../errors';
 import { mallToday } from '../../lib/mall-time';
 import { routeWriter } from '../../write-path';
+import { submissionOf } from '../review-decisions';
 import {
   offerNotFound,
   offerRepository,
   offerSnapshot,
   offerWriteError,
   proposalSnapshot,
-  type Submission,
 } from './repository';
-
-/**
- * A shop manager's offer or change waits for an admin (docs/decisions/015); an admin's is live at once.
- * Null: no review needed.
- */
-export function submissionOf(request: FastifyRequest, at: Date): Submission | null {
-  const user = request.user;
-  if (!user || can(user, 'update', 'offer-review')) return null;
-  return { by: user.id, at };
-}
 
 const IdParams = z.strictObject({ id: z.uuid('Offer not found') });
 
