@@ -178,7 +178,7 @@ export const SPECS: {
       'repeat',
       'status',
     ],
-    // An admin's event is live at once (events/routes.ts submissionOf); an update leaves a review as it is,
+    // An admin's event is live at once (review-decisions.ts submissionOf); an update leaves a review as it is,
     // as the admin's own edit does.
     createOnly: { approved: 'true' },
     values: (v) => ({
