@@ -22,6 +22,7 @@ import {
   uniqueEmail,
 } from '../test/harness';
 import { multipart, testJpeg } from '../test/images';
+import { importSettled, startImport } from '../test/imports';
 
 let t: TestApp;
 let d: Directory;
@@ -638,22 +639,11 @@ async function previewedRun(): Promise<string> {
       headers: { ...d.admin.headers, ...CSV },
       payload: `shop,name,price\n${shop.name},${uniqueName('Imported')},2\n`,
     });
-  // Two imports at once per server (decision 022): a run confirmed by an earlier rule may still be
-  // publishing, and the server answers 503 IMPORTS_BUSY until it is done.
-  let started = await start();
-  for (let i = 0; i < 400 && started.statusCode === 503; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    started = await start();
-  }
+  const started = await startImport(start);
   expect(started.statusCode, started.body).toBe(202);
   const { id } = started.json() as { id: string };
-  // The check runs at idle priority (decision 022): on a busy machine it waits for the CPU.
-  for (let i = 0; i < 800; i++) {
-    const run = (await t.app.inject({ url: `/api/imports/${id}`, headers: d.admin.headers })).json();
-    if (run.status === 'previewed') return id;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the preview did not finish');
+  expect((await importSettled(t.app, d.admin, id)).status).toBe('previewed');
+  return id;
 }
 for (const kind of ['shops', 'products', 'offers', 'categories', 'floors', 'synonyms', 'events']) {
   RULES[`GET /api/export/${kind}`] = { request: async () => ({ url: `/api/export/${kind}` }), success: 200 };

@@ -19,6 +19,7 @@ import {
   uniqueEmail,
 } from '../../test/harness';
 import { multipart, testJpeg } from '../../test/images';
+import { importSettled } from '../../test/imports';
 import { performWrite } from '../../write-path';
 import { createOrPromoteAdmin } from '../accounts/admin-accounts';
 import { prepareSetupCode } from '../accounts/invites';
@@ -577,16 +578,8 @@ describe('every write route, performed, leaves exactly its expected audit entrie
     },
   };
 
-  /** An offer a shop's manager submitted, waiting for an admin. */
   /** An import run, once its preview (or its confirmed write) has finished. */
-  async function runSettled(id: string): Promise<void> {
-    for (let i = 0; i < 400; i++) {
-      const run = (await t.app.inject({ url: `/api/imports/${id}`, headers: d.admin.headers })).json();
-      if (run.status !== 'checking' && run.status !== 'running') return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('the import run did not finish');
-  }
+  const runSettled = (id: string) => importSettled(t.app, d.admin, id);
   const csvUpload = async () => ({
     url: '/api/imports?kind=products&fileName=audit.csv',
     payload: `shop,name,price\n${(await d.shop()).name},${uniqueName('Imported')},2\n`,

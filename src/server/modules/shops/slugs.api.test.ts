@@ -7,6 +7,7 @@ import type { ShopDetail } from '../../../shared/shop';
 import type { ImportRun } from '../../../shared/transfer';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { importSettled } from '../../test/imports';
 
 let t: TestApp;
 let d: Directory;
@@ -256,14 +257,4 @@ describe('shops made together', () => {
   });
 });
 
-/** The import run once it has left `checking` / `running`. */
-async function settled(id: string): Promise<ImportRun> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const response = await t.app.inject({ url: `/api/imports/${id}`, headers: d.admin.headers });
-    const run = response.json() as ImportRun;
-    if (run.status !== 'checking' && run.status !== 'running') return run;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the run did not finish');
-}
+const settled = (id: string) => importSettled(t.app, d.admin, id);

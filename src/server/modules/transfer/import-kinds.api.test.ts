@@ -9,6 +9,7 @@ import type { EventPage, ReviewedEvent } from '../../../shared/event';
 import type { ImportRun } from '../../../shared/transfer';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { importSettled } from '../../test/imports';
 
 let t: TestApp;
 let d: Directory;
@@ -31,15 +32,7 @@ async function previewOf(kind: string, text: string, fileName = `${kind}.csv`): 
   return settled((response.json() as ImportRun).id);
 }
 
-async function settled(id: string): Promise<ImportRun> {
-  const deadline = Date.now() + 150_000;
-  while (Date.now() < deadline) {
-    const run = (await t.app.inject({ url: `/api/imports/${id}`, headers: d.admin.headers })).json();
-    if (run.status !== 'checking' && run.status !== 'running') return run as ImportRun;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the run did not finish');
-}
+const settled = (id: string) => importSettled(t.app, d.admin, id);
 
 async function confirm(id: string, validOnly = false) {
   const response = await d.call(d.admin, 'POST', `/api/imports/${id}/confirm`, { validOnly });

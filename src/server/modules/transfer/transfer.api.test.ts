@@ -11,6 +11,7 @@ import type { WorkerConnection } from '../../db/client';
 import type { HttpError } from '../../errors';
 import { type Directory, openDirectory, uniqueName } from '../../test/catalog-fixtures';
 import { createTestApp, TEST_TIME_ZONE, type TestApp } from '../../test/harness';
+import { importSettled } from '../../test/imports';
 import { CHECK_APPLICATION_NAME, checkInChild, endWaitingCheckProcesses } from './check-process';
 import { type ApplyRun, clearStaged, publishImport, stageImport } from './import-apply';
 
@@ -32,20 +33,7 @@ const upload = (kind: string, body: string | Buffer, fileName = 'file.csv', cont
     payload: body,
   });
 
-/** The run once it has left `checking` / `running`. */
-async function settled(id: string): Promise<ImportRun> {
-  // A time, not a count of polls: with other test files (and in CI the browser tests) running beside it,
-  // a big check takes longer; it took over 60 s once so. A hang still fails, later.
-  const deadline = Date.now() + 150_000;
-  while (Date.now() < deadline) {
-    const response = await t.app.inject({ url: `/api/imports/${id}`, headers: d.admin.headers });
-    expect(response.statusCode, response.body).toBe(200);
-    const run = response.json() as ImportRun;
-    if (run.status !== 'checking' && run.status !== 'running') return run;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the run did not finish');
-}
+const settled = (id: string) => importSettled(t.app, d.admin, id);
 
 async function previewOf(kind: string, text: string, fileName?: string): Promise<ImportRun> {
   const response = await upload(kind, text, fileName);
