@@ -579,7 +579,9 @@ describe('every write route, performed, leaves exactly its expected audit entrie
   };
 
   /** An import run, once its preview (or its confirmed write) has finished. */
-  const runSettled = (id: string) => importSettled(t.app, d.admin, id);
+  const runSettled = async (id: string): Promise<void> => {
+    await importSettled(t.app, d.admin, id);
+  };
   const csvUpload = async () => ({
     url: '/api/imports?kind=products&fileName=audit.csv',
     payload: `shop,name,price\n${(await d.shop()).name},${uniqueName('Imported')},2\n`,
