@@ -87,6 +87,7 @@ function urlsFor(pattern: string): string[] {
   if (pattern === '/api/events/calendar.ics' || pattern === '/api/events/feed.json')
     return [pattern, `${pattern}?tag=kids`, `${pattern}?shopId=${ids.shops}`];
   if (pattern === '/api/events') return [pattern, `${pattern}?tag=kids&from=${d.day(1)}`];
+  if (pattern === '/api/events/overview') return [pattern, `${pattern}?tag=kids`, `${pattern}?page=2`];
   if (pattern.endsWith('/:id')) return [pattern.replace(':id', ids[resource] ?? '')];
   // A shop by its public address (docs/decisions/034).
   if (pattern.endsWith('/:slug')) return [pattern.replace(':slug', slug)];
@@ -116,6 +117,7 @@ describe('the cache contract', () => {
         '/api/events/:id/calendar.ics',
         '/api/events/calendar.ics',
         '/api/events/feed.json',
+        '/api/events/overview',
         '/api/mall-hours',
         '/api/mall/profile',
         '/api/offers',

@@ -246,6 +246,56 @@ export type EventListItem = z.infer<typeof EventListItem>;
 export const EventPage = pageSchema(EventListItem).extend({ from: z.string(), to: z.string() });
 export type EventPage = z.infer<typeof EventPage>;
 
+/** What an event's card shows: no description, rule or creation time (the events page carries many). */
+export const EventSummary = Event.pick({
+  id: true,
+  title: true,
+  shopId: true,
+  shopName: true,
+  shopSlug: true,
+  place: true,
+  status: true,
+  tags: true,
+  image: true,
+});
+export type EventSummary = z.infer<typeof EventSummary>;
+
+export const EVENT_OVERVIEW_GROUPS = ['today', 'weekend', 'upcoming'] as const;
+export type EventOverviewGroup = (typeof EVENT_OVERVIEW_GROUPS)[number];
+export const EVENT_OVERVIEW_PAGE_SIZE = 24;
+
+/** /events' filters and page (?tag=&floorId=&page=): the cards of the next 60 days. */
+export const EventOverviewQuery = z.strictObject({
+  page: PageQuery.shape.page,
+  tag: EventTag.optional(),
+  floorId: z.uuid('Unknown floor').optional(),
+});
+export type EventOverviewQuery = z.input<typeof EventOverviewQuery>;
+
+/**
+ * One card of the events page: an occurrence today, this weekend (after today), or later; a later
+ * event once, at its next date, with how many more dates it has in the window.
+ */
+export const EventOverviewCard = z.object({
+  group: z.enum(EVENT_OVERVIEW_GROUPS),
+  event: EventSummary,
+  occurrence: EventOccurrence,
+  moreDates: z.number().int(),
+});
+export type EventOverviewCard = z.infer<typeof EventOverviewCard>;
+
+export const EventOverview = pageSchema(EventOverviewCard).extend({
+  from: z.string(),
+  to: z.string(),
+  /** The weekend after today (null on a Sunday: its events are today's). */
+  weekend: z.object({ from: z.string(), to: z.string() }).nullable(),
+  /** How many cards each group has over all pages. */
+  groupTotals: z.object({ today: z.number().int(), weekend: z.number().int(), upcoming: z.number().int() }),
+  /** Every tag of the window's events under the floor filter (the tag filter's choices). */
+  tags: z.array(z.string()),
+});
+export type EventOverview = z.infer<typeof EventOverview>;
+
 export const EventDetail = Event.extend({
   /** The next times it takes place (up to 10), from today on; an ended event has none. */
   upcoming: z.array(EventOccurrence),

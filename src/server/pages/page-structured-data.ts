@@ -3,7 +3,7 @@
 // of the shops' categories. The JSON-LD builders are modules/public-site/structured-data.ts.
 import { eq, inArray } from 'drizzle-orm';
 import type { FloorGuideEntry } from '../../shared/amenity';
-import type { EventDetail, EventPage } from '../../shared/event';
+import type { EventDetail, EventOverview } from '../../shared/event';
 import type { MallHours } from '../../shared/hours';
 import type { Offer } from '../../shared/offer';
 import type { Product } from '../../shared/product';
@@ -108,9 +108,9 @@ export function pageStructuredData(db: Db, timeZone: string) {
         );
       }
       case 'events': {
-        // The page's list; at most 30 dates (a weekly event would fill it otherwise).
-        const page = reads<EventPage>(context, 'events')[0];
-        const listed = (page?.items ?? []).slice(0, 30);
+        // The page's cards: each event once per group, at most a page of them.
+        const page = reads<EventOverview>(context, 'events')[0];
+        const listed = page?.items ?? [];
         if (listed.length === 0) return '';
         return jsonLdScriptElement(eventsJsonLd(site, listed));
       }

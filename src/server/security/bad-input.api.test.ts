@@ -1552,6 +1552,51 @@ describe('bad search text is refused with the message the search box shows', () 
 });
 
 // ---------------------------------------------------------------------------------------------------
+// The events' public reads (issue 35): the list, the events page's cards, the feeds
+
+describe("bad query strings on the events' reads are refused with their message, for every read", () => {
+  const TAG = 'A tag is lowercase letters, digits and dashes (kids, late-night)';
+  const CASES: Array<[label: string, routes: string[], query: string, message: string | null]> = [
+    ['a tag in capitals', ['', '/overview', '/calendar.ics', '/feed.json'], 'tag=Kids', TAG],
+    ['a tag with a space', ['', '/overview', '/calendar.ics', '/feed.json'], 'tag=late%20night', TAG],
+    [
+      'a tag of 10,000 characters',
+      ['', '/overview', '/calendar.ics', '/feed.json'],
+      `tag=${'a'.repeat(10_000)}`,
+      null,
+    ],
+    ['a tag twice', ['', '/overview', '/calendar.ics', '/feed.json'], 'tag=kids&tag=music', null],
+    ['a floor that is not an id', ['', '/overview'], 'floorId=ground', 'Unknown floor'],
+    ['a shop that is not an id', ['', '/calendar.ics', '/feed.json'], 'shopId=pixel-point', 'Unknown shop'],
+    ['page 0', ['', '/overview'], 'page=0', null],
+    ['page -1', ['', '/overview'], 'page=-1', null],
+    ['page 1.5', ['', '/overview'], 'page=1.5', null],
+    ['a page past 100,000', ['', '/overview'], 'page=100001', null],
+    ['a window the page does not take', ['/overview'], 'from=2026-01-01', null],
+    ['a page size the page does not take', ['/overview'], 'pageSize=100', null],
+    ['a date that is not one', [''], 'from=soon', 'Enter a date as YYYY-MM-DD'],
+    ['a day no month has', [''], 'from=2026-02-30', 'Enter a real date'],
+    ['to before from', [''], 'from=2026-03-02&to=2026-03-01', 'To must be on or after from'],
+    ['a window of 401 days', [''], 'from=2026-01-01&to=2027-02-06', 'At most 400 days at a time'],
+    ['an unknown parameter', ['', '/overview', '/calendar.ics', '/feed.json'], 'sort=title', null],
+  ];
+  const cases = CASES.flatMap(([label, routes, query, message]) =>
+    routes.map(
+      (route) => [`/api/events${route}?${query.slice(0, 40)}: ${label}`, route, query, message] as const,
+    ),
+  );
+  it.each(cases)('%s: 400', async (_title, route, query, message) => {
+    const before = await d.count('events');
+    const response = await d.call(null, 'GET', `/api/events${route}?${query}`);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(400);
+    const { error } = response.json() as ApiErrorBody;
+    expect(error.code).toBe('VALIDATION');
+    if (message) expect(error.message).toBe(message);
+    expect(await d.count('events')).toBe(before);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
 // Import files (POST /api/imports, docs/decisions/022): a file that cannot be read is a 4xx naming why
 
 describe('a bad import file is refused with its reason, never a 5xx, and stores no run', () => {

@@ -470,6 +470,7 @@ async function pendingEvent(): Promise<{ id: string; version: string }> {
 }
 Object.assign(RULES, {
   'GET /api/events': { request: async () => ({ url: '/api/events' }), success: 200 },
+  'GET /api/events/overview': { request: async () => ({ url: '/api/events/overview' }), success: 200 },
   'GET /api/events/calendar.ics': {
     request: async () => ({ url: '/api/events/calendar.ics' }),
     success: 200,
@@ -850,6 +851,7 @@ describe('authorization matrix', () => {
         'GET /api/events/:id/calendar.ics',
         'GET /api/events/calendar.ics',
         'GET /api/events/feed.json',
+        'GET /api/events/overview',
         'GET /api/offers',
         'GET /api/offers/:id',
         'GET /api/products',

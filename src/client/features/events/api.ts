@@ -1,6 +1,6 @@
 // The mall's and the shops' events (issue 35): the public reads, the writes, the approvals queue's.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { EventDetail, EventInput, EventPage, ReviewedEvent } from '../../../shared/event';
+import type { EventDetail, EventInput, EventOverview, EventPage, ReviewedEvent } from '../../../shared/event';
 import { api } from '../../lib/api';
 import { recordPath, toSearch } from '../../lib/list-query';
 import { queryKeys } from '../../lib/query-keys';
@@ -21,6 +21,15 @@ export function eventsQuery(filters: EventFilters = {}) {
   return queryOptions({
     queryKey: [...queryKeys.events, 'list', filters] as const,
     queryFn: ({ signal }) => api<EventPage>(`/api/events${toSearch({ ...filters })}`, { signal }),
+  });
+}
+
+/** The events page's cards: today, this weekend and later, a page at a time (docs/decisions/040). */
+export function eventOverviewQuery(filters: { tag?: string; floorId?: string; page?: number }) {
+  return queryOptions({
+    queryKey: [...queryKeys.events, 'overview', filters] as const,
+    queryFn: ({ signal }) =>
+      api<EventOverview>(`/api/events/overview${toSearch({ ...filters })}`, { signal }),
   });
 }
 

@@ -1,13 +1,13 @@
 // An event as visitors see it: on the events page, a shop's page and the landing page.
 import { CalendarDays, MapPin, Store } from 'lucide-react';
 import { useId } from 'react';
-import type { Event, EventOccurrence } from '../../../shared/event';
+import type { EventOccurrence, EventSummary } from '../../../shared/event';
 import { CardTitle } from '../../components/ui/card-title';
 import { cn } from '../../lib/cn';
 import { formatWhen } from './event-when';
 
 interface EventCardProps {
-  event: Event;
+  event: EventSummary;
   occurrence: EventOccurrence;
   headingLevel?: 'h2' | 'h3';
   /** The organizer's name (not on the shop's own page). */

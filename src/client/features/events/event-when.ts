@@ -29,21 +29,3 @@ export function formatWhen(
     ? `${formatDay(startDate)}, ${startTime}–${endTime}`
     : `${formatDay(startDate)}, ${startTime} – ${formatDay(endDate)}, ${endTime}`;
 }
-
-/** The date `days` after a YYYY-MM-DD date. */
-export function addDays(date: string, days: number): string {
-  const at = new Date(`${date}T00:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + days);
-  return at.toISOString().slice(0, 10);
-}
-
-/** 0 Sunday … 6 Saturday. */
-export const weekdayOf = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
-
-/** The weekend on or after `today` (Saturday and Sunday; only Sunday when today is Sunday). */
-export function weekendOf(today: string): { from: string; to: string } {
-  const day = weekdayOf(today);
-  if (day === 0) return { from: today, to: today };
-  const saturday = addDays(today, 6 - day);
-  return { from: saturday, to: addDays(saturday, 1) };
-}

@@ -1,5 +1,6 @@
 export {
   allEventsQuery,
+  eventOverviewQuery,
   eventQuery,
   eventsQuery,
   feedPath,
@@ -11,6 +12,6 @@ export {
   useUpdateEvent,
 } from './api';
 export { EventCard } from './event-card';
-export { addDays, formatDay, formatWhen, weekendOf } from './event-when';
+export { formatDay, formatWhen } from './event-when';
 export { FeedLinks } from './feed-links';
 export { LandingEvents } from './landing-events';

@@ -2,16 +2,20 @@
 // with a plain GET form and links, so it works without JavaScript; subscribable calendar feeds.
 import { useQuery } from '@tanstack/react-query';
 import { CalendarDays } from 'lucide-react';
+import { useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import type { EventListItem } from '../../../shared/event';
+import type { EventOverview, EventOverviewCard, EventOverviewGroup } from '../../../shared/event';
 import { buttonClass } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/form-field';
+import { Pagination } from '../../components/ui/pagination';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
-import { EventCard, eventsQuery, FeedLinks, weekendOf } from '../../features/events';
+import { EventCard, eventOverviewQuery, FeedLinks } from '../../features/events';
 import { floorsQuery } from '../../features/places';
+import { cn } from '../../lib/cn';
 import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
+import { pageFrom, usePageParam } from '../../lib/use-list-params';
 
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,55 +30,52 @@ function filtersFrom(search: URLSearchParams) {
     floorId: UUID.test(floor) ? floor : undefined,
   };
 }
-const listQuery = (filters: ReturnType<typeof filtersFrom>) => eventsQuery({ ...filters, pageSize: 100 });
+/** Page 1 is asked for without `page`, so the server's cache holds one copy of it. */
+const listQuery = (filters: ReturnType<typeof filtersFrom>, page: number) =>
+  eventOverviewQuery({ ...filters, ...(page > 1 ? { page } : {}) });
 
 /** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
 export async function prefetch(search: URLSearchParams): Promise<void> {
   await Promise.all([
-    queryClient.prefetchQuery(listQuery(filtersFrom(search))),
+    queryClient.prefetchQuery(listQuery(filtersFrom(search), pageFrom(search))),
     queryClient.prefetchQuery(floorsQuery),
   ]);
 }
 
-/** An occurrence on the page; in Upcoming, with how many later dates of the same event it stands for. */
-type Shown = EventListItem & { moreDates?: number };
+const GROUPS: { id: EventOverviewGroup; title: string; none: string }[] = [
+  { id: 'today', title: 'Today', none: 'Nothing else on today.' },
+  { id: 'weekend', title: 'This weekend', none: 'Nothing on this weekend yet.' },
+  { id: 'upcoming', title: 'Upcoming', none: 'Nothing further planned yet.' },
+];
 
 /**
- * Today's and this weekend's (after today) occurrences, then the rest: there each event once, at its
- * next date, with the count of its later ones (a weekly market is one card, not eight).
+ * The groups this page shows: those with cards on it, and on the first page the empty ones too (saying
+ * so); no weekend group on a Sunday (its events are today's).
  */
-function grouped(items: EventListItem[], today: string) {
-  const weekend = weekendOf(today);
-  const groups = { today: [] as Shown[], weekend: [] as Shown[], later: [] as Shown[] };
-  const laterOf = new Map<string, Shown>();
-  for (const item of items) {
-    const { startDate, endDate } = item.occurrence;
-    if (startDate <= today && endDate >= today) groups.today.push(item);
-    else if (startDate <= weekend.to && endDate >= weekend.from) groups.weekend.push(item);
-    else {
-      const first = laterOf.get(item.event.id);
-      if (first) first.moreDates = (first.moreDates ?? 0) + 1;
-      else {
-        const shown: Shown = { ...item };
-        laterOf.set(item.event.id, shown);
-        groups.later.push(shown);
-      }
-    }
-  }
-  return groups;
+function groupsOn(data: EventOverview) {
+  return GROUPS.map((group) => ({
+    ...group,
+    cards: data.items.filter((card) => card.group === group.id),
+  })).filter(
+    (group) =>
+      group.cards.length > 0 ||
+      (data.page === 1 && data.groupTotals[group.id] === 0 && (group.id !== 'weekend' || data.weekend)),
+  );
 }
 
 export function EventsPage() {
   usePageTitle('Events');
   const [search] = useSearchParams();
   const filters = filtersFrom(search);
-  const events = useQuery(listQuery(filters));
+  const topRef = useRef<HTMLDivElement>(null);
+  const { page, goToPage, pageHref } = usePageParam(topRef);
+  const events = useQuery({ ...listQuery(filters, page), placeholderData: (previous) => previous });
   const floors = useQuery(floorsQuery);
-  const tags = [...new Set((events.data?.items ?? []).flatMap((item) => item.event.tags))].sort();
+  const tags = [...(events.data?.tags ?? [])];
   if (filters.tag && !tags.includes(filters.tag)) tags.unshift(filters.tag);
 
   return (
-    <div className="space-y-6">
+    <div ref={topRef} className="scroll-mt-36 space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Events</h1>
@@ -129,7 +130,7 @@ export function EventsPage() {
             <Skeleton className="h-44 w-full rounded-2xl" />
           </SkeletonList>
         }
-        isEmpty={(data) => data.items.length === 0}
+        isEmpty={(data) => data.total === 0}
         empty={
           <EmptyState
             title="No events coming up"
@@ -139,44 +140,50 @@ export function EventsPage() {
           </EmptyState>
         }
       >
-        {(data) => {
-          const groups = grouped(data.items, data.from);
-          return (
-            <div className="space-y-8">
-              <EventGroup id="today" title="Today" items={groups.today} none="Nothing else on today." />
-              <EventGroup
-                id="weekend"
-                title="This weekend"
-                items={groups.weekend}
-                none="Nothing on this weekend yet."
-              />
-              <EventGroup
-                id="upcoming"
-                title="Upcoming"
-                items={groups.later}
-                none="Nothing further planned yet."
-              />
-            </div>
-          );
-        }}
+        {(data) => (
+          <div className={cn('space-y-8 transition-opacity', events.isPlaceholderData && 'opacity-60')}>
+            {groupsOn(data).map((group) => (
+              <EventGroup key={group.id} {...group} />
+            ))}
+            <Pagination
+              label="Event pages"
+              page={page}
+              pageCount={Math.ceil(data.total / data.pageSize)}
+              onPageChange={goToPage}
+              pageHref={pageHref}
+              busy={events.isPlaceholderData}
+              hideSinglePage
+            />
+          </div>
+        )}
       </QueryView>
     </div>
   );
 }
 
-function EventGroup({ id, title, items, none }: { id: string; title: string; items: Shown[]; none: string }) {
+function EventGroup({
+  id,
+  title,
+  cards,
+  none,
+}: {
+  id: string;
+  title: string;
+  cards: EventOverviewCard[];
+  none: string;
+}) {
   return (
     <section aria-labelledby={`events-${id}`} className="space-y-3">
       <h2 id={`events-${id}`} className="text-xl font-bold tracking-tight text-slate-900">
         {title}
       </h2>
-      {items.length === 0 ? (
+      {cards.length === 0 ? (
         <p className="text-sm text-slate-600">{none}</p>
       ) : (
         <ul className={GRID}>
-          {items.map((item) => (
-            <li key={`${item.event.id} ${item.occurrence.start}`}>
-              <EventCard event={item.event} occurrence={item.occurrence} moreDates={item.moreDates} />
+          {cards.map((card) => (
+            <li key={`${card.event.id} ${card.occurrence.start}`}>
+              <EventCard event={card.event} occurrence={card.occurrence} moreDates={card.moreDates} />
             </li>
           ))}
         </ul>

@@ -3,7 +3,7 @@
 // version the admin saw), the public list and detail, the feeds parsed back with ical.js, the audit log.
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventDetail, EventPage, ReviewedEvent } from '../../../shared/event';
+import type { EventDetail, EventOverview, EventPage, ReviewedEvent } from '../../../shared/event';
 import { NOT_YOUR_SHOP } from '../../../shared/managers';
 import {
   type Directory,
@@ -14,6 +14,7 @@ import {
   unknownId,
 } from '../../test/catalog-fixtures';
 import { createTestApp, type SignedIn, TEST_TIME_ZONE, type TestApp } from '../../test/harness';
+import { weekendAfter } from './overview';
 import { EVENT_CHANGED_SINCE_REVIEW } from './repository';
 
 let t: TestApp;
@@ -205,6 +206,76 @@ describe('approval, as offers', () => {
     };
     const mine = log.items.filter((entry) => entry.entityId === event.id).map((entry) => entry.action);
     expect(mine.sort()).toEqual(['approve', 'create']);
+  });
+});
+
+describe("the events page's cards (GET /api/events/overview)", () => {
+  const overview = async (query: string) => {
+    const response = await d.call(null, 'GET', `/api/events/overview${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as EventOverview;
+  };
+  const newTag = () => `ov-${Math.random().toString(36).slice(2, 10)}`;
+
+  it('groups the list API’s occurrences: every one on exactly one card, a weekly event once per group', async () => {
+    const tag = newTag();
+    const daily = await create(d.admin, {
+      tags: [tag],
+      startDate: d.day(0),
+      endDate: d.day(0),
+      startTime: '23:00',
+      endTime: '23:30',
+      repeat: { freq: 'weekly', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] },
+    });
+    const once = await create(d.admin, { tags: [tag], startDate: d.day(20), endDate: d.day(20) });
+    // A manager's event waits for an admin: never on a card.
+    await create(manager, { tags: [tag], shopId, startDate: d.day(2), endDate: d.day(2) });
+    const cards = await overview(`?tag=${tag}`);
+    const weekend = weekendAfter(d.today());
+    expect(cards.weekend).toEqual(weekend);
+    const inWeekend = (date: string) => weekend !== null && date >= weekend.from && date <= weekend.to;
+    let next = 1;
+    while (inWeekend(d.day(next))) next++;
+    expect(cards.items.map((card) => [card.group, card.event.title, card.occurrence.startDate])).toEqual([
+      ['today', daily.title, d.today()],
+      ...(weekend ? [['weekend', daily.title, weekend.from]] : []),
+      ['upcoming', daily.title, d.day(next)],
+      ['upcoming', once.title, d.day(20)],
+    ]);
+    // Each occurrence of the list is on exactly one card: the card's own and its "more dates".
+    const list = await listed(`?tag=${tag}`);
+    expect(cards.items.reduce((sum, card) => sum + 1 + card.moreDates, 0)).toBe(list.total);
+    expect(cards.groupTotals).toEqual({ today: 1, weekend: weekend ? 1 : 0, upcoming: 2 });
+    expect(cards.total).toBe(cards.items.length);
+    // A card carries what it shows: no description, rule or creation time.
+    for (const card of cards.items) {
+      expect(Object.keys(card.event).sort()).toEqual(
+        ['id', 'image', 'place', 'shopId', 'shopName', 'shopSlug', 'status', 'tags', 'title'].sort(),
+      );
+    }
+  });
+
+  it('lists every tag of the window under the floor filter, whichever tag is chosen', async () => {
+    const floor = await d.floor();
+    const [a, b] = [newTag(), newTag()];
+    await create(d.admin, { tags: [a], placeKind: 'floor', placeId: floor.id });
+    await create(d.admin, { tags: [b, 'kids'], placeKind: 'floor', placeId: floor.id });
+    const all = await overview(`?floorId=${floor.id}`);
+    expect(all.tags).toEqual([a, b, 'kids'].sort());
+    const onlyA = await overview(`?floorId=${floor.id}&tag=${a}`);
+    expect(onlyA.items.map((card) => card.event.tags)).toEqual([[a]]);
+    expect(onlyA.tags).toEqual(all.tags);
+  });
+
+  it('pages 24 cards at a time', async () => {
+    const tag = newTag();
+    for (let day = 1; day <= 26; day++)
+      await create(d.admin, { tags: [tag], startDate: d.day(day), endDate: d.day(day) });
+    const first = await overview(`?tag=${tag}`);
+    const second = await overview(`?tag=${tag}&page=2`);
+    expect([first.total, first.pageSize, first.items.length, second.items.length]).toEqual([26, 24, 24, 2]);
+    expect(second.items.map((card) => card.occurrence.startDate)).toEqual([d.day(25), d.day(26)]);
+    expect((await overview(`?tag=${tag}&page=3`)).items).toEqual([]);
   });
 });
 

@@ -2,14 +2,18 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  EVENT_OVERVIEW_PAGE_SIZE,
   EVENT_WINDOW_DEFAULT_DAYS,
   EVENT_WINDOW_MAX_DAYS,
+  type Event,
   EventApproveInput,
   EventDetail,
   EventFeedQuery,
   EventInput,
   type EventListItem,
   EventListQuery,
+  EventOverview,
+  EventOverviewQuery,
   EventPage,
   EventPatch,
   EventSendBackInput,
@@ -25,6 +29,7 @@ import { routeWriter } from '../../write-path';
 import { mallProfileRepository } from '../mall-profile/repository';
 import { registerReviewDecisions, submissionOf } from '../review-decisions';
 import { calendar, ICAL_TYPE, timingOf } from './ical';
+import { overviewCards, weekendAfter } from './overview';
 import { occurrences, upcoming } from './recurrence';
 import {
   eventNotFound,
@@ -85,6 +90,17 @@ export const eventRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
   const today = () => mallToday(timeZone, now());
   const byDate = { varies: ['catalog', 'mallDate'] } as const;
 
+  /** Every occurrence of `found` from `from` to `to`, in time order (then by title). */
+  const occurrencesOf = (found: readonly Event[], from: string, to: string): EventListItem[] =>
+    found
+      .flatMap((event) =>
+        occurrences(timingOf(event), from, to, timeZone).map((occurrence) => ({ event, occurrence })),
+      )
+      .sort(
+        (a, b) =>
+          a.occurrence.start.localeCompare(b.occurrence.start) || a.event.title.localeCompare(b.event.title),
+      );
+
   app.get(
     '/',
     {
@@ -104,15 +120,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
         throw new HttpError(400, 'VALIDATION', message, { to: message });
       }
       const found = await events.listApproved({ tag, floorId, shopId, startsBy: to });
-      const items: EventListItem[] = found
-        .flatMap((event) =>
-          occurrences(timingOf(event), from, to, timeZone).map((occurrence) => ({ event, occurrence })),
-        )
-        .sort(
-          (a, b) =>
-            a.occurrence.start.localeCompare(b.occurrence.start) ||
-            a.event.title.localeCompare(b.event.title),
-        );
+      const items = occurrencesOf(found, from, to);
       return {
         items: items.slice((page - 1) * pageSize, page * pageSize),
         total: items.length,
@@ -120,6 +128,46 @@ export const eventRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
         pageSize,
         from,
         to,
+      };
+    },
+  );
+
+  // The events page's cards (docs/decisions/040): the next 60 days grouped into today, this weekend
+  // and later, a page at a time, each event once per group, without the description or rule (the
+  // response schema leaves them out), so the page carries what it shows.
+  app.get(
+    '/overview',
+    {
+      config: { permission: { action: 'read', resource: 'event' }, cache: byDate },
+      schema: { querystring: EventOverviewQuery, response: { 200: EventOverview } },
+    },
+    async (request) => {
+      const { page, tag, floorId } = request.query;
+      const from = today();
+      const to = addDays(from, EVENT_WINDOW_DEFAULT_DAYS);
+      const inWindow = occurrencesOf(await events.listApproved({ floorId, startsBy: to }), from, to);
+      const tags = [...new Set(inWindow.flatMap((item) => item.event.tags))].sort();
+      const cards = overviewCards(
+        tag ? inWindow.filter((item) => item.event.tags.includes(tag)) : inWindow,
+        from,
+      );
+      const pageSize = EVENT_OVERVIEW_PAGE_SIZE;
+      return {
+        items: cards
+          .slice((page - 1) * pageSize, page * pageSize)
+          .map(({ group, item, moreDates }) => ({ group, ...item, moreDates })),
+        total: cards.length,
+        page,
+        pageSize,
+        from,
+        to,
+        weekend: weekendAfter(from),
+        groupTotals: {
+          today: cards.filter((card) => card.group === 'today').length,
+          weekend: cards.filter((card) => card.group === 'weekend').length,
+          upcoming: cards.filter((card) => card.group === 'upcoming').length,
+        },
+        tags,
       };
     },
   );

@@ -413,11 +413,11 @@ export interface EventOccurrenceData {
   startTime: string | null;
 }
 
-/** An event as the pages read it (shared/event.ts Event). */
+/** An event as the pages read it (shared/event.ts Event; the events page's cards have no description). */
 export interface EventData {
   id: string;
   title: string;
-  description: string;
+  description?: string;
   image: string | null;
   status: 'scheduled' | 'cancelled';
   shopName: string | null;
@@ -456,7 +456,7 @@ function eventNode(
     '@type': 'Event',
     '@id': `${eventPageUrl(baseUrl, event.id)}#${occurrence.startDate}`,
     name: event.title.trim(),
-    description: event.description.trim() || undefined,
+    description: event.description?.trim() || undefined,
     url: eventPageUrl(baseUrl, event.id),
     startDate: allDay ? occurrence.startDate : zonedDateTime(Date.parse(occurrence.start), timeZone),
     endDate: allDay ? occurrence.endDate : zonedDateTime(Date.parse(occurrence.end), timeZone),
