@@ -248,7 +248,13 @@ describe('what a visitor can read', () => {
     for (const q of ['hush', 'pending', 'shown'])
       for (const list of ['/api/shops', '/api/products', '/api/offers', '/shops'])
         await visit(`${list}?q=${q}`);
-    for (const further of ['/shops?page=2', '/offers?page=2', `/shops/${slugs[0]}?page=2`])
+    for (const further of [
+      '/shops?page=2',
+      '/offers?page=2',
+      `/shops/${slugs[0]}?page=2`,
+      '/events?page=2',
+      '/api/events/overview?page=2',
+    ])
       await visit(further);
     // The events' lists and feeds per shop and tag.
     for (const shopId of shopIds)
