@@ -112,7 +112,11 @@ const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 const PUBLIC_ROWS = ['public-shop', 'public-shops', 'public-render-1', 'public-render'];
 // Issue 35: the events page and the all-events calendar feed, cached; their own section of
 // bench/public-pages.md (a run of these rows alone leaves the shop pages' figures as they were).
-const EVENT_ROWS = ['public-events', 'feed-ics'];
+const EVENT_ROWS = ['public-events', 'feed-ics', 'feed-ics-tag'];
+/** The tag feed's tag: one a shopper subscribes to (the large mall's kids' events, about one in eight). */
+const FEED_TAG = 'kids';
+/** The events section's anchor outside the project: bare Fastify sending as many bytes as the feed. */
+const EVENT_ANCHORS = ['bare-feed'];
 const UPLOAD_SECONDS_MIN = 3; // the upload row: at least this many uploads, one after the other
 
 // ---------------------------------------------------------------------------------------------------
@@ -848,6 +852,15 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
       paths: [`/bytes/${Math.round(fixtures.publicPageBytes ?? 0)}`],
     },
     {
+      // The feed's anchor: bare Fastify sending as many bytes as the compressed feed.
+      id: 'bare-feed',
+      group: 'framework',
+      label: `bare Fastify: a constant ${fmt(fixtures.eventSizes?.feed.bytes ?? 0, 0)}-byte body (the calendar feed's brotli size), its own process`,
+      bare: true,
+      headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      paths: [`/bytes/${Math.round(fixtures.eventSizes?.feed.bytes ?? 0)}`],
+    },
+    {
       id: 'constant',
       group: 'framework',
       label: `framework ceiling: GET ${constantPath}`,
@@ -1021,7 +1034,7 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
     },
     {
       // Issue 35: the events page as a visitor's browser asks for it (no session; compressed), sent from
-      // the rendered-page cache: the large mall's next 60 days of occurrences, the first 100 on the page.
+      // the rendered-page cache: the large mall's next 60 days, the first 24 cards (docs/decisions/040).
       id: 'public-events',
       group: 'public',
       label: `public events page /events, cached${sizeNote(fixtures.eventSizes?.page)}`,
@@ -1037,6 +1050,15 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
       label: `all-events calendar feed /api/events/calendar.ics, cached${sizeNote(fixtures.eventSizes?.feed)}`,
       headers: { 'accept-encoding': BROWSER_ENCODINGS },
       paths: ['/api/events/calendar.ics'],
+      distinct: 1,
+    },
+    {
+      // A feed one subscribes to for one tag: the same cache, a fraction of the events.
+      id: 'feed-ics-tag',
+      group: 'public',
+      label: `the "${FEED_TAG}" calendar feed /api/events/calendar.ics?tag=${FEED_TAG}, cached${sizeNote(fixtures.eventSizes?.tagFeed)}`,
+      headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      paths: [`/api/events/calendar.ics?tag=${FEED_TAG}`],
       distinct: 1,
     },
     {
@@ -1634,15 +1656,18 @@ async function runDatabase(kind, words) {
     }
     // The events rows' bytes (their labels say them), and how many occurrences the page lists.
     let eventSizes;
-    if (!onlyOne && (!onlyRows || EVENT_ROWS.some((id) => onlyRows.includes(id)))) {
+    if (!onlyOne && (!onlyRows || [...EVENT_ROWS, ...EVENT_ANCHORS].some((id) => onlyRows.includes(id)))) {
       eventSizes = {
         page: await sentSize(port, '/events'),
         feed: await sentSize(port, '/api/events/calendar.ics'),
+        tagFeed: await sentSize(port, `/api/events/calendar.ics?tag=${FEED_TAG}`),
         occurrences: (await getOk(port, '/api/events?pageSize=1', cookies.shopper)).total,
+        cards: (await getOk(port, '/api/events/overview', cookies.shopper)).total,
       };
       outcome.eventSizes = eventSizes;
       console.log(
-        `[${label}] /events${sizeNote(eventSizes.page)}, ${eventSizes.occurrences} occurrences in its 60 days; ` +
+        `[${label}] /events${sizeNote(eventSizes.page)}, ${eventSizes.occurrences} occurrences in its 60 days ` +
+          `on ${eventSizes.cards} cards; ` +
           `calendar.ics${sizeNote(eventSizes.feed)}`,
       );
     }
@@ -2231,7 +2256,46 @@ function eventVerdicts(outcome) {
         `${fmt(share * 100, 0)}% of bare Fastify's ${fmt(bare?.reqPerS, 0)} req/s in the same run ` +
         `(≥ ${TARGETS.publicShareOfBare * 100}%), p99 ${fmt(row.p99)} ms (< ${TARGETS.publicP99Ms}), ${row.errors} errors (0)`
       );
-    });
+    })
+    .concat(sameRatioLines(outcome));
+}
+
+/**
+ * Issue 35's own wording: the events page and the feed at the same ratio as the other public pages. Each
+ * against bare Fastify, and against bare Fastify sending as many bytes (how much of the gap is the
+ * bytes): the shop page beside them, from the same run.
+ */
+function sameRatioLines(outcome) {
+  const row = (id) => outcome.rows.find((candidate) => candidate.id === id);
+  const [bare, barePage, bareFeed, shop, events, feed, tagFeed] = [
+    'bare',
+    'bare-page',
+    'bare-feed',
+    'public-shop',
+    'public-events',
+    'feed-ics',
+    'feed-ics-tag',
+  ].map(row);
+  if (!bare?.reqPerS || !shop) return [];
+  const pct = (a, b) => `${fmt((a.reqPerS / b.reqPerS) * 100, 0)}%`;
+  const lines = [];
+  if (events)
+    lines.push(
+      `- (same ratio) ${outcome.kind}: the events page does ${pct(events, bare)} of bare Fastify; the cached shop page ${pct(shop, bare)}` +
+        (barePage
+          ? `; of bare Fastify sending a shop page's bytes, ${pct(events, barePage)} and ${pct(shop, barePage)}`
+          : ''),
+    );
+  if (feed && bareFeed && barePage)
+    lines.push(
+      `- (same ratio) ${outcome.kind}: the feed does ${pct(feed, bareFeed)} of bare Fastify sending as many bytes; ` +
+        `the cached shop page ${pct(shop, barePage)} of bare Fastify sending its bytes`,
+    );
+  if (tagFeed)
+    lines.push(
+      `- (same ratio) ${outcome.kind}: the "${FEED_TAG}" feed does ${pct(tagFeed, bare)} of bare Fastify; the cached shop page ${pct(shop, bare)}`,
+    );
+  return lines;
 }
 
 /** One database's rows of bench/public-pages.md's tables. */
@@ -2257,12 +2321,13 @@ const PUBLIC_TABLE_HEADER = [
 
 /** bench/public-pages.md's events section (issue 35): the events page and the all-events feed, per database. */
 function eventsSection(outcomes, machine, startedAt) {
-  const command = `npm run bench -- --rows bare,bare-page,${EVENT_ROWS.join(',')}`;
+  const command = `npm run bench -- --rows bare,bare-page,public-shop,${[...EVENT_ANCHORS, ...EVENT_ROWS].join(',')}`;
   const sizes = outcomes
     .filter((outcome) => outcome.eventSizes)
     .map(
-      ({ kind, eventSizes: { page, feed, occurrences } }) =>
-        `${kind}: /events${sizeNote(page)}, ${occurrences} occurrences in its 60 days; the feed${sizeNote(feed)}`,
+      ({ kind, eventSizes: { page, feed, tagFeed, occurrences, cards } }) =>
+        `${kind}: /events${sizeNote(page)}, ${occurrences} occurrences in its 60 days on ${cards} cards; ` +
+        `the feed${sizeNote(feed)}; the "${FEED_TAG}" feed${sizeNote(tagFeed)}`,
     );
   const lines = [
     '## Events and the calendar feed\n',
@@ -2278,7 +2343,9 @@ function eventsSection(outcomes, machine, startedAt) {
     `- Large mall (as above) with ${largeMall.LARGE_MALL.events} events (src/server/db/large-mall.ts): 40% one-off ` +
       'ahead, 30% weekly and 15% monthly that started earlier, 15% past; one in ten the mall’s own.',
     '- `public-events`: `/events` as a browser asks for it, from the rendered-page cache (drawn in the ' +
-      'warm-up): the next 60 days’ occurrences, the first 100 on the page, with the tag and floor filters. ' +
+      'warm-up): the next 60 days’ occurrences grouped into today, this weekend and later, each event once ' +
+      'per group, the first 24 cards on the page (docs/decisions/040), with the tag and floor filters. ' +
+      `\`feed-ics-tag\`: the feed of one tag (\`?tag=${FEED_TAG}\`), as a shopper subscribes to it. ` +
       '`feed-ics`: `/api/events/calendar.ics` (every approved event, one VEVENT each with its RRULE/EXDATE, ' +
       'and the zone’s VTIMEZONE) from the API’s read cache, kept by catalogue version.',
     ...(sizes.length > 0 ? [`- Bytes: ${sizes.join('; ')}.`] : []),
@@ -2288,7 +2355,9 @@ function eventsSection(outcomes, machine, startedAt) {
   ];
   const verdicts = [];
   for (const outcome of outcomes) {
-    lines.push(...publicRowLines(outcome, ['bare', 'bare-page', ...EVENT_ROWS]));
+    lines.push(
+      ...publicRowLines(outcome, ['bare', 'bare-page', 'public-shop', ...EVENT_ANCHORS, ...EVENT_ROWS]),
+    );
     verdicts.push(...eventVerdicts(outcome));
   }
   return [...lines, '', '### Targets', '', ...verdicts].join('\n');
