@@ -29,3 +29,30 @@ export function Panel({ title, hideTitle = false, description, className, childr
     </section>
   );
 }
+
+interface ListPanelProps {
+  /** The h2 that names the panel's region. */
+  title: string;
+  description?: ReactNode;
+  /** Under the title, in the header: e.g. the form that adds to the list. */
+  header?: ReactNode;
+  /** The list, flush to the card's edges (rows bring their own padding). */
+  children: ReactNode;
+}
+
+/** A card that is a region of its page: a header (title, a line, an Add form) over a list of rows. */
+export function ListPanel({ title, description, header, children }: ListPanelProps) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <div className="border-b border-slate-200 p-5">
+        <h2 id={id} className="text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+        {header}
+      </div>
+      {children}
+    </section>
+  );
+}

@@ -2,7 +2,7 @@
 // a confirmation. Shoppers see them on the Floors page.
 import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, type KeyboardEvent, useId, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type KeyboardEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { AMENITY_KINDS, AMENITY_LABELS, type Amenity, AmenityInput } from '../../../shared/amenity';
 import { type Floor, levelLabel } from '../../../shared/place';
@@ -10,6 +10,7 @@ import { RowActions } from '../../components/admin-page';
 import { Button, UpdateCancel } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { ChoiceOptions, SelectField, TextField } from '../../components/ui/form-field';
+import { ListPanel } from '../../components/ui/panel';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { ApiError, errorMessage } from '../../lib/api';
 import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
@@ -58,24 +59,17 @@ export function AmenitiesPanel() {
   const deleting = useConfirmedDelete<Amenity>(remove, 'Amenity deleted');
   const [editingId, setEditingId] = useState<string | null>(null);
   const can = useCan();
-  const headingId = useId();
 
   return (
-    <section
-      aria-labelledby={headingId}
-      className="min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm"
-    >
-      <div className="border-b border-slate-200 p-5">
-        <h2 id={headingId} className="text-lg font-semibold text-slate-900">
-          Amenities
-        </h2>
-        <p className="mt-1 text-sm text-slate-600">
-          Restrooms, lifts, ATMs and more on each floor. Shoppers see them on the Floors page.
-        </p>
-        {can('create', 'amenity') && floors.data && floors.data.length > 0 ? (
+    <ListPanel
+      title="Amenities"
+      description="Restrooms, lifts, ATMs and more on each floor. Shoppers see them on the Floors page."
+      header={
+        can('create', 'amenity') && floors.data && floors.data.length > 0 ? (
           <AddAmenity floors={floors.data} />
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       <QueryView
         query={amenities}
         needs={[floors]}
@@ -150,7 +144,7 @@ export function AmenitiesPanel() {
         onConfirm={deleting.confirm}
         onCancel={deleting.cancel}
       />
-    </section>
+    </ListPanel>
   );
 }
 

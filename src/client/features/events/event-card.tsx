@@ -1,8 +1,7 @@
 // An event as visitors see it: on the events page, a shop's page and the landing page.
 import { CalendarDays, MapPin, Store } from 'lucide-react';
-import { useId } from 'react';
 import type { EventOccurrence, EventSummary } from '../../../shared/event';
-import { CardTitle } from '../../components/ui/card-title';
+import { TitledCard } from '../../components/ui/titled-card';
 import { cn } from '../../lib/cn';
 import { formatWhen } from './event-when';
 
@@ -23,27 +22,19 @@ export function EventCard({
   showShop = true,
   moreDates = 0,
 }: EventCardProps) {
-  const titleId = useId();
   const cancelled = event.status === 'cancelled';
   return (
-    <article
-      aria-labelledby={titleId}
-      className={cn(
-        'flex h-full flex-col gap-2 rounded-2xl border bg-white p-5 shadow-sm',
-        cancelled ? 'border-rose-200' : 'border-slate-200',
-      )}
-    >
-      <CardTitle
-        id={titleId}
-        heading={headingLevel}
-        badge={
-          cancelled ? (
-            <span className="shrink-0 rounded-lg bg-rose-700 px-2.5 py-1 text-sm font-bold text-white">
-              Cancelled
-            </span>
-          ) : null
-        }
-      >
+    <TitledCard
+      heading={headingLevel}
+      className={cn('gap-2', cancelled ? 'border-rose-200' : 'border-slate-200')}
+      badge={
+        cancelled ? (
+          <span className="shrink-0 rounded-lg bg-rose-700 px-2.5 py-1 text-sm font-bold text-white">
+            Cancelled
+          </span>
+        ) : null
+      }
+      title={
         <a
           href={`/events/${event.id}`}
           className={cn(
@@ -53,7 +44,8 @@ export function EventCard({
         >
           {event.title}
         </a>
-      </CardTitle>
+      }
+    >
       <p className="inline-flex items-start gap-1.5 text-sm text-slate-700">
         <CalendarDays aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         <span>
@@ -92,6 +84,6 @@ export function EventCard({
           ))}
         </ul>
       ) : null}
-    </article>
+    </TitledCard>
   );
 }

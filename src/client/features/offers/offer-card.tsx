@@ -1,11 +1,10 @@
 // An offer as the shopper sees it: on the dashboard, the offers page and a shop's page.
 import { CalendarDays, Percent, Store } from 'lucide-react';
-import { useId } from 'react';
 import { Link } from 'react-router';
 import type { Offer } from '../../../shared/offer';
-import { CardTitle } from '../../components/ui/card-title';
 import { EmptyState } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
+import { TitledCard } from '../../components/ui/titled-card';
 import { cn } from '../../lib/cn';
 import { useDirectoryArea } from '../../lib/directory-area';
 import { formatDate } from '../../lib/format-date';
@@ -18,27 +17,18 @@ interface OfferCardProps {
 }
 
 export function OfferCard({ offer, showShop = true, headingLevel = 'h3' }: OfferCardProps) {
-  const titleId = useId();
   const { shopById } = useDirectoryArea();
   return (
-    <article
-      aria-labelledby={titleId}
-      className={cn(
-        'flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm',
-        showShop ? 'min-h-48' : 'min-h-36',
-      )}
+    <TitledCard
+      heading={headingLevel}
+      title={offer.title}
+      className={cn('border-slate-200', showShop ? 'min-h-48' : 'min-h-36')}
+      badge={
+        <span className="shrink-0 rounded-lg bg-rose-600 px-2.5 py-1 text-sm font-bold whitespace-nowrap text-white">
+          {offer.discount}% OFF
+        </span>
+      }
     >
-      <CardTitle
-        id={titleId}
-        heading={headingLevel}
-        badge={
-          <span className="shrink-0 rounded-lg bg-rose-600 px-2.5 py-1 text-sm font-bold whitespace-nowrap text-white">
-            {offer.discount}% OFF
-          </span>
-        }
-      >
-        {offer.title}
-      </CardTitle>
       {offer.description ? (
         <p className="mt-2 text-sm wrap-anywhere text-slate-600">{offer.description}</p>
       ) : null}
@@ -57,7 +47,7 @@ export function OfferCard({ offer, showShop = true, headingLevel = 'h3' }: Offer
           Valid until {formatDate(offer.endDate)}
         </p>
       </div>
-    </article>
+    </TitledCard>
   );
 }
 

@@ -4,7 +4,7 @@
 // (docs/decisions/034): chosen when adding ("Store" unless changed) and changed inline.
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { Map as MapIcon, Plus } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import type { StoreType } from '../../../shared/mall-profile';
@@ -20,6 +20,7 @@ import { RowActions } from '../../components/admin-page';
 import { Button, buttonClass, UpdateCancel } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../components/ui/form-field';
+import { ListPanel } from '../../components/ui/panel';
 import { QueryView, SkeletonList } from '../../components/ui/query-states';
 import { ApiError, errorMessage } from '../../lib/api';
 import { constraintAttributes, fieldConstraints } from '../../lib/schema-fields';
@@ -133,7 +134,6 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
   const [schemaTypeError, setSchemaTypeError] = useState<string | null>(null);
   const isFloor = kind === 'floors';
   const [editingId, setEditingId] = useState<string | null>(null);
-  const headingId = useId();
   const editButtons = useRef(new Map<string, HTMLButtonElement>());
   const nameInput = useRef<HTMLInputElement>(null);
 
@@ -184,15 +184,10 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
   }
 
   return (
-    <section
-      aria-labelledby={headingId}
-      className="min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm"
-    >
-      <div className="border-b border-slate-200 p-5">
-        <h2 id={headingId} className="text-lg font-semibold text-slate-900">
-          {title}
-        </h2>
-        {may('create') ? (
+    <ListPanel
+      title={title}
+      header={
+        may('create') ? (
           <form noValidate onSubmit={add} className="mt-3 flex flex-wrap items-start gap-2">
             <div className="min-w-0 flex-1 basis-40">
               <TextField
@@ -245,9 +240,9 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
               </Button>
             </div>
           </form>
-        ) : null}
-      </div>
-
+        ) : null
+      }
+    >
       <QueryView
         query={places}
         errorClassName="p-5"
@@ -320,7 +315,7 @@ export function PlaceList({ kind, title, label }: PlaceListProps) {
         onConfirm={deleting.confirm}
         onCancel={deleting.cancel}
       />
-    </section>
+    </ListPanel>
   );
 }
 
