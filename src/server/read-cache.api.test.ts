@@ -82,6 +82,16 @@ describe('the read cache', () => {
         expect(undo(answer.rawPayload).equals(plain.rawPayload)).toBe(true);
       }
     }
+    // asked for again, the brotli copy is made once more at brotli's best, off the event loop: smaller,
+    // the same bytes once undone (lib/better-brotli.ts)
+    const firstBr = (await read(url, { 'accept-encoding': 'br' })).rawPayload;
+    let best = firstBr;
+    for (const deadline = Date.now() + 30_000; best.length >= firstBr.length && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      best = (await read(url, { 'accept-encoding': 'br' })).rawPayload;
+    }
+    expect(best.length).toBeLessThan(firstBr.length);
+    expect(zlib.brotliDecompressSync(best).equals(plain.rawPayload)).toBe(true);
     // a client that takes no coding (or refuses them) gets it plain
     for (const accept of ['identity', 'br;q=0, gzip;q=0']) {
       const answer = await read(url, { 'accept-encoding': accept });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import type { FastifyInstance, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { upgradeBrotli } from './lib/better-brotli';
 import { pageEncoding } from './plugins/client-pages';
 
 /**
@@ -52,6 +53,8 @@ interface Entry {
   /** The body compressed, made when a client that takes the coding first hits the entry. */
   br?: Buffer;
   gzip?: Buffer;
+  /** `br` is at quality 11, or being made so (lib/better-brotli.ts): set at its second hit. */
+  brBest?: boolean;
 }
 
 /**
@@ -118,6 +121,15 @@ export function registerReadCache(app: FastifyInstance, options: ReadCacheOption
           body = compressed(cached.body, coding);
           // set again: the cache counts the compressed copy in its bound
           cache.set(key, { ...cached, [coding]: body });
+        } else if (coding === 'br' && !cached.brBest) {
+          // Asked for again: worth brotli's best, made off the event loop for the next clients.
+          const current = body;
+          const upgrade = upgradeBrotli(cached.body, current);
+          cached.brBest = upgrade !== null;
+          void upgrade?.then((better) => {
+            const now = cache.peek(key);
+            if (better && now?.br === current) cache.set(key, { ...now, br: better, brBest: true });
+          });
         }
         return reply.type(cached.type).header('content-encoding', coding).send(body);
       }

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { imageUrl } from '../../shared/images';
 import type { MallProfile } from '../../shared/mall-profile';
 import type { Db } from '../db/client';
+import { upgradeBrotli } from '../lib/better-brotli';
 import { mallToday } from '../lib/mall-time';
 import { findPublicEvent } from '../modules/events/public-event';
 import { isBot } from '../modules/insights/bots';
@@ -97,6 +98,8 @@ interface Entry {
   etag: string;
   /** The page, and brotli'd (what browsers ask for); gzip made when a client first asks for it. */
   body: { identity: Buffer; br: Buffer; gzip?: Buffer };
+  /** `br` is at quality 11, or being made so (lib/better-brotli.ts): set at the page's first hit. */
+  brBest?: boolean;
   /** The shop a shop's page shows (its views are counted by it). */
   shopId?: string;
 }
@@ -165,8 +168,20 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
       const kept = cache.get(key);
       const fresh = kept?.version === version && kept.mallDate === mallDate && at.getTime() < kept.validUntil;
       let entry: Entry;
-      if (fresh && kept) entry = kept;
-      else {
+      if (fresh && kept) {
+        entry = kept;
+        // Asked for again: worth brotli's best, made off the event loop for the next visitors.
+        if (!entry.brBest) {
+          const best = entry;
+          const upgrade = upgradeBrotli(best.body.identity, best.body.br);
+          best.brBest = upgrade !== null;
+          void upgrade?.then((better) => {
+            if (!better) return;
+            best.body.br = better;
+            if (cache.peek(key) === best) cache.set(key, best);
+          });
+        }
+      } else {
         // Only a page not kept asks which shop an address names (a kept page is a live slug's).
         let shopId: string | undefined;
         if (kind === 'shop') {
