@@ -264,11 +264,12 @@ export const EVENT_OVERVIEW_GROUPS = ['today', 'weekend', 'upcoming'] as const;
 export type EventOverviewGroup = (typeof EVENT_OVERVIEW_GROUPS)[number];
 export const EVENT_OVERVIEW_PAGE_SIZE = 24;
 
-/** /events' filters and page (?tag=&floorId=&page=): the cards of the next 60 days. */
+/** /events' filters and page (?tag=&floorId=&page=; a shop's page: ?shopId=): the next 60 days' cards. */
 export const EventOverviewQuery = z.strictObject({
   page: PageQuery.shape.page,
   tag: EventTag.optional(),
   floorId: z.uuid('Unknown floor').optional(),
+  shopId: z.uuid('Unknown shop').optional(),
 });
 export type EventOverviewQuery = z.input<typeof EventOverviewQuery>;
 

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, LayoutGrid, Store } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClass } from '../components/ui/button';
+import { PageSection } from '../components/ui/panel';
 import { EmptyState, QueryView, SkeletonList } from '../components/ui/query-states';
 import { Skeleton } from '../components/ui/skeleton';
 import { MallHoursToday } from '../features/hours';
@@ -45,11 +46,9 @@ export function UserDashboardPage() {
 function FeaturedOffers() {
   const offers = useQuery(featuredOffersQuery);
   return (
-    <section aria-labelledby="featured-offers" className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
-        <h2 id="featured-offers" className="text-xl font-bold tracking-tight text-slate-900">
-          Featured Offers
-        </h2>
+    <PageSection
+      title="Featured Offers"
+      actions={
         <Link
           to="/user/offers"
           className="inline-flex min-h-10 items-center gap-1.5 rounded-lg px-2 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
@@ -57,7 +56,8 @@ function FeaturedOffers() {
           View all offers
           <ArrowRight aria-hidden="true" className="size-4" />
         </Link>
-      </div>
+      }
+    >
       <QueryView
         query={offers}
         loading={
@@ -78,17 +78,14 @@ function FeaturedOffers() {
           </ul>
         )}
       </QueryView>
-    </section>
+    </PageSection>
   );
 }
 
 function Categories() {
   const categories = useQuery(categoriesQuery);
   return (
-    <section aria-labelledby="categories" className="space-y-4">
-      <h2 id="categories" className="text-xl font-bold tracking-tight text-slate-900">
-        Shop by Category
-      </h2>
+    <PageSection title="Shop by Category">
       <QueryView
         query={categories}
         loading={
@@ -132,6 +129,6 @@ function Categories() {
           </ul>
         )}
       </QueryView>
-    </section>
+    </PageSection>
   );
 }

@@ -93,7 +93,7 @@ describe('/events', () => {
       repeat: { freq: 'weekly', interval: 1, count: 4 },
     });
     const html = (await t.app.inject({ url: '/events' })).body;
-    const section = html.slice(html.indexOf('aria-labelledby="events-upcoming"'));
+    const section = html.slice(html.indexOf('>Upcoming</h2>'));
     const upcoming = textOf(section.slice(0, section.indexOf('</section>')));
     expect(upcoming.split(weekly.title).length - 1).toBe(1);
     expect(upcoming).toContain('and 3 more dates');

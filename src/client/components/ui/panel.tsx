@@ -56,3 +56,36 @@ export function ListPanel({ title, description, header, children }: ListPanelPro
     </section>
   );
 }
+
+interface PageSectionProps {
+  /** The h2 that names the section. */
+  title: ReactNode;
+  /** Beside the title, at its right where there is room (e.g. a "See all" link). */
+  actions?: ReactNode;
+  /** The section's own classes: the space between its parts. */
+  className?: string;
+  children: ReactNode;
+}
+
+/** A part of a page under its h2 (no card): a shop page's offers, the events page's Today. */
+export function PageSection({ title, actions, className = 'space-y-4', children }: PageSectionProps) {
+  const id = useId();
+  const heading = (
+    <h2 id={id} className="text-xl font-bold tracking-tight text-slate-900">
+      {title}
+    </h2>
+  );
+  return (
+    <section aria-labelledby={id} className={className}>
+      {actions ? (
+        <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+          {heading}
+          {actions}
+        </div>
+      ) : (
+        heading
+      )}
+      {children}
+    </section>
+  );
+}

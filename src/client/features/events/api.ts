@@ -1,31 +1,18 @@
 // The mall's and the shops' events (issue 35): the public reads, the writes, the approvals queue's.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { EventDetail, EventInput, EventOverview, EventPage, ReviewedEvent } from '../../../shared/event';
+import type { EventDetail, EventInput, EventOverview, ReviewedEvent } from '../../../shared/event';
 import { api } from '../../lib/api';
 import { recordPath, toSearch } from '../../lib/list-query';
 import { queryKeys } from '../../lib/query-keys';
 import { recordWrites } from '../../lib/record-writes';
 
-export interface EventFilters {
+/** The events page's cards: today, this weekend and later, a page at a time (docs/decisions/040). */
+export function eventOverviewQuery(filters: {
   tag?: string;
   floorId?: string;
   shopId?: string;
-  from?: string;
-  to?: string;
   page?: number;
-  pageSize?: number;
-}
-
-/** The occurrences in a window of mall dates (from today, 60 days, unless given). */
-export function eventsQuery(filters: EventFilters = {}) {
-  return queryOptions({
-    queryKey: [...queryKeys.events, 'list', filters] as const,
-    queryFn: ({ signal }) => api<EventPage>(`/api/events${toSearch({ ...filters })}`, { signal }),
-  });
-}
-
-/** The events page's cards: today, this weekend and later, a page at a time (docs/decisions/040). */
-export function eventOverviewQuery(filters: { tag?: string; floorId?: string; page?: number }) {
+}) {
   return queryOptions({
     queryKey: [...queryKeys.events, 'overview', filters] as const,
     queryFn: ({ signal }) =>

@@ -2,7 +2,6 @@ export {
   allEventsQuery,
   eventOverviewQuery,
   eventQuery,
-  eventsQuery,
   feedPath,
   managedEventsQuery,
   pendingEventsQuery,

@@ -10,6 +10,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { FormAlert } from '../../components/ui/form-alert';
 import { TextAreaField } from '../../components/ui/form-field';
+import { PageSection } from '../../components/ui/panel';
 import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { formatWhen } from '../../features/audit';
 import { formatWhen as formatEventWhen, pendingEventsQuery, useDecideEvent } from '../../features/events';
@@ -65,10 +66,7 @@ export function ApprovalsPage() {
 function PendingEvents() {
   const events = useQuery(pendingEventsQuery);
   return (
-    <section aria-labelledby="pending-events" className="space-y-4">
-      <h2 id="pending-events" className="text-xl font-bold tracking-tight text-slate-900">
-        Events
-      </h2>
+    <PageSection title="Events">
       <ReviewQueue
         query={events}
         noun={['event', 'events']}
@@ -80,7 +78,7 @@ function PendingEvents() {
       >
         {(event) => <EventReview key={event.id} event={event} />}
       </ReviewQueue>
-    </section>
+    </PageSection>
   );
 }
 

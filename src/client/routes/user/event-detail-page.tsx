@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, CalendarDays, CalendarPlus, MapPin, Store } from 'lucide-react';
 import { type Params, useParams } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
+import { PageSection } from '../../components/ui/panel';
 import { EmptyState, QueryView } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { floorGuideOfQuery } from '../../features/amenities';
@@ -143,22 +144,16 @@ export function EventDetailPage() {
                 <p className="max-w-prose whitespace-pre-line text-slate-700">{data.description}</p>
               ) : null}
               {data.upcoming.length > 1 ? (
-                <section aria-labelledby="event-dates" className="space-y-2">
-                  <h2 id="event-dates" className="text-xl font-bold tracking-tight text-slate-900">
-                    Next dates
-                  </h2>
+                <PageSection title="Next dates" className="space-y-2">
                   <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
                     {data.upcoming.map((occurrence) => (
                       <li key={occurrence.start}>{formatWhen(occurrence)}</li>
                     ))}
                   </ul>
-                </section>
+                </PageSection>
               ) : null}
               {data.tags.length > 0 ? (
-                <section aria-labelledby="event-tags" className="space-y-2">
-                  <h2 id="event-tags" className="text-xl font-bold tracking-tight text-slate-900">
-                    More like this
-                  </h2>
+                <PageSection title="More like this" className="space-y-2">
                   <ul className="flex flex-wrap gap-2">
                     {data.tags.map((tag) => (
                       <li key={tag}>
@@ -172,7 +167,7 @@ export function EventDetailPage() {
                     ))}
                   </ul>
                   <FeedLinks tag={data.tags[0]} />
-                </section>
+                </PageSection>
               ) : null}
               {data.place.floorId ? (
                 <FindIt floorId={data.place.floorId} shopId={placeShop(data.place)} />
@@ -191,11 +186,8 @@ function FindIt({ floorId, shopId }: { floorId: string; shopId: string | undefin
   const floor = guide.data?.find((entry) => entry.id === floorId);
   if (!floor?.planImage) return null;
   return (
-    <section aria-labelledby="event-find-it" className="space-y-3">
-      <h2 id="event-find-it" className="text-xl font-bold tracking-tight text-slate-900">
-        Find it on {floor.name}
-      </h2>
+    <PageSection title={<>Find it on {floor.name}</>} className="space-y-3">
       <LazyFloorPlan floor={floor} highlight={shopId} />
-    </section>
+    </PageSection>
   );
 }

@@ -8,6 +8,7 @@ import type { EventOverview, EventOverviewCard, EventOverviewGroup } from '../..
 import { buttonClass } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/form-field';
 import { Pagination } from '../../components/ui/pagination';
+import { PageSection } from '../../components/ui/panel';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { Skeleton } from '../../components/ui/skeleton';
 import { EventCard, eventOverviewQuery, FeedLinks } from '../../features/events';
@@ -143,7 +144,7 @@ export function EventsPage() {
         {(data) => (
           <div className={cn('space-y-8 transition-opacity', events.isPlaceholderData && 'opacity-60')}>
             {groupsOn(data).map((group) => (
-              <EventGroup key={group.id} {...group} />
+              <EventGroup key={group.id} title={group.title} cards={group.cards} none={group.none} />
             ))}
             <Pagination
               label="Event pages"
@@ -161,22 +162,9 @@ export function EventsPage() {
   );
 }
 
-function EventGroup({
-  id,
-  title,
-  cards,
-  none,
-}: {
-  id: string;
-  title: string;
-  cards: EventOverviewCard[];
-  none: string;
-}) {
+function EventGroup({ title, cards, none }: { title: string; cards: EventOverviewCard[]; none: string }) {
   return (
-    <section aria-labelledby={`events-${id}`} className="space-y-3">
-      <h2 id={`events-${id}`} className="text-xl font-bold tracking-tight text-slate-900">
-        {title}
-      </h2>
+    <PageSection title={title} className="space-y-3">
       {cards.length === 0 ? (
         <p className="text-sm text-slate-600">{none}</p>
       ) : (
@@ -188,6 +176,6 @@ function EventGroup({
           ))}
         </ul>
       )}
-    </section>
+    </PageSection>
   );
 }

@@ -5,9 +5,10 @@ import { Link, Navigate, type Params, useLocation, useParams } from 'react-route
 import { buttonClass } from '../../components/ui/button';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
+import { PageSection } from '../../components/ui/panel';
 import { EmptyState, QueryView, SkeletonList } from '../../components/ui/query-states';
 import { floorGuideOfQuery } from '../../features/amenities';
-import { EventCard, eventsQuery, FeedLinks } from '../../features/events';
+import { EventCard, eventOverviewQuery, FeedLinks } from '../../features/events';
 import { LazyFloorPlan } from '../../features/floor-plans';
 import { prefetchMallClock } from '../../features/hours';
 import { preloadPicture } from '../../features/images';
@@ -84,8 +85,8 @@ export async function prefetch(search: URLSearchParams, params: Params): Promise
   ]);
 }
 
-/** The shop's events in the next 60 days (the list's default window), up to a dozen dates. */
-const shopEventsQuery = (shopId: string) => eventsQuery({ shopId, pageSize: 12 });
+/** The shop's events in the next 60 days: each once (today, this weekend, later), with its other dates counted. */
+const shopEventsQuery = (shopId: string) => eventOverviewQuery({ shopId });
 
 const shopOffersQuery = (shopId: string) => offersQuery({ shopId, active: true, pageSize: OFFERS_PAGE_SIZE });
 const shopProductsQuery = (shopId: string, page: number) =>
@@ -152,15 +153,12 @@ function FindIt({ shopId, floorId }: { shopId: string; floorId: string }) {
   const shop = floor?.shops.find((entry) => entry.id === shopId);
   if (!floor?.planImage || !shop?.pin) return null;
   return (
-    <section aria-labelledby="find-it" className="space-y-3">
-      <h2 id="find-it" className="text-xl font-bold tracking-tight text-slate-900">
-        Find it on {floor.name}
-      </h2>
+    <PageSection title={<>Find it on {floor.name}</>} className="space-y-3">
       <p className="text-sm text-slate-600">
         {shop.name} is the highlighted pin{shop.location ? ` (${shop.location})` : ''}.
       </p>
       <LazyFloorPlan floor={floor} highlight={shopId} />
-    </section>
+    </PageSection>
   );
 }
 
@@ -170,31 +168,27 @@ function ShopEvents({ shopId }: { shopId: string }) {
   const items = events.data?.items ?? [];
   if (items.length === 0) return null;
   return (
-    <section aria-labelledby="shop-events" className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <h2 id="shop-events" className="text-xl font-bold tracking-tight text-slate-900">
-          Events
-        </h2>
-        <FeedLinks shopId={shopId} label="this shop's events" />
-      </div>
+    <PageSection title="Events" actions={<FeedLinks shopId={shopId} label="this shop's events" />}>
       <ul className={OFFERS_GRID}>
-        {items.map((item) => (
-          <li key={`${item.event.id} ${item.occurrence.start}`}>
-            <EventCard event={item.event} occurrence={item.occurrence} showShop={false} />
+        {items.map((card) => (
+          <li key={`${card.event.id} ${card.occurrence.start}`}>
+            <EventCard
+              event={card.event}
+              occurrence={card.occurrence}
+              moreDates={card.moreDates}
+              showShop={false}
+            />
           </li>
         ))}
       </ul>
-    </section>
+    </PageSection>
   );
 }
 
 function ShopOffers({ shopId }: { shopId: string }) {
   const offers = useQuery(shopOffersQuery(shopId));
   return (
-    <section aria-labelledby="shop-offers" className="space-y-4">
-      <h2 id="shop-offers" className="text-xl font-bold tracking-tight text-slate-900">
-        Current Offers
-      </h2>
+    <PageSection title="Current Offers">
       <QueryView
         query={offers}
         loading={
@@ -221,7 +215,7 @@ function ShopOffers({ shopId }: { shopId: string }) {
           </ul>
         )}
       </QueryView>
-    </section>
+    </PageSection>
   );
 }
 

@@ -267,6 +267,26 @@ describe("the events page's cards (GET /api/events/overview)", () => {
     expect(onlyA.tags).toEqual(all.tags);
   });
 
+  it("a shop's cards (its page): only its approved events, each once per group", async () => {
+    const [mine, other] = [await d.shop(), await d.shop()];
+    const tag = newTag();
+    const weekly = await create(d.admin, {
+      shopId: mine.id,
+      placeKind: 'shop',
+      placeId: mine.id,
+      tags: [tag],
+      startDate: d.day(1),
+      endDate: d.day(1),
+      repeat: { freq: 'weekly' },
+    });
+    await create(d.admin, { shopId: other.id, placeKind: 'shop', placeId: other.id, tags: [tag] });
+    const cards = await overview(`?shopId=${mine.id}`);
+    expect(new Set(cards.items.map((card) => card.event.id))).toEqual(new Set([weekly.id]));
+    const list = await listed(`?shopId=${mine.id}`);
+    expect(cards.items.reduce((sum, card) => sum + 1 + card.moreDates, 0)).toBe(list.total);
+    expect(cards.items.length).toBeLessThan(list.total);
+  });
+
   it('pages 24 cards at a time', async () => {
     const tag = newTag();
     for (let day = 1; day <= 26; day++)

@@ -142,10 +142,10 @@ export const eventRoutes: FastifyPluginAsyncZod<{ db: Db; now: () => Date; timeZ
       schema: { querystring: EventOverviewQuery, response: { 200: EventOverview } },
     },
     async (request) => {
-      const { page, tag, floorId } = request.query;
+      const { page, tag, floorId, shopId } = request.query;
       const from = today();
       const to = addDays(from, EVENT_WINDOW_DEFAULT_DAYS);
-      const inWindow = occurrencesOf(await events.listApproved({ floorId, startsBy: to }), from, to);
+      const inWindow = occurrencesOf(await events.listApproved({ floorId, shopId, startsBy: to }), from, to);
       const tags = [...new Set(inWindow.flatMap((item) => item.event.tags))].sort();
       const cards = overviewCards(
         tag ? inWindow.filter((item) => item.event.tags.includes(tag)) : inWindow,
