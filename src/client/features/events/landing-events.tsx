@@ -1,28 +1,29 @@
 // "What's on" on the landing page (issue 35), which has no query client (decision 007): one small read
-// after the page shows, nothing in the prerendered page (events change; the landing is built once).
+// after the page shows, nothing in the prerendered page (events change; the landing is built once). The
+// next three events, each once: the first cards of the events page's own read (the same cached answer).
 import { CalendarDays } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { EventPage } from '../../../shared/event';
+import type { EventOverview, EventOverviewCard } from '../../../shared/event';
 import type { PublicSettings } from '../../../shared/settings';
 import { api } from '../../lib/api';
 import { formatWhen } from './event-when';
 
 export function LandingEvents() {
-  const [page, setPage] = useState<EventPage | null>(null);
+  const [cards, setCards] = useState<EventOverviewCard[] | null>(null);
   useEffect(() => {
     const controller = new AbortController();
     // Only while the public directory is on: /events is one of its pages.
     api<PublicSettings>('/api/settings', { signal: controller.signal })
       .then((settings) =>
         settings.publicDirectory
-          ? api<EventPage>('/api/events?pageSize=3', { signal: controller.signal })
+          ? api<EventOverview>('/api/events/overview', { signal: controller.signal })
           : null,
       )
-      .then(setPage)
+      .then((page) => setCards(page ? nextThree(page.items) : null))
       .catch(() => {});
     return () => controller.abort();
   }, []);
-  if (!page || page.items.length === 0) return null;
+  if (!cards || cards.length === 0) return null;
   return (
     <section aria-labelledby="events-heading" className="px-4 pb-20 sm:px-6">
       <div className="mx-auto max-w-6xl">
@@ -38,7 +39,7 @@ export function LandingEvents() {
           </a>
         </div>
         <ul className="mt-8 grid gap-6 sm:grid-cols-3">
-          {page.items.map(({ event, occurrence }) => (
+          {cards.map(({ event, occurrence }) => (
             <li
               key={`${event.id} ${occurrence.start}`}
               className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
@@ -61,4 +62,10 @@ export function LandingEvents() {
       </div>
     </section>
   );
+}
+
+/** The first three cards of different events (a weekly event may have a card today and one later). */
+export function nextThree(cards: readonly EventOverviewCard[]): EventOverviewCard[] {
+  const seen = new Set<string>();
+  return cards.filter((card) => !seen.has(card.event.id) && seen.add(card.event.id)).slice(0, 3);
 }
