@@ -159,7 +159,7 @@ const SHOPS: readonly ShopSeed[] = [
     ],
   }),
   shop('Glow Apothecary', 'Beauty & Health', 0, 'Unit G-07, near the south entrance', DAILY, {
-    about: 'Skincare and bath products made with Ayurvedic botanicals; free skin consultations at weekends.',
+    about: 'Skincare and bath products made with Ayurvedic botanicals; free skin consultations on Sundays.',
     offers: [['Festive Glow', 'Gift sets at a special festive price.', 30, -90, -45]],
     products: [
       ['Kumkumadi Face Oil', 'Saffron night oil for radiant skin, 30 ml.', '1450.00', 'Skincare'],
