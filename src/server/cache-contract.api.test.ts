@@ -28,7 +28,13 @@ beforeAll(async () => {
   t = await createTestApp();
   d = await openDirectory(t);
   // The same database and clock, no read cache: what every answer should be.
-  uncached = await buildApp({ database: t.database, timeZone: TEST_TIME_ZONE, now: t.now, readCache: false });
+  uncached = await buildApp({
+    database: t.database,
+    timeZone: TEST_TIME_ZONE,
+    now: t.now,
+    readCache: false,
+    maxEventLoopDelayMs: 0, // no event-loop check, as createTestApp (test/harness.ts)
+  });
   await uncached.ready();
   people = [
     ...[d.user, d.admin, await registerAs(t.app, 'user')].map((person) => ({
@@ -211,7 +217,12 @@ describe("the public pages' cache (docs/decisions/034)", () => {
     const urls = ['/shops', `/shops/${slug}`, '/offers', '/floors', '/search?q=offer'];
     const compare = async (moment: string) => {
       // An app on the same database and clock whose pages are drawn now: what every page should be.
-      const fresh = await buildApp({ database: t.database, timeZone: TEST_TIME_ZONE, now: t.now });
+      const fresh = await buildApp({
+        database: t.database,
+        timeZone: TEST_TIME_ZONE,
+        now: t.now,
+        maxEventLoopDelayMs: 0,
+      });
       try {
         for (const url of urls)
           for (const person of people) {

@@ -26,6 +26,7 @@ async function startServer(databaseUrl: string): Promise<Server> {
   const env = parseEnv({ DATABASE_URL: databaseUrl, MALL_DEMO_DATA: 'on', MALL_TIMEZONE: TEST_TIME_ZONE });
   const opened = await openConfiguredDatabase(env, quiet);
   const app = await buildApp({
+    maxEventLoopDelayMs: 0, // no event-loop check, as createTestApp (test/harness.ts)
     database: opened,
     timeZone: TEST_TIME_ZONE,
     operatorInviteCode: OPERATOR_CODE,

@@ -217,6 +217,7 @@ describe('the read cache', () => {
     expect((await t.app.inject({ method: 'GET', url })).json()).toEqual(cached.json());
     // MALL_PUBLIC_DIRECTORY=off: the cache holds the answer a signed-in person read, a visitor gets 401.
     const closed = await buildApp({
+      maxEventLoopDelayMs: 0, // no event-loop check, as createTestApp (test/harness.ts)
       database: t.database,
       timeZone: TEST_TIME_ZONE,
       now: t.now,

@@ -16,6 +16,7 @@ beforeAll(async () => {
   t = await createTestApp();
   d = await openDirectory(t);
   closed = await buildApp({
+    maxEventLoopDelayMs: 0, // no event-loop check, as createTestApp (test/harness.ts)
     database: t.database,
     timeZone: TEST_TIME_ZONE,
     now: t.now,

@@ -42,6 +42,8 @@ beforeAll(async () => {
     publicDirectory: false,
     // The same pictures as the app the requests' records are made through.
     imageStore: t.app.imageStore,
+    // As createTestApp's: no event-loop check (in CI, beside the browser tests, a lag made it answer 503).
+    maxEventLoopDelayMs: 0,
   });
   await closedApp.ready();
   for (const target of ['elsewhere', 'anyManager'] as const) {

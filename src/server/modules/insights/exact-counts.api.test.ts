@@ -22,6 +22,7 @@ beforeAll(async () => {
   t = await createTestApp({ insightsFlushMs: 50 });
   d = await openDirectory(t);
   second = await buildApp({
+    maxEventLoopDelayMs: 0, // no event-loop check, as createTestApp (test/harness.ts)
     database: t.database,
     timeZone: TEST_TIME_ZONE,
     now: t.now,
