@@ -384,18 +384,19 @@ describe("a page's cache", () => {
     }
   });
 
-  it('sends a page asked for again at brotli’s best: never larger, the same page once undone', async () => {
-    // Smaller, where quality 11 finds more to save than quality 4 did (lib/better-brotli.test.ts and the
-    // read cache's test hold that); here, that the kept page stays whole whichever copy goes out.
+  it('sends a page asked for again at brotli’s best: smaller, the same page once undone', async () => {
+    // A page no earlier test asked for (pages are kept per origin): the shop page those tests asked for
+    // may already have been made again at quality 11 before this test's first request.
     const url = `/shops/${shop.slug}`;
-    const plain = (await get(t.app, url)).body;
-    const first = (await get(t.app, url, { 'accept-encoding': 'br' })).rawPayload;
+    const origin = { host: `brotli-${Date.now()}.example` };
+    const plain = (await get(t.app, url, origin)).body;
+    const first = (await get(t.app, url, { ...origin, 'accept-encoding': 'br' })).rawPayload;
     let best = first;
-    for (const deadline = Date.now() + 5_000; best.length >= first.length && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 30_000; best.length >= first.length && Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      best = (await get(t.app, url, { 'accept-encoding': 'br' })).rawPayload;
+      best = (await get(t.app, url, { ...origin, 'accept-encoding': 'br' })).rawPayload;
     }
-    expect(best.length).toBeLessThanOrEqual(first.length);
+    expect(best.length).toBeLessThan(first.length);
     expect(zlib.brotliDecompressSync(best).toString()).toBe(plain);
     expect(zlib.brotliDecompressSync(first).toString()).toBe(plain);
   });
