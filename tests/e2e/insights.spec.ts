@@ -135,6 +135,10 @@ for (const width of WIDTHS) {
       await expect(page.getByRole('heading', { level: 1, name: 'Privacy' })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'What we never keep' })).toBeVisible();
       await expectNoAxeViolations(page, 'Privacy');
+      // A signed-in shopper's pages link it too.
+      await registerUser(page);
+      await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy' }).click();
+      await expect(page).toHaveURL('/privacy');
     });
 
     test("a shop's manager sees the views of their shop's page", async ({ page, browser }) => {

@@ -10,6 +10,7 @@ import { DirectoryAreaProvider, PUBLIC_AREA } from '../lib/directory-area';
 import { MAIN_ID } from '../lib/page-title';
 import { Greeting } from './account-link';
 import { LogoutButton } from './logout-button';
+import { SiteFooter } from './site-footer';
 import { TopBar } from './top-bar';
 import { buttonClass } from './ui/button';
 
@@ -35,20 +36,7 @@ export function PublicLayout() {
         <main id={MAIN_ID} tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">
           <Outlet />
         </main>
-        <footer className="border-t border-slate-200 bg-white">
-          <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-6 text-sm text-slate-600 sm:px-6">
-            <p>Every shop, its hours and today's offers.</p>
-            <ul className="flex gap-4">
-              {footerLinks.map(({ to, label }) => (
-                <li key={to}>
-                  <a href={to} className="underline-offset-4 hover:text-slate-900 hover:underline">
-                    {label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        </footer>
+        <SiteFooter note="Every shop, its hours and today's offers." links={footerLinks} />
       </div>
     </DirectoryAreaProvider>
   );

@@ -4,6 +4,7 @@ import { displayName, useAuth } from '../lib/auth';
 import { MAIN_ID } from '../lib/page-title';
 import { Greeting } from './account-link';
 import { LogoutButton } from './logout-button';
+import { SiteFooter } from './site-footer';
 import { TopBar } from './top-bar';
 
 const links = [
@@ -29,7 +30,7 @@ function UserShell() {
   const navLinks =
     (user?.managedShopIds ?? []).length > 0 ? [...links, { to: '/manage', label: 'My shops' }] : links;
   return (
-    <div className="min-h-dvh bg-slate-50">
+    <div className="flex min-h-dvh flex-col bg-slate-50">
       <TopBar
         links={navLinks.map((link) =>
           link.to === '/user/compare' ? { ...link, extra: <CompareCount /> } : link,
@@ -39,9 +40,10 @@ function UserShell() {
         <Greeting name={user ? displayName(user) : ''} />
         <LogoutButton />
       </TopBar>
-      <main id={MAIN_ID} tabIndex={-1} className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+      <main id={MAIN_ID} tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">
         <Outlet />
       </main>
+      <SiteFooter links={[{ to: '/privacy', label: 'Privacy' }]} />
     </div>
   );
 }
