@@ -14,7 +14,7 @@ import { AdminPageHeader, FormButtons, FormSkeleton, formCardClass, RecordNotFou
 import { FormAlert } from './ui/form-alert';
 import { ErrorState } from './ui/query-states';
 
-interface EntityFormPageProps<R> {
+export interface EntityFormPageProps<R> {
   /** The record's id; undefined on the 'new' page. */
   id: string | undefined;
   /** 'Shop': 'Add New Shop', 'Edit Shop', 'Shop not found'. */

@@ -2,6 +2,7 @@ import { ArrowLeft, House, type LucideIcon } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { MAIN_ID, usePageTitle } from '../lib/page-title';
 import { Button, buttonClass } from './ui/button';
+import { IconTile } from './ui/icon-tile';
 
 interface StatusPageProps {
   icon: LucideIcon;
@@ -27,9 +28,7 @@ export function StatusPage({ icon: Icon, title, message }: StatusPageProps) {
       className="flex min-h-dvh items-center justify-center bg-slate-50 px-4 py-12"
     >
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
-        <div className="mx-auto mb-5 flex size-14 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">
-          <Icon aria-hidden="true" className="size-7" />
-        </div>
+        <IconTile icon={Icon} size="xl" className="mx-auto mb-5" />
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
         <p className="mt-3 text-slate-600">{message}</p>
         <div className="mt-8 flex flex-col-reverse gap-3 sm:flex-row sm:justify-center">

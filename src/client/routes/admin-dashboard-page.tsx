@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type LucideIcon, Package, Percent, Store } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { AdminStats } from '../../shared/auth';
+import { IconTile } from '../components/ui/icon-tile';
 import { QueryView } from '../components/ui/query-states';
 import { InvitesPanel } from '../features/invites';
 import { statsQuery } from '../features/stats';
@@ -67,9 +68,7 @@ function StatCard({ label, icon: Icon, value, extra }: StatCardProps) {
   return (
     <div className="relative flex h-32 min-w-0 flex-col justify-center rounded-2xl border border-slate-200 bg-white py-6 pr-6 pl-22 shadow-sm">
       <dt className="text-sm font-medium text-slate-600">
-        <span className="absolute top-1/2 left-6 flex size-12 -translate-y-1/2 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600">
-          <Icon aria-hidden="true" className="size-6" />
-        </span>
+        <IconTile icon={Icon} square className="absolute top-1/2 left-6 -translate-y-1/2" />
         {label}
       </dt>
       <dd className="mt-1 flex h-9 min-w-0 items-baseline gap-2">

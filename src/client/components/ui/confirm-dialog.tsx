@@ -1,6 +1,7 @@
 import { TriangleAlert } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { Button } from './button';
+import { IconTile } from './icon-tile';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -68,9 +69,7 @@ export function ConfirmDialog({
       {open ? (
         <div className="p-6">
           <div className="flex items-start gap-4">
-            <div className="flex size-10 shrink-0 items-center justify-center rounded-full bg-red-50 text-red-600">
-              <TriangleAlert aria-hidden="true" className="size-5" />
-            </div>
+            <IconTile icon={TriangleAlert} tone="red" size="md" />
             <div className="min-w-0 space-y-2">
               <h2 id={titleId} className="text-lg font-semibold wrap-anywhere text-slate-900">
                 {title}

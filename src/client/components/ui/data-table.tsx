@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
+import { Button } from './button';
 
 export interface Column<T> {
   header: string;
@@ -103,5 +104,22 @@ export function DataTable<T>({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A row's own button (Add synonym, Delete): its accessible name says which row it acts on. */
+export function RowButton({
+  label,
+  onClick,
+  children,
+}: {
+  label: string;
+  onClick(): void;
+  children: ReactNode;
+}) {
+  return (
+    <Button variant="secondary" size="sm" onClick={onClick} aria-label={label}>
+      {children}
+    </Button>
   );
 }

@@ -2,9 +2,12 @@
 // shop fixed; sent for approval). The fields are plain text, dates, times and choices; the repeat rule
 // and the tags are put together into the API's shape on submit, and the server's messages come back
 // under the fields they name.
+
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
+import { AMENITY_LABELS } from '../../../shared/amenity';
 import {
   EVENT_LIMITS,
   EVENT_PLACE_KINDS,
@@ -15,6 +18,9 @@ import {
 import { WEEKDAYS } from '../../../shared/hours-core';
 import { EntityForm, useEntityForm } from '../../components/entity-form';
 import { SelectField, ShopField, TextAreaField, TextField } from '../../components/ui/form-field';
+import { amenitiesQuery } from '../amenities';
+import { floorsQuery } from '../places';
+import { settingsQuery } from '../settings';
 import { useCreateEvent, useUpdateEvent } from './api';
 
 const DAY_LABELS: Record<(typeof WEEKDAYS)[number], string> = {
@@ -249,4 +255,25 @@ export function EventForm({
       </SelectField>
     </EntityForm>
   );
+}
+
+/**
+ * What an event's form offers besides shops, read for the office's form and a manager's alike: the
+ * floors, the amenities by name ("Toilets, near Gate 2 (Ground)"), and the mall's today for a new event.
+ */
+export function useEventFormChoices() {
+  const floors = useQuery(floorsQuery);
+  const amenities = useQuery(amenitiesQuery);
+  const settings = useQuery(settingsQuery);
+  return {
+    reads: [floors, amenities, settings],
+    props: {
+      today: settings.data?.today ?? '',
+      floors: floors.data ?? [],
+      amenities: (amenities.data ?? []).map((amenity) => ({
+        id: amenity.id,
+        label: `${AMENITY_LABELS[amenity.kind]}${amenity.location ? `, ${amenity.location}` : ''} (${amenity.floor})`,
+      })),
+    },
+  };
 }

@@ -15,3 +15,4 @@ export {
 export { ManagersPanel } from './managers-panel';
 export { OfferReviewStatus, OfferTerms, ProposedChange, reviewStanding } from './offer-review';
 export { offersAndEvents, reviewCounts } from './review-counts';
+export { sentForApproval } from './sent-for-approval';

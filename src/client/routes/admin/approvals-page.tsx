@@ -43,9 +43,7 @@ export function ApprovalsPage() {
         query={reviews}
         noun={['offer', 'offers']}
         listLabel="Waiting for approval"
-        loading={
-          <SkeletonCards count={2} className="space-y-4" label="Loading approvals" card="h-48 rounded-2xl" />
-        }
+        placeholders={[2, 'h-48 rounded-2xl']}
         empty={
           <EmptyState
             title="No offer is waiting for approval"
@@ -71,9 +69,7 @@ function PendingEvents() {
         query={events}
         noun={['event', 'events']}
         listLabel="Events to approve"
-        loading={
-          <SkeletonCards count={1} className="space-y-4" label="Loading events" card="h-40 rounded-2xl" />
-        }
+        placeholders={[1, 'h-40 rounded-2xl']}
         empty={<p className="text-sm text-slate-600">No event is waiting for approval.</p>}
       >
         {(event) => <EventReview key={event.id} event={event} />}
@@ -89,19 +85,25 @@ function ReviewQueue<T>({
   query,
   noun: [one, many],
   listLabel,
-  loading,
+  placeholders: [count, card],
   empty,
   children,
 }: {
   query: UseQueryResult<{ items: T[]; total?: number }>;
   noun: [string, string];
   listLabel: string;
-  loading: ReactNode;
+  /** While it loads: how many placeholder cards, and their size. */
+  placeholders: [number, string];
   empty: ReactNode;
   children: (item: T) => ReactNode;
 }) {
   return (
-    <QueryView query={query} loading={loading} isEmpty={(data) => data.items.length === 0} empty={empty}>
+    <QueryView
+      query={query}
+      loading={<SkeletonCards count={count} className="space-y-4" label={`Loading ${many}`} card={card} />}
+      isEmpty={(data) => data.items.length === 0}
+      empty={empty}
+    >
       {(data) => (
         <>
           <p className="text-sm text-slate-600" aria-live="polite">

@@ -10,8 +10,8 @@ import { AdminScreen } from '../../components/admin-page';
 import { Badge } from '../../components/ui/badge';
 import { Button, buttonClass } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
-import { allEventsQuery, formatWhen, useDeleteEvent } from '../../features/events';
+import { EmptyState } from '../../components/ui/query-states';
+import { allEventsQuery, EventsView, formatWhen, useDeleteEvent } from '../../features/events';
 import { TransferActions } from '../../features/imports';
 import { errorMessage } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
@@ -57,49 +57,42 @@ export function EventsPage() {
           Add Event
         </Link>
       </div>
-      <QueryView
+      <EventsView
         query={events}
-        loading={
-          <SkeletonCards count={3} className="space-y-3" label="Loading events" card="h-24 rounded-2xl" />
-        }
-        isEmpty={(data) => data.items.length === 0}
+        placeholders={[3, 'h-24 rounded-2xl']}
         empty={
           <EmptyState title="No events yet" icon={<CalendarDays aria-hidden="true" className="size-6" />}>
             <p>Add the mall's first event.</p>
           </EmptyState>
         }
       >
-        {(data) => (
-          <ul aria-label="Events" className="space-y-3">
-            {data.items.map((event) => {
-              const state = stateOf(event);
-              return (
-                <li
-                  key={event.id}
-                  className="flex flex-col gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between"
-                >
-                  <div className="min-w-0">
-                    <p className="font-semibold wrap-anywhere text-slate-900">{event.title}</p>
-                    <p className="text-sm text-slate-600">
-                      {formatWhen(event)}
-                      {event.repeat ? ` · repeats ${event.repeat.freq}` : ''} · {event.shopName ?? 'The mall'}
-                    </p>
-                  </div>
-                  <div className="flex flex-wrap items-center gap-2">
-                    <Badge tone={state.tone}>{state.label}</Badge>
-                    <Link to={`/admin/events/${event.id}`} className={buttonClass('secondary', 'sm')}>
-                      Edit<span className="sr-only"> {event.title}</span>
-                    </Link>
-                    <Button variant="danger" size="sm" onClick={() => setDeleting(event)}>
-                      Delete<span className="sr-only"> {event.title}</span>
-                    </Button>
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </QueryView>
+        {(event) => {
+          const state = stateOf(event);
+          return (
+            <li
+              key={event.id}
+              className="flex flex-col gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between"
+            >
+              <div className="min-w-0">
+                <p className="font-semibold wrap-anywhere text-slate-900">{event.title}</p>
+                <p className="text-sm text-slate-600">
+                  {formatWhen(event)}
+                  {event.repeat ? ` · repeats ${event.repeat.freq}` : ''} · {event.shopName ?? 'The mall'}
+                </p>
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                <Badge tone={state.tone}>{state.label}</Badge>
+                <Link to={`/admin/events/${event.id}`} className={buttonClass('secondary', 'sm')}>
+                  Edit<span className="sr-only"> {event.title}</span>
+                </Link>
+                <Button variant="danger" size="sm" onClick={() => setDeleting(event)}>
+                  Delete<span className="sr-only"> {event.title}</span>
+                </Button>
+              </div>
+            </li>
+          );
+        }}
+      </EventsView>
       <ConfirmDialog
         open={deleting !== null}
         title="Delete this event?"

@@ -4,8 +4,8 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { EmptySearchRow, InsightsReport } from '../../../shared/insights';
 import { AdminScreen } from '../../components/admin-page';
-import { Button, buttonClass } from '../../components/ui/button';
-import { type Column, DataTable } from '../../components/ui/data-table';
+import { Button } from '../../components/ui/button';
+import { type Column, DataTable, RowButton } from '../../components/ui/data-table';
 import { TextField } from '../../components/ui/form-field';
 import { QueryView } from '../../components/ui/query-states';
 import { downloadCsv, insightsQuery, LazyDayChart, toCsv } from '../../features/insights';
@@ -249,10 +249,10 @@ function Section({ title, csv, children }: { title: string; csv: () => void; chi
     <section aria-label={title} className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
-        <button type="button" onClick={csv} className={buttonClass('secondary', 'sm')}>
+        <Button variant="secondary" size="sm" onClick={csv}>
           <Download aria-hidden="true" className="size-4" />
           Download CSV<span className="sr-only"> of {title.toLowerCase()}</span>
-        </button>
+        </Button>
       </div>
       {children}
     </section>
@@ -280,14 +280,9 @@ function EmptySearches({ rows }: { rows: readonly EmptySearchRow[] }) {
       srOnlyHeader: true,
       width: 'w-36',
       cell: (row) => (
-        <button
-          type="button"
-          className={buttonClass('secondary', 'sm')}
-          onClick={() => setAdding(row.text)}
-          aria-label={`Add a synonym for ${row.text}`}
-        >
+        <RowButton label={`Add a synonym for ${row.text}`} onClick={() => setAdding(row.text)}>
           Add synonym
-        </button>
+        </RowButton>
       ),
     },
   ];

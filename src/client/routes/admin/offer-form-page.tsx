@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
-import { EntityFormPage } from '../../components/entity-form';
-import { LastChanged } from '../../features/audit';
 import { offerQuery } from '../../features/offers';
 import { OfferForm } from '../../features/offers/forms';
 import { settingsQuery } from '../../features/settings';
 import { allShopsQuery } from '../../features/shops';
+import { AdminFormPage } from './admin-form-page';
 
 /** /admin/offers/new and /admin/offers/:id. */
 export function OfferFormPage() {
@@ -17,16 +16,7 @@ export function OfferFormPage() {
   // a new offer starts on the mall's today, which the server knows (not the browser's calendar).
   const settings = useQuery({ ...settingsQuery, enabled: id === undefined });
   return (
-    <EntityFormPage
-      id={id}
-      aside={id ? <LastChanged entityType="offer" entityId={id} /> : null}
-      noun="Offer"
-      listPath="/admin/offers"
-      backText="Back to offers"
-      record={offer}
-      needs={id ? [shops] : [shops, settings]}
-      fields={6}
-    >
+    <AdminFormPage kind="offer" id={id} record={offer} needs={id ? [shops] : [shops, settings]} fields={6}>
       {(record) => (
         <OfferForm
           offer={record}
@@ -35,6 +25,6 @@ export function OfferFormPage() {
           listPath={listPath}
         />
       )}
-    </EntityFormPage>
+    </AdminFormPage>
   );
 }

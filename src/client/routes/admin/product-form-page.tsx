@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
-import { EntityFormPage } from '../../components/entity-form';
-import { LastChanged } from '../../features/audit';
 import { ProductPhotoPanel } from '../../features/images/forms';
 import { shopOffersQuery } from '../../features/offers';
 import { productQuery } from '../../features/products';
 import { ProductForm } from '../../features/products/forms';
 import { allShopsQuery } from '../../features/shops';
+import { AdminFormPage } from './admin-form-page';
 
 /** /admin/products/new and /admin/products/:id. */
 export function ProductFormPage() {
@@ -20,23 +19,20 @@ export function ProductFormPage() {
   // that field from appearing under the form, pushing the buttons down, after the form has shown.
   const shopOffers = useQuery({ ...shopOffersQuery(productShopId), enabled: Boolean(productShopId) });
   return (
-    <EntityFormPage
+    <AdminFormPage
+      kind="product"
       id={id}
-      aside={id ? <LastChanged entityType="product" entityId={id} /> : null}
       below={
         id && product.data ? (
           <ProductPhotoPanel productId={id} name={product.data.name} image={product.data.image} />
         ) : null
       }
-      noun="Product"
-      listPath="/admin/products"
-      backText="Back to products"
       record={product}
       needs={[shops]}
       waiting={Boolean(productShopId) && shopOffers.isPending}
       fields={6}
     >
       {(record) => <ProductForm product={record} shops={shops.data ?? []} listPath={listPath} />}
-    </EntityFormPage>
+    </AdminFormPage>
   );
 }

@@ -2,16 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { Map as MapIcon } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { useListPath } from '../../components/admin-page';
-import { EntityFormPage } from '../../components/entity-form';
 import { buttonClass } from '../../components/ui/button';
 import { Panel } from '../../components/ui/panel';
 import { floorGuideQuery } from '../../features/amenities';
-import { LastChanged } from '../../features/audit';
 import { ShopImagesPanel } from '../../features/images/forms';
 import { ManagersPanel } from '../../features/managers';
 import { categoriesQuery, floorsQuery } from '../../features/places';
 import { shopQuery } from '../../features/shops';
 import { ShopForm } from '../../features/shops/forms';
+import { AdminFormPage } from './admin-form-page';
 
 /** /admin/shops/new and /admin/shops/:id. */
 export function ShopFormPage() {
@@ -21,9 +20,9 @@ export function ShopFormPage() {
   const floors = useQuery(floorsQuery);
   const shop = useQuery({ ...shopQuery(id ?? ''), enabled: id !== undefined });
   return (
-    <EntityFormPage
+    <AdminFormPage
+      kind="shop"
       id={id}
-      aside={id ? <LastChanged entityType="shop" entityId={id} /> : null}
       // issue 14: who keeps this shop's page current
       below={
         id && shop.data ? (
@@ -39,9 +38,6 @@ export function ShopFormPage() {
           </div>
         ) : null
       }
-      noun="Shop"
-      listPath="/admin/shops"
-      backText="Back to shops"
       record={shop}
       needs={[categories, floors]}
       fields={7}
@@ -54,7 +50,7 @@ export function ShopFormPage() {
           listPath={listPath}
         />
       )}
-    </EntityFormPage>
+    </AdminFormPage>
   );
 }
 

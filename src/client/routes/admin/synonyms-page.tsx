@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { type Synonym, SynonymInput } from '../../../shared/insights';
 import { AdminScreen } from '../../components/admin-page';
-import { Button, buttonClass } from '../../components/ui/button';
+import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { DataTable } from '../../components/ui/data-table';
+import { DataTable, RowButton } from '../../components/ui/data-table';
 import { FormAlert } from '../../components/ui/form-alert';
 import { TextField } from '../../components/ui/form-field';
 import { TransferActions } from '../../features/imports';
@@ -39,15 +39,10 @@ export function SynonymsPage() {
             srOnlyHeader: true,
             width: 'w-28',
             cell: (row) => (
-              <button
-                type="button"
-                className={buttonClass('secondary', 'sm')}
-                onClick={() => setDeleting(row)}
-                aria-label={`Delete the synonym ${row.term}`}
-              >
+              <RowButton label={`Delete the synonym ${row.term}`} onClick={() => setDeleting(row)}>
                 <Trash2 aria-hidden="true" className="size-4" />
                 Delete
-              </button>
+              </RowButton>
             ),
           },
         ]}
@@ -89,6 +84,12 @@ export function AddSynonymForm({
   const [failure, setFailure] = useState<string | null>(null);
   const add = useAddSynonym();
 
+  const bind = (name: 'term' | 'replacement', value: string, set: (value: string) => void) => ({
+    value,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(event.target.value),
+    error: errors[name],
+  });
+
   function submit(event: FormEvent) {
     event.preventDefault();
     setFailure(null);
@@ -127,19 +128,11 @@ export function AddSynonymForm({
           <FormAlert message={failure} />
         </div>
       ) : null}
-      <TextField
-        label="Term"
-        value={term}
-        onChange={(event) => setTerm(event.target.value)}
-        error={errors.term}
-        hint="What shoppers type, e.g. loo"
-      />
+      <TextField label="Term" hint="What shoppers type, e.g. loo" {...bind('term', term, setTerm)} />
       <TextField
         label="Searched as"
-        value={replacement}
-        onChange={(event) => setReplacement(event.target.value)}
-        error={errors.replacement}
         hint="What the mall calls it, e.g. toilets"
+        {...bind('replacement', replacement, setReplacement)}
       />
       <Button type="submit" disabled={add.isPending} className="sm:mt-7">
         Add synonym

@@ -5,6 +5,7 @@ import { MANAGER_INVITE_MESSAGES } from '../../../shared/managers';
 import { AuthHeading } from '../../components/auth-heading';
 import { Button, buttonClass } from '../../components/ui/button';
 import { FormAlert } from '../../components/ui/form-alert';
+import { IconTile } from '../../components/ui/icon-tile';
 import { acceptInvite, previewInvite } from '../../features/managers';
 import { errorMessage } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
@@ -205,9 +206,7 @@ function InviteMessage({ title, children }: { title: string; children: React.Rea
   return (
     <div className="space-y-5">
       <div className="flex justify-center">
-        <span className="flex size-12 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">
-          <Store aria-hidden="true" className="size-6" />
-        </span>
+        <IconTile icon={Store} />
       </div>
       <AuthHeading title={title} subtitle="Shop manager invitation" />
       {children}

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Info } from 'lucide-react';
 import { useParams } from 'react-router';
 import type { ReviewedOffer } from '../../../shared/offer';
 import { EntityFormPage } from '../../components/entity-form';
-import { managedOfferQuery, OfferReviewStatus } from '../../features/managers';
+import { managedOfferQuery, OfferReviewStatus, sentForApproval } from '../../features/managers';
 import { OfferForm } from '../../features/offers/forms';
 import { settingsQuery } from '../../features/settings';
 import { shopQuery } from '../../features/shops';
@@ -34,21 +33,12 @@ export function ManagedOfferFormPage() {
     >
       {(record) => (
         <OfferForm
+          {...sentForApproval({ noun: 'offer', audience: 'shoppers', what: 'terms' }, live)}
           offer={record ? termsToEdit(record) : undefined}
           today={settings.data?.today ?? ''}
           shops={[]}
           listPath={back}
           fixedShop={{ id: shopId, name: shop.data?.name ?? '' }}
-          submitLabel="Send for approval"
-          done={{ created: 'Offer sent for approval', updated: 'Change sent for approval' }}
-          note={
-            <p className="flex items-start gap-2 rounded-lg border border-indigo-200 bg-indigo-50 px-3 py-2.5 text-sm text-indigo-900">
-              <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-              {live
-                ? 'This offer is live. Your change goes live after the mall office approves it; shoppers see the current terms until then.'
-                : 'The offer goes live after the mall office approves it. Shoppers do not see it until then.'}
-            </p>
-          }
         />
       )}
     </EntityFormPage>

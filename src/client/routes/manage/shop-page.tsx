@@ -8,7 +8,7 @@ import { RecordNotFound } from '../../components/admin-page';
 import { buttonClass } from '../../components/ui/button';
 import { EmptyState, QueryView, SkeletonCards } from '../../components/ui/query-states';
 import { AuditTrail } from '../../features/audit';
-import { formatWhen, managedEventsQuery } from '../../features/events';
+import { EventsView, formatWhen, managedEventsQuery } from '../../features/events';
 import { ShopNumbers } from '../../features/insights';
 import {
   MANAGED_ACTIVITY_PAGE_SIZE,
@@ -222,12 +222,9 @@ function ManagedEvents({ shopId }: { shopId: string }) {
       description="A new event, or a change to a live one, goes live after the mall office approves it."
       add={{ to: `/manage/shops/${shopId}/events/new`, label: 'Add event' }}
     >
-      <QueryView
+      <EventsView
         query={events}
-        loading={
-          <SkeletonCards count={1} className="space-y-3" label="Loading events" card="h-28 rounded-2xl" />
-        }
-        isEmpty={(data) => data.items.length === 0}
+        placeholders={[1, 'h-28 rounded-2xl']}
         empty={
           <EmptyState
             title="This shop has no events yet."
@@ -235,29 +232,25 @@ function ManagedEvents({ shopId }: { shopId: string }) {
           />
         }
       >
-        {(data) => (
-          <ul aria-label="Events" className="space-y-3">
-            {data.items.map((event) => (
-              <ManagedItem
-                key={event.id}
-                title={event.title}
-                detail={formatWhen(event)}
-                editTo={`/manage/shops/${shopId}/events/${event.id}`}
-              >
-                <p className="text-sm font-medium text-slate-700">
-                  {event.review?.state === 'sent_back'
-                    ? `Sent back: ${event.review.comment ?? ''}`
-                    : event.review?.state === 'pending'
-                      ? event.approved
-                        ? 'Live; your change is waiting for approval'
-                        : 'Waiting for approval'
-                      : 'Live'}
-                </p>
-              </ManagedItem>
-            ))}
-          </ul>
+        {(event) => (
+          <ManagedItem
+            key={event.id}
+            title={event.title}
+            detail={formatWhen(event)}
+            editTo={`/manage/shops/${shopId}/events/${event.id}`}
+          >
+            <p className="text-sm font-medium text-slate-700">
+              {event.review?.state === 'sent_back'
+                ? `Sent back: ${event.review.comment ?? ''}`
+                : event.review?.state === 'pending'
+                  ? event.approved
+                    ? 'Live; your change is waiting for approval'
+                    : 'Waiting for approval'
+                  : 'Live'}
+            </p>
+          </ManagedItem>
         )}
-      </QueryView>
+      </EventsView>
     </ManagedSection>
   );
 }

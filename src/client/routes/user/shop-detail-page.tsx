@@ -3,6 +3,7 @@ import { ArrowLeft, Package, Percent, Store } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, type Params, useLocation, useParams } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
+import { IconTile } from '../../components/ui/icon-tile';
 import { LoadingStatus } from '../../components/ui/loading-status';
 import { PagedList } from '../../components/ui/paged-list';
 import { PageSection } from '../../components/ui/panel';
@@ -133,9 +134,7 @@ export function ShopDetailPage() {
 function ShopNotFound() {
   return (
     <div className="mx-auto flex max-w-md flex-col items-center rounded-2xl border border-slate-200 bg-white px-6 py-12 text-center shadow-sm">
-      <div className="mb-4 flex size-14 items-center justify-center rounded-full bg-slate-100 text-slate-500">
-        <Store aria-hidden="true" className="size-7" />
-      </div>
+      <IconTile icon={Store} tone="slate" size="xl" className="mb-4" />
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Shop not found</h1>
       <p className="mt-2 text-slate-600">This shop does not exist or is no longer in the mall.</p>
       <Link to={useDirectoryArea().shops} className={buttonClass('primary', 'md', 'mt-6 min-h-10')}>
