@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InsightsReport, ShopInsights, Synonym } from '../../../shared/insights';
@@ -119,6 +120,39 @@ describe('synonyms', () => {
     expect((await d.call(d.admin, 'DELETE', `/api/synonyms/${synonym.id}`)).statusCode).toBe(204);
     const gone = await d.call(d.user, 'GET', `/api/search?q=${q}`);
     expect(gone.json().shops.items.map((s: { id: string }) => s.id)).not.toContain(shop.id);
+  });
+
+  it("the day's report shows a search that found nothing finds something once a synonym is added", async () => {
+    // A word the mall has only in this shop's name, and a term that finds nothing (no typo of any word).
+    const word = `kiteflyer${randomBytes(3).toString('hex').replace(/\d/g, 'k')}`;
+    const shop = await d.shop({ name: `${word} ${uniqueName('Kites')}` });
+    const term = `zqxj${randomBytes(4).toString('hex')}`;
+    const search = { kind: 'search', q: term, shops: 0, products: 0, offers: 0, didYouMean: false };
+    // Three sessions (SEARCH_MIN_SESSIONS), many searches each: the text is kept and ranks high among
+    // the empty ones (the report lists the first EMPTY_ROWS).
+    const many = Array.from({ length: 20 }, () => search);
+    await report(many);
+    await report(many, { address: '198.51.100.21' });
+    await report(many, { address: '198.51.100.22' });
+    const day = `/api/insights?from=${d.today()}&to=${d.today()}`;
+    const emptyRow = async () => {
+      await t.app.insights?.flush();
+      const response = await d.call(d.admin, 'GET', day);
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as InsightsReport).emptySearches.find((row) => row.text === term);
+    };
+    expect(await emptyRow()).toMatchObject({ searches: 60, findsNow: 0 });
+
+    const added = await d.call(d.admin, 'POST', '/api/synonyms', { term, replacement: word });
+    expect(added.statusCode, added.body).toBe(201);
+
+    // The same day's report, read again: the counts are the day's (still found nothing then), what the
+    // text finds is now's — the shop, and no "closest word" any more (it finds something).
+    const now = await emptyRow();
+    expect(now).toMatchObject({ searches: 60, closest: null });
+    expect(now?.findsNow).toBeGreaterThan(0);
+    const found = await d.call(d.user, 'GET', `/api/search?q=${term}`);
+    expect(found.json().shops.items.map((s: { id: string }) => s.id)).toContain(shop.id);
   });
 
   it('refuses a term with no letter, and a term that is its own replacement', async () => {
