@@ -94,5 +94,8 @@ describe("docs/api.md's generated route table", () => {
     expect(whoMayCall({ action: 'read', resource: 'membership' })).toBe('signed in');
     expect(whoMayCall({ action: 'delete', resource: 'shop' })).toBe('admin');
     expect(whoMayCall({ action: 'update', resource: 'product' })).toBe('shop manager (own shop), admin');
+    // A shop's insights are its managers' too; the mall's (asked with no shop) the office's alone.
+    expect(whoMayCall({ action: 'read', resource: 'insights' })).toBe('shop manager (own shop), admin');
+    expect(whoMayCall({ action: 'read', resource: 'insights', record: {} })).toBe('admin');
   });
 });

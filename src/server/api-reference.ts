@@ -21,8 +21,9 @@ const WHO: { name: string; actor: Actor }[] = [
 
 export function whoMayCall(permission: Permission | undefined): string {
   if (!permission) return 'anyone';
-  const { action, resource } = permission;
-  const allowed = WHO.filter(({ actor }) => can(actor, action, resource));
+  const { action, resource, record } = permission;
+  // A route about one record for every call (the mall's own, `{}`) is asked with it, as its guard asks.
+  const allowed = WHO.filter(({ actor }) => can(actor, action, resource, record));
   // A visitor too, while the public directory is on (MALL_PUBLIC_DIRECTORY, docs/decisions/034).
   if (allowed.length === WHO.length && visitorMay(action, resource, true)) return 'anyone (public directory)';
   if (allowed.length === WHO.length) return 'signed in';
@@ -30,7 +31,7 @@ export function whoMayCall(permission: Permission | undefined): string {
     allowed
       .map(({ name, actor }) =>
         // A rule that looks at the record's shop: a manager of that shop only.
-        actor.managedShopIds && !can(actor, action, resource, { shopId: 'another' })
+        actor.managedShopIds && !record && !can(actor, action, resource, { shopId: 'another' })
           ? `${name} (own shop)`
           : name,
       )

@@ -84,6 +84,12 @@ export const MANAGER_SHOP_FIELDS: readonly string[] = [
 export interface Permission {
   action: Action;
   resource: Resource;
+  /**
+   * The record every call of the route is about, when its path names none: `{}` for the mall's own (no
+   * shop's), so a rule about a shop's own refuses at the guard — a manager reads their shop's insights,
+   * not the mall's report. Unset: the route asks again once it has loaded the record.
+   */
+  record?: PermissionRecord;
 }
 
 /** The directory shoppers browse: every signed-in person reads it (spec: the directory is for members). */

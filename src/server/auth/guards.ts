@@ -102,7 +102,7 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
  * not allowed → 403). Rules that depend on the record itself are asked again once it is loaded.
  */
 export function authorize(
-  { action, resource }: Permission,
+  { action, resource, record }: Permission,
   publicDirectory = false,
 ): onRequestAsyncHookHandler {
   return async (request) => {
@@ -110,7 +110,7 @@ export function authorize(
       if (visitorMay(action, resource, publicDirectory)) return;
       throw unauthenticated();
     }
-    if (!can(request.user, action, resource)) throw forbidden(refusal(action, resource));
+    if (!can(request.user, action, resource, record)) throw forbidden(refusal(action, resource));
   };
 }
 
