@@ -9,11 +9,12 @@
 // embedded database in a fresh temp folder, with MALL_INSIGHTS_FLUSH_MS=--flush-ms; registers an admin
 // and takes a demo shop. Then --kills times: --connections senders report views of the shop
 // (POST /api/insights/hits, one view a request, a browser's user agent), each acknowledged (204) view
-// noted with its time; 1.5–4 s in, the whole process group is SIGKILLed; the server is started again and
-// the shop's views are read back (GET /api/insights/shops/:id). Fails when more were stored than
-// acknowledged (a view counted twice, or one that was refused), or when the views lost exceed those
-// acknowledged in the window before the kill: the flush interval plus one second (a flush under way at
-// the kill, whose transaction did not commit). Prints a line per kill and
+// noted with its time; 1.5 s plus up to the longer of 2.5 s and two flush intervals in (so a kill may
+// come after a flush with the server's 5 s default too), the whole process group is SIGKILLed; the
+// server is started again and the shop's views are read back (GET /api/insights/shops/:id). Fails when
+// more were stored than acknowledged (a view counted twice, or one that was refused), or when the views
+// lost exceed those acknowledged in the window before the kill: the flush interval plus one second (a
+// flush under way at the kill, whose transaction did not commit). Prints a line per kill and
 // `kill9-insights: N kills, A acknowledged, S stored, L lost (at most W in the windows)`.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -104,7 +105,8 @@ try {
     const senders = Array.from({ length: CONNECTIONS }, async () => {
       while (sending) if (await view(server.port, shopId)) acks.push(performance.now());
     });
-    await sleep(1_500 + random.next() * 2_500);
+    // Past a flush or two, or before the first: what was flushed stays, only the window after it is lost.
+    await sleep(1_500 + random.next() * Math.max(2_500, 2 * FLUSH_MS));
     const killedAt = performance.now();
     await server.kill();
     sending = false;
