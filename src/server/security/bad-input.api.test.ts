@@ -1602,6 +1602,47 @@ describe("bad query strings on the events' reads are refused with their message,
 });
 
 // ---------------------------------------------------------------------------------------------------
+// Insights' reads (issue 34, docs/decisions/035): the mall's report and a shop's numbers
+
+describe("bad query strings on insights' reads are refused with their message, for both reads", () => {
+  const BOTH = ['', '/shops/:id'];
+  const CASES: Array<[label: string, routes: string[], query: string, message: string | null]> = [
+    ['a date that is not one', BOTH, 'from=soon', 'Enter a date as YYYY-MM-DD'],
+    ['a day no month has', BOTH, 'from=2026-02-30', 'Enter a real date'],
+    ['an end on a day no month has', BOTH, 'to=2026-13-01', 'Enter a real date'],
+    ['to before from', BOTH, 'from=2026-03-02&to=2026-03-01', 'From must be before To'],
+    ['a range of 367 days', BOTH, 'from=2026-01-01&to=2027-01-02', 'A range of at most 366 days'],
+    ['a date twice', BOTH, 'from=2026-03-01&from=2026-03-02', null],
+    ['an unknown parameter', BOTH, 'sort=views', null],
+  ];
+  const cases = CASES.flatMap(([label, routes, query, message]) =>
+    routes.map((route) => [`/api/insights${route}?${query}: ${label}`, route, query, message] as const),
+  );
+  it.each(cases)('%s: 400', async (_title, route, query, message) => {
+    // Nothing counted waits to be written: a flush now cannot land between the two counts.
+    await t.app.insights?.flush();
+    const before = await rowCounts();
+    const url = `/api/insights${route.replace(':id', fx.shop.id)}?${query}`;
+    const response = await d.call(d.admin, 'GET', url);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(400);
+    const { error } = response.json() as ApiErrorBody;
+    expect(error.code).toBe('VALIDATION');
+    if (message) expect(error.message).toBe(message);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it('a shop id that cannot be one: 404 "Shop not found", as for every path id', async () => {
+    const before = await rowCounts();
+    for (const as of [d.admin, fx.manager]) {
+      const response = await d.call(as, 'GET', '/api/insights/shops/not-a-uuid');
+      expect(response.statusCode, response.body).toBe(404);
+      expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Shop not found' } });
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
 // Import files (POST /api/imports, docs/decisions/022): a file that cannot be read is a 4xx naming why
 
 describe('a bad import file is refused with its reason, never a 5xx, and stores no run', () => {
