@@ -85,6 +85,7 @@ export async function createTestApp(
     | 'sessionCache'
     | 'logger'
     | 'publicDirectory'
+    | 'insights'
     | 'insightsFlushMs'
   > = {},
 ): Promise<TestApp> {
@@ -112,6 +113,7 @@ export async function createTestApp(
     sessionCache: options.sessionCache,
     logger: options.logger,
     publicDirectory: options.publicDirectory,
+    insights: options.insights,
     insightsFlushMs: options.insightsFlushMs,
     onUndeclaredStatus: (answer) => undeclared.record(answer),
   });

@@ -84,6 +84,24 @@ describe('counting', () => {
     expect((await report([{ kind: 'shop_view', id: 'not-a-uuid' }])).statusCode).toBe(400);
     expect((await report([])).statusCode).toBe(400);
   });
+
+  it('with counting off (MALL_INSIGHTS=off) a hit is still answered 204, and nothing is counted', async () => {
+    const off = await createTestApp({ insights: false });
+    try {
+      expect(off.app.insights).toBeNull();
+      const response = await off.app.inject({
+        method: 'POST',
+        url: '/api/insights/hits',
+        payload: { hits: [{ kind: 'open_now' }] },
+        headers: { 'user-agent': BROWSER },
+      });
+      expect(response.statusCode, response.body).toBe(204);
+      const { rows } = await off.database.pool.query('select count(*)::int as n from insight_counts');
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await off.close();
+    }
+  });
 });
 
 describe('synonyms', () => {
