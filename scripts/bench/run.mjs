@@ -1019,7 +1019,7 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
       id: 'insights-hits',
       group: 'insights',
       label:
-        'views reported: POST /api/insights/hits (one view each); queries/request × 1,000 = statements per 1,000 views',
+        'views reported: POST /api/insights/hits (one view each); queries: statements per request (per 1,000 views)',
       method: 'POST',
       headers: { 'user-agent': BROWSER_AGENT },
       paths: ['/api/insights/hits'],
@@ -1897,6 +1897,17 @@ function fmt(value, digits = 1) {
   return Number(value).toFixed(digits);
 }
 
+/**
+ * A row's database queries per request; insights' rows also per 1,000 requests — statements per 1,000
+ * views, issue 34's figure: a flush every MALL_INSIGHTS_FLUSH_MS rounds to 0.000 per request.
+ */
+function queriesCell(row) {
+  if (row.queriesPerRequest === undefined) return '—';
+  const perRequest = fmt(row.queriesPerRequest, 3);
+  if (row.group !== 'insights') return perRequest;
+  return `${perRequest} (${fmt(row.queriesPerRequest * 1000, 2)} per 1,000)`;
+}
+
 function ratio(value, of) {
   if (!value || !of) return '—';
   return `${(value / of).toFixed(2)}×`;
@@ -1944,7 +1955,7 @@ function table(outcome, other) {
       String(row.errors ?? '—'),
       row.id === 'db' ? '—' : fmt(row.peakRssMb, 0),
       row.loopMaxMs === undefined ? '—' : `${fmt(row.loopMaxMs)} / ${fmt(row.loopP99Ms)}`,
-      row.queriesPerRequest === undefined ? '—' : fmt(row.queriesPerRequest, 3),
+      queriesCell(row),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   });
