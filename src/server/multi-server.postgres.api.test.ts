@@ -251,6 +251,40 @@ describe('two servers on one PostgreSQL', () => {
     expect((await call(b, 'GET', '/api/auth/me', manager.cookie)).json.user.managedShopIds).toEqual([]);
   });
 
+  it("a synonym added through one server is used by the other's search once notified, and its removal too", async () => {
+    const admin = await call(a, 'POST', '/api/auth/register', undefined, {
+      email: uniqueEmail('two-synonym'),
+      password: 'secret-password',
+      role: 'admin',
+      inviteCode: OPERATOR_CODE,
+    });
+    expect(admin.status).toBe(201);
+    const cookie = admin.cookie;
+    const shop = (await call(b, 'GET', '/api/shops?pageSize=1', cookie)).json.items[0];
+    const word =
+      String(shop.name)
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .find((part) => part.length >= 3) ?? '';
+    const term = `zqxj${round()}`;
+    const finds = async (server: Server, q: string) =>
+      (await call(server, 'GET', `/api/search?q=${encodeURIComponent(q)}`, cookie)).json.shops.items.some(
+        (s: { id: string }) => s.id === shop.id,
+      );
+    expect(await finds(b, word)).toBe(true);
+    // The other server has searched (and read the synonyms for its directory version) before the write.
+    expect(await finds(b, term)).toBe(false);
+
+    const added = await call(a, 'POST', '/api/synonyms', cookie, { term, replacement: word });
+    expect(added.status).toBe(201);
+    expect(await finds(a, term)).toBe(true);
+    await eventually(() => finds(b, term), 'the synonym used by the other server');
+
+    expect((await call(b, 'DELETE', `/api/synonyms/${added.json.id}`, cookie)).status).toBe(204);
+    expect(await finds(b, term)).toBe(false);
+    await eventually(async () => !(await finds(a, term)), 'the synonym gone on the other server');
+  });
+
   it('a lockout counted on one server holds on the other', async () => {
     const email = uniqueEmail('two-lock');
     expect(
