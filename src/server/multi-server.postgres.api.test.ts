@@ -155,13 +155,7 @@ describe('two servers on one PostgreSQL', () => {
   });
 
   it('a write through one server is visible at once through it, and within milliseconds through the other', async () => {
-    const admin = await call(a, 'POST', '/api/auth/register', undefined, {
-      email: uniqueEmail('two-admin'),
-      password: 'secret-password',
-      role: 'admin',
-      inviteCode: OPERATOR_CODE,
-    });
-    expect(admin.status).toBe(201);
+    const admin = await registerAdmin(a, 'two-admin');
     const cookie = admin.cookie;
     const first = (await call(b, 'GET', '/api/shops?pageSize=1', cookie)).json.items[0];
     // Warm both servers' caches with the shop and the list.
@@ -205,12 +199,7 @@ describe('two servers on one PostgreSQL', () => {
   });
 
   it('a shop manager removed through one server is refused there at once, and on the other once notified', async () => {
-    const admin = await call(a, 'POST', '/api/auth/register', undefined, {
-      email: uniqueEmail('two-admin'),
-      password: 'secret-password',
-      role: 'admin',
-      inviteCode: OPERATOR_CODE,
-    });
+    const admin = await registerAdmin(a, 'two-admin');
     const shop = (await call(b, 'GET', '/api/shops?pageSize=1', admin.cookie)).json.items[0];
     const invite = await call(a, 'POST', `/api/shops/${shop.id}/manager-invites`, admin.cookie);
     expect(invite.status).toBe(201);
@@ -252,13 +241,7 @@ describe('two servers on one PostgreSQL', () => {
   });
 
   it("a synonym added through one server is used by the other's search once notified, and its removal too", async () => {
-    const admin = await call(a, 'POST', '/api/auth/register', undefined, {
-      email: uniqueEmail('two-synonym'),
-      password: 'secret-password',
-      role: 'admin',
-      inviteCode: OPERATOR_CODE,
-    });
-    expect(admin.status).toBe(201);
+    const admin = await registerAdmin(a, 'two-synonym');
     const cookie = admin.cookie;
     const shop = (await call(b, 'GET', '/api/shops?pageSize=1', cookie)).json.items[0];
     const word =
@@ -316,3 +299,15 @@ describe('two servers on one PostgreSQL', () => {
 });
 
 const round = () => randomBytes(3).toString('hex');
+
+/** A new admin, registered through `server` with the operator's code (201 checked). */
+async function registerAdmin(server: Server, prefix: string) {
+  const admin = await call(server, 'POST', '/api/auth/register', undefined, {
+    email: uniqueEmail(prefix),
+    password: 'secret-password',
+    role: 'admin',
+    inviteCode: OPERATOR_CODE,
+  });
+  expect(admin.status).toBe(201);
+  return admin;
+}
