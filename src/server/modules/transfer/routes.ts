@@ -163,7 +163,11 @@ export const transferRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return runs.get(request.params.id);
+      const run = await runs.get(request.params.id);
+      // The run published in a job process: its changes reach this server's caches by notification. Whoever
+      // reads "done" here and searches next sees the import, not the directory before it.
+      if (run.status === 'done') await app.sessionChanges?.sync();
+      return run;
     },
   );
 
