@@ -4,6 +4,7 @@ import { ArrowLeft, LoaderCircle, Pencil, Plus, SearchX, Trash2 } from 'lucide-r
 import { type ReactNode, type Ref, useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { errorMessage } from '../lib/api';
+import { capitalized } from '../lib/capitalized';
 import { cn } from '../lib/cn';
 import { usePageTitle } from '../lib/page-title';
 import { buttonClass } from './ui/button';
@@ -273,8 +274,6 @@ interface ListFooterProps {
   onPageChange(page: number): void;
   busy: boolean;
 }
-
-const capitalized = (word: string) => `${word[0]?.toUpperCase() ?? ''}${word.slice(1)}`;
 
 /** '24 shops' and Previous / 'Page 1 of 2' / Next. */
 function ListFooter({

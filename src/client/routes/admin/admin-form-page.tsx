@@ -1,5 +1,6 @@
 import { EntityFormPage, type EntityFormPageProps } from '../../components/entity-form';
 import { LastChanged } from '../../features/audit';
+import { capitalized } from '../../lib/capitalized';
 
 type Kind = 'shop' | 'product' | 'offer' | 'event';
 
@@ -15,7 +16,7 @@ export function AdminFormPage<R>({
   return (
     <EntityFormPage
       {...props}
-      noun={`${kind[0]?.toUpperCase()}${kind.slice(1)}`}
+      noun={capitalized(kind)}
       listPath={`/admin/${list}`}
       backText={`Back to ${list}`}
       aside={props.id ? <LastChanged entityType={kind} entityId={props.id} /> : null}
