@@ -215,8 +215,16 @@ describe("a shop's numbers", () => {
     expect((await d.call(otherManager, 'GET', `/api/insights/shops/${shop.id}`)).statusCode).toBe(403);
     expect((await d.call(manager, 'GET', `/api/insights/shops/${other.id}`)).statusCode).toBe(403);
     expect((await d.call(d.user, 'GET', `/api/insights/shops/${shop.id}`)).statusCode).toBe(403);
-    // The mall's report is the office's alone.
-    expect((await d.call(manager, 'GET', '/api/insights')).statusCode).toBe(403);
+    // A shop's id in capitals names no shop of theirs: refused, their own shop's too.
+    expect((await d.call(manager, 'GET', `/api/insights/shops/${other.id.toUpperCase()}`)).statusCode).toBe(
+      403,
+    );
+    expect((await d.call(manager, 'GET', `/api/insights/shops/${shop.id.toUpperCase()}`)).statusCode).toBe(
+      403,
+    );
+    // The mall's report is the office's alone, however the path is spelt.
+    for (const path of ['/api/insights', '/api/insights/', '/api/insights?from=2026-11-01'])
+      expect((await d.call(manager, 'GET', path)).statusCode, path).toBe(403);
     expect((await d.call(d.admin, 'GET', `/api/insights/shops/${shop.id}`)).statusCode).toBe(200);
   });
 
