@@ -33,13 +33,16 @@ function sendOverloaded(reply: FastifyReply) {
 export async function registerOverloadGuards(app: FastifyInstance, options: OverloadOptions): Promise<void> {
   const lag = options.maxEventLoopDelayMs > 0 ? watchEventLoopLag(options.sampleIntervalMs) : null;
   if (lag) app.addHook('onClose', async () => lag.stop());
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback, not an async hook: it decides at once, and a promise per request was a measurable part
+  // of a cached page's cost (docs/decisions/043). Answering, it does not call done().
+  app.addHook('onRequest', (request, reply, done) => {
     // A public page's own in-process reads: the page's request was let in, and refusing its reads would
     // only draw the page as an error (pages/renderer.ts).
-    if (isRenderRead(request)) return;
-    if (lag && lag.delayMs() > options.maxEventLoopDelayMs) return sendOverloaded(reply);
-    if (request.routeOptions.url === '/api/health') return;
-    if (options.pool.waitingCount >= options.maxDbQueue) return sendOverloaded(reply);
+    if (isRenderRead(request)) return done();
+    if (lag && lag.delayMs() > options.maxEventLoopDelayMs) return void sendOverloaded(reply);
+    if (request.routeOptions.url === '/api/health') return done();
+    if (options.pool.waitingCount >= options.maxDbQueue) return void sendOverloaded(reply);
+    done();
   });
 }
 

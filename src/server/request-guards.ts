@@ -54,9 +54,10 @@ export function registerRequestGuards(app: FastifyInstance): void {
     }
   });
   // Every write, whatever its path and however it is spelt: no page route takes a write either.
-  app.addHook('onRequest', async (request) => {
-    if (isCrossSiteWrite(request)) {
-      throw new HttpError(403, 'CROSS_SITE', 'This request came from another site and was refused');
-    }
+  // A callback, not an async hook: the test is synchronous (docs/decisions/043).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (isCrossSiteWrite(request))
+      return done(new HttpError(403, 'CROSS_SITE', 'This request came from another site and was refused'));
+    done();
   });
 }

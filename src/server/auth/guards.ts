@@ -64,11 +64,7 @@ export const sessionPlugin = fp<{
     if (listener && methods.some((m) => !['GET', 'HEAD', 'OPTIONS'].includes(m)))
       route.onSend = [[route.onSend ?? []].flat(), syncBeforeAnswering(listener)].flat();
   });
-  app.addHook('onRequest', async (request) => {
-    // Only for API routes the router matched (an unknown path needs no person), and not for the health
-    // check, which answers load balancers who have no session.
-    const route = matchedRoute(request);
-    if (!route?.startsWith('/api/') || isProbe(request)) return;
+  const identify = async (request: FastifyRequest) => {
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? await resolveSession(token, now()) : null;
     request.user = session?.user ?? null;
@@ -76,6 +72,15 @@ export const sessionPlugin = fp<{
     // A visitor's cacheable read (the public directory) keys on the version too.
     if (!session && request.routeOptions.config?.cache)
       request.catalogVersion = await resolveCatalogVersion();
+  };
+  // A callback that waits only when there is someone to look up: pages and files go on at once
+  // (a promise per request was a measurable part of a cached page's cost: docs/decisions/043).
+  app.addHook('onRequest', (request, _reply, done) => {
+    // Only for API routes the router matched (an unknown path needs no person), and not for the health
+    // check, which answers load balancers who have no session.
+    const route = matchedRoute(request);
+    if (!route?.startsWith('/api/') || isProbe(request)) return done();
+    identify(request).then(() => done(), done);
   });
   app.decorate('catalogVersion', resolveCatalogVersion);
 });

@@ -88,6 +88,7 @@ export type RenderPage = ((url: string) => Promise<RenderedPage>) & {
 export function pageRenderer(app: FastifyInstance): RenderPage {
   let loading: Promise<RendererModule> | undefined;
   const clients = new AsyncLocalStorage<unknown>();
+  let rendering = 0;
   const load = () => {
     loading ??= loadModule().then((module) => {
       module.installRenderer({
@@ -103,7 +104,18 @@ export function pageRenderer(app: FastifyInstance): RenderPage {
           });
         },
         current: () => clients.getStore(),
-        run: (client, render) => clients.run(client, render),
+        run: async (client, render) => {
+          rendering += 1;
+          try {
+            return await clients.run(client, render);
+          } finally {
+            rendering -= 1;
+            // On Node 20 a live AsyncLocalStorage keeps a promise hook on every promise of the process:
+            // ~30% more CPU on every request, not only the renders' (docs/decisions/043). Off between
+            // renders; the next run() turns it on again.
+            if (rendering === 0) clients.disable();
+          }
+        },
       });
       return module;
     });

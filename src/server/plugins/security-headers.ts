@@ -1,8 +1,10 @@
 // The security headers on every answer (docs/security.md, docs/decisions/010): helmet's CSP,
-// X-Frame-Options and the rest on every request the hooks see, HSTS on those served over HTTPS, and the
-// same headers on the errors Fastify answers before routing, which skip the hooks.
+// X-Frame-Options and the rest (taken from helmet once: docs/decisions/043) on every request the hooks
+// see, HSTS on those served over HTTPS, and the same headers on the errors Fastify answers before
+// routing, which skip the hooks.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { FastifyReply, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -17,7 +19,7 @@ let helmetMiddleware: HelmetMiddleware | undefined;
  * Helmet's middleware, built on first use and kept (@fastify/helmet rebuilt it, and re-parsed the CSP, on
  * every request): the hook and the framework errors' handler share it.
  */
-function securityHeaderWriter(): HelmetMiddleware {
+export function securityHeaderWriter(): HelmetMiddleware {
   helmetMiddleware ??= helmet({
     // Every directive written out (helmet's defaults off), exactly as docs/security.md lists them.
     contentSecurityPolicy: {
@@ -55,22 +57,55 @@ function securityHeaderWriter(): HelmetMiddleware {
  */
 export const answerFrameworkError: NonNullable<FastifyServerOptions['frameworkErrors']> = (
   error,
-  request,
+  _request,
   reply,
-) =>
-  securityHeaderWriter()(request.raw, reply.raw, () =>
-    sendFrameworkError(error, reply as unknown as FastifyReply),
-  );
+) => {
+  reply.headers(securityHeaders());
+  sendFrameworkError(error, reply as unknown as FastifyReply);
+};
+
+let headersTaken: Readonly<Record<string, string>> | undefined;
+
+/**
+ * The headers helmet writes with our settings, taken from helmet once: they depend on no request (no
+ * nonce, no per-request directive), so every answer gets this same list, set as Fastify's own reply
+ * headers. Running helmet's twelve middlewares on each request (each a `setHeader`, which also moves
+ * Node onto its slower header path) cost more than the rest of a cached page's hooks together
+ * (docs/decisions/043).
+ */
+export function securityHeaders(): Readonly<Record<string, string>> {
+  if (headersTaken) return headersTaken;
+  const taken: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: unknown) {
+      taken[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete taken[name.toLowerCase()];
+    },
+  };
+  let finished = false;
+  securityHeaderWriter()({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+    finished = true;
+  });
+  // helmet's middlewares are synchronous today; if a release ever makes one wait, say so rather than
+  // send answers without its headers.
+  if (!finished)
+    throw new Error('helmet did not finish at once: update src/server/plugins/security-headers.ts');
+  headersTaken = Object.freeze(taken);
+  return headersTaken;
+}
 
 /** The security headers on every answer the hooks see; register it before any hook that may answer. */
 export const securityHeadersPlugin = fp(
   async (app) => {
-    const writeHeaders = securityHeaderWriter();
+    const headers = securityHeaders();
     app.addHook('onRequest', (request, reply, done) => {
-      writeHeaders(request.raw, reply.raw, () => done());
-    });
-    app.addHook('onSend', async (request, reply) => {
+      reply.headers(headers);
+      // HSTS here, not in an onSend hook: an async hook on every answer costs more than this test.
       if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=15552000');
+      done();
     });
   },
   { name: 'security-headers' },
