@@ -3,7 +3,7 @@
 //
 //   node scripts/bench/run.mjs [--duration 10] [--warmup 5] [--connections 50]
 //        [--only postgres|embedded] [--quick] [--read-cache on|off] [--no-write]
-//        [--flood-only | --writes-only]
+//        [--flood-only | --writes-only] [--loader wrk|autocannon]
 //
 // For each database — PostgreSQL (DATABASE_URL when set, else a throwaway cluster started here), then
 // the embedded one (the PostgreSQL server the app starts itself on a temp MALL_DATA_DIR) — it:
@@ -13,7 +13,8 @@
 //     concurrent clients with no HTTP;
 //  3. starts the BUILT server (a copy of dist/server) with MALL_RATE_LIMIT=off, MALL_DEMO_DATA=off,
 //     MALL_BENCH_ROUTES=1 and a known admin invite code, registers an admin and a shopper, and loads
-//     each route with autocannon after a warm-up: the framework ceiling (/api/bench/constant), shopper
+//     each route after a warm-up (GET rows with wrk when it is installed, the rest with autocannon:
+//     see "Load"): the framework ceiling (/api/bench/constant), shopper
 //     reads, admin lists and sign-in — one server process for all rows, its memory sampled (VmRSS every
 //     100 ms: the peak during each row; VmHWM for the whole run), its event-loop delay read from
 //     /api/bench/event-loop around each row;
@@ -127,6 +128,9 @@ const USAGE = `Usage: node scripts/bench/run.mjs [options]   (npm run bench -- [
   --duration S       seconds of load per row (default 10; --quick: 3)
   --warmup S         seconds of warm-up per row, not measured (default 5; --quick: 1)
   --connections N    concurrent connections (default 50; sign-in uses at most 8)
+  --loader L         wrk or autocannon: what loads the GET rows without a body (default: wrk when it is
+                     on PATH, apt install wrk; else autocannon). Writes, sign-ins and views reported
+                     (bodies) are always autocannon's
   --only DB          postgres or embedded (default: both, PostgreSQL first)
   --quick            a short smoke run: 3 s rows, 1 s warm-ups, 3 start-up samples
   --read-cache on|off  the server's read cache (default on, as in production)
@@ -172,6 +176,7 @@ try {
       rows: { type: 'string' },
       'import-rows': { type: 'string' },
       'import-shops': { type: 'string' },
+      loader: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -221,6 +226,21 @@ if (options.only && !['postgres', 'embedded'].includes(options.only)) {
   console.error(`--only must be postgres or embedded\n\n${USAGE}`);
   process.exit(2);
 }
+if (options.loader && !['wrk', 'autocannon'].includes(options.loader)) {
+  console.error(`--loader must be wrk or autocannon\n\n${USAGE}`);
+  process.exit(2);
+}
+/** wrk's version when it is on PATH (`wrk -v`: "wrk debian/4.1.0-3+b2 [epoll] …", exit code 1), or null. */
+const wrkVersion = (() => {
+  const run = spawnSync('wrk', ['-v'], { encoding: 'utf8' });
+  return run.error ? null : (/^wrk (\S+)/.exec(run.stdout)?.[1] ?? 'unknown version');
+})();
+if (options.loader === 'wrk' && !wrkVersion) {
+  console.error('--loader wrk: wrk is not on PATH (Debian/Ubuntu: apt install wrk)');
+  process.exit(2);
+}
+/** What loads the GET rows without a body: wrk when installed, unless --loader autocannon. */
+const getLoader = options.loader ?? (wrkVersion ? 'wrk' : 'autocannon');
 const databases = options.only ? [options.only] : ['postgres', 'embedded'];
 const importRows = Number(options['import-rows'] ?? (options.quick ? 20_000 : 200_000));
 const importShops = Number(options['import-shops'] ?? (options.quick ? 200 : 2000));
@@ -351,7 +371,7 @@ function machineInfo() {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// HTTP to the server (set-up calls; the load itself is autocannon's)
+// HTTP to the server (set-up calls; the load itself is wrk's or autocannon's, below)
 
 async function call(port, method, urlPath, { cookie, body } = {}) {
   const headers = {};
@@ -451,7 +471,7 @@ async function getOk(port, urlPath, cookie) {
 }
 
 /**
- * Waits until the server has worked off what the last load left queued (autocannon stops sending at the
+ * Waits until the server has worked off what the last load left queued (the load stops sending at the
  * end of a row, but the server still answers the requests in flight): /api/health queues behind them
  * for one of the pool's connections. Keeps one row's backlog out of the next row's figures.
  */
@@ -553,13 +573,32 @@ class Server {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Load with autocannon
+// Load: wrk or autocannon
+//
+// The load generator shares the 2 cores with the server. autocannon runs in this process and reads every
+// answer's body in JavaScript, so on byte-heavy rows it saturated first: bare Fastify sending a cached
+// page's 7.7 KB did a third of its constant-JSON rate under autocannon, 94–98% of it under wrk (C, with
+// LuaJIT scripting; bench/public-pages.md's notes). So the GET rows without a body go to wrk when it is
+// installed, with one thread (the server has the other core). Requests with a body (writes, sign-ins,
+// views reported: a body per request) stay with autocannon. Either way the callers get
+// { result, latencies, loader }: `result` with autocannon's fields that they read (2xx, duration in
+// seconds, errors, timeouts, non2xx, statusCodeStats), `latencies` the answers' in ms.
 
 /**
- * Loads one route: `next()` gives each request's path. Latencies of 2xx answers are recorded from
- * autocannon's response events, so p95 is exact (autocannon itself reports p97.5 and p99).
+ * Loads one route for `seconds` from `connections` connections: `next()` gives each request's path (wrk
+ * needs a cycle() over a list), `nextBody()` each one's body when the row sends one.
  */
-function cannon(
+function cannon(port, request) {
+  const { method = 'GET', body, nextBody, next } = request;
+  const plainGet = method === 'GET' && body === undefined && !nextBody && next.paths !== undefined;
+  return getLoader === 'wrk' && plainGet ? wrkLoad(port, request) : autocannonLoad(port, request);
+}
+
+/**
+ * cannon() with autocannon. Latencies of 2xx answers are recorded from its response events, so p95 is
+ * exact (autocannon itself reports p97.5 and p99).
+ */
+function autocannonLoad(
   port,
   { next, nextBody, method = 'GET', cookie, body, headers: extra, seconds: duration, connections: conns },
 ) {
@@ -586,12 +625,143 @@ function cannon(
           },
         ],
       },
-      (error, result) => (error ? reject(error) : resolve({ result, latencies })),
+      (error, result) => (error ? reject(error) : resolve({ result, latencies, loader: 'autocannon' })),
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     });
   });
+}
+
+const WRK_SCRIPT = path.join(repoRoot, 'scripts', 'bench', 'wrk.lua');
+/** wrk counts an answer slower than this as a timeout (and leaves it out of the latencies): autocannon's default. */
+const WRK_TIMEOUT_S = 10;
+/** The path lists handed to wrk, each written once (the paired rows load the same list many times). */
+const wrkPathFiles = new Map();
+let wrkDir;
+
+/** A file of `paths`, one a line, for wrk.lua. */
+function wrkPathFile(paths) {
+  let file = wrkPathFiles.get(paths);
+  if (file) return file;
+  // A path goes into the request line as it is: one with a space or a line break would break it.
+  const bad = paths.find((urlPath) => /\s/.test(urlPath));
+  if (bad !== undefined) throw new BenchError(`wrk: a path with white space: ${JSON.stringify(bad)}`);
+  wrkDir ??= makeTempDir(os.tmpdir(), 'super-mall-bench-wrk-');
+  file = path.join(wrkDir, `paths-${wrkPathFiles.size}.txt`);
+  fs.writeFileSync(file, `${paths.join('\n')}\n`);
+  wrkPathFiles.set(paths, file);
+  return file;
+}
+
+/**
+ * cannon() with wrk (scripts/bench/wrk.lua): one thread, the row's headers on every request, its paths
+ * from where `next` stands, and `next` moved on by the requests wrk sent (what next.used() counts with
+ * autocannon: requests per query and repeats stay right). wrk takes whole seconds. Its latencies are of
+ * every answer (wrk does not tell them apart by status; a row with non-2xx answers fails on its errors),
+ * to the µs, as measured: wrk.lua undoes wrk's coordinated-omission correction.
+ */
+function wrkLoad(port, { next, cookie, headers: extra, seconds: duration, connections: conns }) {
+  const headers = { ...extra };
+  if (cookie) headers.cookie = cookie;
+  const args = [
+    '-t1',
+    `-c${conns}`,
+    `-d${Math.max(1, Math.round(duration))}s`,
+    '--latency',
+    '--timeout',
+    `${WRK_TIMEOUT_S}s`,
+    '-s',
+    WRK_SCRIPT,
+    ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+    `http://127.0.0.1:${port}`,
+    '--',
+    wrkPathFile(next.paths),
+    String(next.at()),
+    String(conns),
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawnTracked('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (code, signalName) => {
+      // wrk prints its own summary first; wrk.lua's done() the last line, as JSON.
+      const line = stdout.split('\n').findLast((text) => text.startsWith('{'));
+      if (code !== 0 || !line) {
+        reject(new BenchError(`wrk failed (${code ?? signalName}):\n${stdout}${stderr}`.trim()));
+        return;
+      }
+      const run = JSON.parse(line);
+      if (run.problem) {
+        reject(new BenchError(`wrk.lua: ${run.problem} (--loader autocannon runs without wrk)`));
+        return;
+      }
+      next.advance(run.sent);
+      resolve(wrkResult(run));
+    });
+  });
+}
+
+/** wrk.lua's JSON line as cannon()'s answer. */
+function wrkResult(run) {
+  const statusCodeStats = {};
+  let ok = 0;
+  let non2xx = 0;
+  for (const [code, count] of Object.entries(run.statuses)) {
+    statusCodeStats[code] = { count };
+    if (code.startsWith('2')) ok += count;
+    else non2xx += count;
+  }
+  // The histogram's "µs, count" pairs as one latency per answer, in ms (as autocannon's events give them).
+  const latencies = [];
+  for (let i = 0; i < run.latency.length; i += 2)
+    for (let n = 0; n < run.latency[i + 1]; n++) latencies.push(run.latency[i] / 1000);
+  const { connect, read, write, timeout } = run.errors;
+  return {
+    loader: 'wrk',
+    latencies,
+    result: {
+      '2xx': ok,
+      non2xx,
+      // Socket errors, as autocannon's `errors` (which counts its timeouts once more; wrk's are apart).
+      errors: connect + read + write,
+      timeouts: timeout,
+      duration: run.duration / 1_000_000,
+      statusCodeStats,
+    },
+  };
+}
+
+/** autocannon's version (its package.json), for the reports. */
+const autocannonVersion = (() => {
+  try {
+    const file = path.join(repoRoot, 'node_modules', 'autocannon', 'package.json');
+    return JSON.parse(fs.readFileSync(file, 'utf8')).version;
+  } catch {
+    return 'unknown version';
+  }
+})();
+
+/**
+ * The reports' "Load:" generator, from the loaders that measured their rows (`loaders`: each row's
+ * `loader`): "wrk 4.1.0 (Debian), one thread", "autocannon 9.0.0", or both, each with its rows.
+ */
+function loadersText(loaders) {
+  const used = new Set(loaders.filter(Boolean));
+  if (used.size === 0) used.add(getLoader);
+  // Debian's package says "debian/4.1.0-3+b2"; one built from source "4.2.0".
+  const debian = /^debian\/(\d[\d.]*)/.exec(wrkVersion ?? '');
+  const wrk = `wrk ${debian ? `${debian[1]} (Debian)` : wrkVersion}, one thread`;
+  const ac = `autocannon ${autocannonVersion}`;
+  if (used.has('wrk') && used.has('autocannon')) return `${wrk} (GET rows), ${ac} (requests with a body)`;
+  return used.has('wrk') ? wrk : ac;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -688,6 +858,12 @@ function cycle(paths) {
   const next = () => paths[index++ % paths.length];
   next.used = () => index;
   next.distinct = paths.length;
+  // wrk goes through the list itself: from where it stands, then moved on by what wrk sent.
+  next.paths = paths;
+  next.at = () => index % paths.length;
+  next.advance = (count) => {
+    index += count;
+  };
   return next;
 }
 
@@ -798,7 +974,8 @@ function buildRows({ fixtures, words, cookies, constantPath }) {
   const random = makeRandom(20_261_122);
   const { categoryIds, floorIds, shopIds, shopSlugs, categoryNames } = fixtures;
   const shopperSearchTerms = fixtures.searchTerms;
-  // Lists of paths, generated up front (autocannon asks for one per request: no work in the hot loop).
+  // Lists of paths, generated up front (autocannon asks for one per request: no work in the hot loop;
+  // wrk reads the list from a file).
   const many = (count, make) => Array.from({ length: count }, make);
   const shopList = many(20_000, () => {
     const page = random.next() < 0.2 ? 2 : 1;
@@ -1246,7 +1423,8 @@ async function inTurns(port, { sides: given, label, what, serverPid, postmasterP
     const queriesBefore = await queriesSoFar(port);
     const serverBefore = cpuMs(serverPid);
     const databaseBefore = cpuOf(databasePids());
-    const { result, latencies } = await cannon(port, { ...side.request, seconds: duration });
+    const { result, latencies, loader } = await cannon(port, { ...side.request, seconds: duration });
+    side.loader = loader;
     // Before drained(): its health checks are no part of the requests' cost (the few still in flight are,
     // and are not counted as answered: a slight overestimate of the cost per request, on both sides).
     const serverCpu = cpuMs(serverPid) - serverBefore;
@@ -1305,6 +1483,7 @@ function turnsRow(side) {
     errors: side.errors,
     statusCodes: side.statusCodes,
     ok: side.ok,
+    loader: side.loader,
     peakRssMb: Number.NaN,
   };
 }
@@ -1781,7 +1960,7 @@ async function runDatabase(kind, words) {
       const queriesBefore = await queriesSoFar(port);
       const next = cycle(row.paths);
       const stopSampling = sampleRss(row.bare ? bareFastify.pid() : server.pid);
-      const { result, latencies } = await cannon(rowPort, { ...base, next, seconds: durationS });
+      const { result, latencies, loader } = await cannon(rowPort, { ...base, next, seconds: durationS });
       const peakRssMb = stopSampling();
       const queriesAfter = await queriesSoFar(port);
       await drained(port, row);
@@ -1797,9 +1976,9 @@ async function runDatabase(kind, words) {
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
         p99: percentile(sorted, 99),
-        acP99: result.latency.p99,
         errors: result.errors + result.timeouts + result.non2xx,
         statusCodes: result.statusCodeStats,
+        loader,
         peakRssMb,
         slowestMs: sorted.length > 0 ? sorted[sorted.length - 1] : Number.NaN,
         loopMaxMs: loop?.maxMs,
@@ -2119,6 +2298,11 @@ function checks(outcomes) {
 
 function report(outcomes, machine, startedAt) {
   const postgres = outcomes.find((outcome) => outcome.kind === 'postgres');
+  // Each row's loader, and the sign-in flood's (autocannon: its requests have a body).
+  const loaders = outcomes.flatMap((outcome) => [
+    ...outcome.rows.map((row) => row.loader),
+    outcome.signInFlood && 'autocannon',
+  ]);
   const sections = [];
   sections.push('# Benchmark results\n');
   sections.push(
@@ -2131,7 +2315,7 @@ function report(outcomes, machine, startedAt) {
       `- Machine: ${machine.cpu}, ${machine.cores} cores, ${fmt(machine.ramGb, 1)} GB RAM, ${machine.os}; ` +
         `load average at the start ${machine.load.map((value) => value.toFixed(2)).join(' / ')}`,
       `- Node ${machine.node}; ${outcomes.map((outcome) => outcome.version).join('; ')}`,
-      `- Load: autocannon, ${connections} connections (sign-in: ${Math.min(8, connections)}), ${durationS} s per ` +
+      `- Load: ${loadersText(loaders)}, ${connections} connections (sign-in: ${Math.min(8, connections)}), ${durationS} s per ` +
         `row after a ${warmupS} s warm-up; server read cache ${readCache} (MALL_READ_CACHE)`,
       '- Large mall: 30 categories, 8 floors, 2,000 shops, 20,000 offers, 200,000 products, 300 events ' +
         `(${outcomes
@@ -2145,7 +2329,10 @@ function report(outcomes, machine, startedAt) {
     ].join('\n'),
   );
   sections.push(
-    '\nreq/s counts 2xx answers. p50/p95/p99: latency of 2xx answers, exact (every response recorded). ' +
+    '\nreq/s counts 2xx answers. p50/p95/p99: latency of 2xx answers, exact (every response recorded' +
+      (loaders.includes('wrk')
+        ? '; wrk’s rows: of every answer, to the µs, without wrk’s coordinated-omission correction). '
+        : '). ') +
       'Row 2 runs the shop-list route’s two queries (page + count; one route-equivalent = both) from ' +
       `${connections} concurrent clients with no HTTP. Peak RSS: the server process's VmRSS sampled every ` +
       '100 ms during the row (PostgreSQL’s own processes are not included, the embedded one’s neither: ' +
@@ -2336,6 +2523,13 @@ function publicRowLines(outcome, ids) {
     );
 }
 
+/** The loaders of the rows with these ids, in every outcome (a section's "Load:" line). */
+function sectionLoaders(outcomes, ids) {
+  return outcomes.flatMap((outcome) =>
+    outcome.rows.filter((row) => ids.includes(row.id)).map((row) => row.loader),
+  );
+}
+
 const PUBLIC_TABLE_HEADER = [
   '| database | row | conns | URLs | req/s | ÷ bare Fastify | p50 ms | p95 ms | p99 ms | errors | peak RSS MB | event loop max / p99 ms | queries / request |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -2371,7 +2565,8 @@ function eventsSection(outcomes, machine, startedAt) {
       '`feed-ics`: `/api/events/calendar.ics` (every approved event, one VEVENT each with its RRULE/EXDATE, ' +
       'and the zone’s VTIMEZONE) from the API’s read cache, kept by catalogue version.',
     ...(sizes.length > 0 ? [`- Bytes: ${sizes.join('; ')}.`] : []),
-    `- Load: autocannon, ${durationS} s per row after a ${warmupS} s warm-up, ${connections} connections, no ` +
+    `- Load: ${loadersText(sectionLoaders(outcomes, ['bare', 'bare-page', 'public-shop', ...EVENT_ANCHORS, ...EVENT_ROWS]))}, ` +
+      `${durationS} s per row after a ${warmupS} s warm-up, ${connections} connections, no ` +
       `session, \`accept-encoding: ${BROWSER_ENCODINGS}\`.\n`,
     ...PUBLIC_TABLE_HEADER,
   ];
@@ -2428,7 +2623,8 @@ function publicPagesReport(outcomes, machine, startedAt) {
       `${machine.load.map((value) => value.toFixed(2)).join(' / ')} (shared: other people’s builds and tests ran meanwhile)`,
     `- Node ${machine.node}; ${outcomes.map((outcome) => outcome.version).join('; ')}`,
     '- Large mall: 30 categories, 8 floors, 2,000 shops (100 products each), 20,000 offers, 200,000 products, 300 events.',
-    `- Load: autocannon, ${durationS} s per row after a ${warmupS} s warm-up; ${connections} connections unless ` +
+    `- Load: ${loadersText(sectionLoaders(outcomes, ['bare', 'bare-page', ...PUBLIC_ROWS]))}, ${durationS} s per ` +
+      `row after a ${warmupS} s warm-up; ${connections} connections unless ` +
       `the row says; requests as a visitor’s browser sends them: no session, \`accept-encoding: ${BROWSER_ENCODINGS}\` ` +
       '(the server keeps each page brotli- and gzip-compressed beside the plain one and sends brotli; a page ' +
       'asked for again is brotli’d once more at quality 11 off the event loop, docs/decisions/042).',
@@ -2752,7 +2948,8 @@ function searchSection(outcomes, machine, startedAt) {
       'every `npm run bench` (bench/results.md, row `mall-search-few`): GET /api/search, every group’s first page as ' +
       'the top bar asks, from 4 connections, a term never asked before on every request (a third misspelt), so ' +
       `each one reaches the database; ${durationS} s after a ${warmupS} s warm-up.\n`,
-    `- Date: ${startedAt.toISOString()}; load average at the start ${loadLine(machine.load)} (2 shared cores); Node ${machine.node}\n`,
+    `- Date: ${startedAt.toISOString()}; load average at the start ${loadLine(machine.load)} (2 shared cores); Node ${machine.node}; ` +
+      `load: ${loadersText(sectionLoaders(outcomes, ['mall-search-few']))}\n`,
     '| database | searches/s | p50 ms | p95 ms | p99 ms | errors | repeated searches | target |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
@@ -2819,7 +3016,8 @@ function cachedSection(outcomes, machine, startedAt) {
       `cache, ${connections} connections, ${durationS} s after a ${warmupS} s warm-up. The database is not asked ` +
       '(queries / request ≈ 0), so the ratios should not move with the database: “before” is the 2026-11-24 run ' +
       '(bench/rows-bare-constant-shop-shops.md, PostgreSQL 15 and PGlite).\n',
-    `- Date: ${startedAt.toISOString()}; load average at the start ${loadLine(machine.load)} (2 shared cores); Node ${machine.node}\n`,
+    `- Date: ${startedAt.toISOString()}; load average at the start ${loadLine(machine.load)} (2 shared cores); Node ${machine.node}; ` +
+      `load: ${loadersText(sectionLoaders(outcomes, ['bare', 'constant', 'shop', 'shops']))}\n`,
     '| database | row | req/s | ÷ bare Fastify | before | p99 ms | queries / request |',
     '| --- | --- | --- | --- | --- | --- | --- |',
   ];
