@@ -13,16 +13,12 @@ import { preloadFloorPlan } from './features/floor-plans';
 import { setApiTransport } from './lib/api';
 import { preloadMatches } from './lib/lazy-route';
 import { PageValidityProvider } from './lib/page-validity';
-import { setQueryClientSource } from './lib/query-client';
+import { renderingWith } from './lib/query-client';
 import { routes } from './router';
 
 export interface RenderIo {
   /** The API, in-process (the server's app.inject), as a visitor with no session reads it. */
   fetch: typeof fetch;
-  /** The client of the render in progress (an AsyncLocalStorage's store, kept by the server). */
-  current(): QueryClient | undefined;
-  /** Runs `render` with `client` as the render's client. */
-  run<T>(client: QueryClient, render: () => Promise<T>): Promise<T>;
 }
 
 export interface RenderedPage {
@@ -52,7 +48,6 @@ function PageRouter({ children }: { children: ReactNode }) {
 export function installRenderer(next: RenderIo): void {
   io = next;
   setApiTransport(next.fetch);
-  setQueryClientSource(next.current);
 }
 
 /** Renders the page at `url` (path and query) as its first visit draws it, every read done. */
@@ -64,43 +59,44 @@ export async function renderPage(url: string): Promise<RenderedPage> {
     defaultOptions: { queries: { retry: false, retryOnMount: false, staleTime: 30_000 } },
   });
   const location = new URL(url, 'http://render.invalid');
-  return io.run(client, async () => {
-    const reads: Promise<unknown>[] = [];
-    await preloadMatches(
-      routes,
-      { pathname: location.pathname, search: location.search },
-      { ready: true, user: null },
-      { reads },
-    );
-    // the lazily loaded parts of a screen too: a render draws them rather than their placeholders
-    await Promise.all([...reads, preloadFloorPlan()]);
-    let validUntil = Number.POSITIVE_INFINITY;
-    const validity = {
-      until(instant: number) {
-        validUntil = Math.min(validUntil, instant);
-      },
-    };
-    const rendered = renderToString(
+  const reads: Promise<unknown>[] = [];
+  await preloadMatches(
+    routes,
+    { pathname: location.pathname, search: location.search },
+    { ready: true, user: null },
+    { reads, client },
+  );
+  // the lazily loaded parts of a screen too: a render draws them rather than their placeholders
+  await Promise.all([...reads, preloadFloorPlan()]);
+  let validUntil = Number.POSITIVE_INFINITY;
+  const validity = {
+    until(instant: number) {
+      validUntil = Math.min(validUntil, instant);
+    },
+  };
+  // Synchronous: the `queryClient` the screens import is this render's for exactly this call.
+  const rendered = renderingWith(client, () =>
+    renderToString(
       <RenderUrl.Provider value={`${location.pathname}${location.search}`}>
         <PageValidityProvider value={validity}>
           <AppRoot router={PageRouter} />
         </PageValidityProvider>
       </RenderUrl.Provider>,
-    );
-    // React puts the resource hints it finds first in its output; #root must hold exactly what the
-    // browser's first render makes, or hydration fails (as scripts/prerender.mjs does for the landing).
-    const hints = /^(?:<link [^>]*\/>)*/.exec(rendered)?.[0] ?? '';
-    const failed = client
-      .getQueryCache()
-      .getAll()
-      .some((query) => query.state.status === 'error');
-    return {
-      html: rendered.slice(hints.length),
-      hints,
-      state: dehydrate(client),
-      validUntil,
-      failed,
-      data: (key) => client.getQueryData(key),
-    };
-  });
+    ),
+  );
+  // React puts the resource hints it finds first in its output; #root must hold exactly what the
+  // browser's first render makes, or hydration fails (as scripts/prerender.mjs does for the landing).
+  const hints = /^(?:<link [^>]*\/>)*/.exec(rendered)?.[0] ?? '';
+  const failed = client
+    .getQueryCache()
+    .getAll()
+    .some((query) => query.state.status === 'error');
+  return {
+    html: rendered.slice(hints.length),
+    hints,
+    state: dehydrate(client),
+    validUntil,
+    failed,
+    data: (key) => client.getQueryData(key),
+  };
 }

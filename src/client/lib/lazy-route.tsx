@@ -1,18 +1,20 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy } from 'react';
 import { matchRoutes, type NonIndexRouteObject, type Params, type RouteObject } from 'react-router';
 import type { SessionUser } from '../../shared/auth';
 
 /**
  * A screen's module: the component, and optionally `prefetch`, which starts the screen's reads from its
- * URL's query string and path parameters (react-query's prefetchQuery with the same query options the screen uses).
+ * URL's query string and path parameters (react-query's prefetchQuery with the same query options the screen uses)
+ * into `client`: the server's render names its own; in the browser, the app's one client.
  */
 type ScreenModule<Name extends string> = { [P in Name]: ComponentType } & {
-  prefetch?: (search: URLSearchParams, params: Params) => void | Promise<void>;
+  prefetch?: (search: URLSearchParams, params: Params, client?: QueryClient) => void | Promise<void>;
 };
 
 interface LazyRouteHandle {
   preload(): Promise<unknown>;
-  prefetch(search: URLSearchParams, params: Params): Promise<void>;
+  prefetch(search: URLSearchParams, params: Params, client?: QueryClient): Promise<void>;
 }
 
 /**
@@ -69,7 +71,7 @@ export function lazyRoute<Name extends string>(
   };
   const handle: LazyRouteHandle = {
     preload,
-    prefetch: async (search, params) => (await preload()).prefetch?.(search, params),
+    prefetch: async (search, params, client) => (await preload()).prefetch?.(search, params, client),
   };
   return { ...route, element: <LazyScreen source={source} />, handle };
 }
@@ -103,10 +105,12 @@ export function preloadMatches(
     reads?: Promise<unknown>[];
     /** Chunks only: a server-rendered page hydrates from the reads it arrived with. */
     chunksOnly?: boolean;
+    /** Where the reads go: the server's render passes its own client (the browser has one). */
+    client?: QueryClient;
   } = {},
 ): Promise<void> {
   const loads: Promise<unknown>[] = [];
-  const { reads, chunksOnly = false } = options;
+  const { reads, chunksOnly = false, client } = options;
   let mayRead = !chunksOnly;
   for (const match of matchedRoutes(routes, location.pathname)) {
     const handle = match.route.handle as Partial<LazyRouteHandle & GuardHandle> | undefined;
@@ -116,7 +120,9 @@ export function preloadMatches(
     }
     if (handle?.preload) loads.push(handle.preload());
     if (mayRead && handle?.prefetch) {
-      const read = handle.prefetch(new URLSearchParams(location.search), match.params).catch(() => undefined);
+      const read = handle
+        .prefetch(new URLSearchParams(location.search), match.params, client)
+        .catch(() => undefined);
       reads?.push(read);
     }
   }

@@ -1,21 +1,27 @@
-// The query client as the server's renderer sees it (docs/decisions/034): the build of the renderer
+// The query client as the server's renderer sees it (docs/decisions/034, 044): the build of the renderer
 // (scripts/build-server.mjs) and the API tests (vitest.config.ts) put this module in the place of
-// ./query-client.ts. Every render has its own client (no page may show another's reads); the modules
-// that import `queryClient` reach the one of the render they run in, which the server keeps in an
-// AsyncLocalStorage and names here.
+// ./query-client.ts. Every render has its own client (no page may show another's reads). A render's
+// reads are started with its client named (the screens' `prefetch`, lib/lazy-route.tsx); the modules
+// that import `queryClient` while React draws the page reach the client of the render under way, which
+// `renderingWith` names for exactly that synchronous call: no other render can run inside it.
 import type { QueryClient } from '@tanstack/react-query';
 
-let current: () => QueryClient | undefined = () => undefined;
+let current: QueryClient | undefined;
 
-/** Called once by the renderer: where the render in progress keeps its client. */
-export function setQueryClientSource(source: () => QueryClient | undefined): void {
-  current = source;
+/** Runs `render` (synchronous: React's renderToString) with `client` as the `queryClient` it reaches. */
+export function renderingWith<T>(client: QueryClient, render: () => T): T {
+  const before = current;
+  current = client;
+  try {
+    return render();
+  } finally {
+    current = before;
+  }
 }
 
 function active(): QueryClient {
-  const client = current();
-  if (!client) throw new Error('queryClient used outside a server render');
-  return client;
+  if (!current) throw new Error('queryClient used outside a server render');
+  return current;
 }
 
 export const queryClient: QueryClient = new Proxy({} as QueryClient, {

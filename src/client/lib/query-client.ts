@@ -12,7 +12,7 @@ export const queryClient = new QueryClient({
   },
 });
 
-/** Only the server's renderer sets it (query-client.server.ts); in the browser there is one client. */
-export function setQueryClientSource(_source: () => QueryClient | undefined): void {
-  throw new Error('setQueryClientSource is for the server renderer (lib/query-client.server.ts)');
+/** Only the server's renderer uses it (query-client.server.ts); in the browser there is one client. */
+export function renderingWith<T>(_client: QueryClient, _render: () => T): T {
+  throw new Error('renderingWith is for the server renderer (lib/query-client.server.ts)');
 }

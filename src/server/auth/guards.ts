@@ -31,6 +31,11 @@ declare module 'fastify' {
     sessionChanges: (ChangeListener & { cache: SessionCache }) | null;
     /** The catalogue version now, as a visitor's request reads it (sessions.ts). */
     catalogVersion: () => Promise<string>;
+    /**
+     * The catalogue version when this server already knows it (the session cache's, within its bound),
+     * else null: a kept page is sent without waiting on anything (plugins/public-pages.ts).
+     */
+    catalogVersionKnown: () => string | null;
   }
 }
 
@@ -83,6 +88,7 @@ export const sessionPlugin = fp<{
     identify(request).then(() => done(), done);
   });
   app.decorate('catalogVersion', resolveCatalogVersion);
+  app.decorate('catalogVersionKnown', () => cache?.catalogVersion() ?? null);
 });
 
 /**

@@ -1,8 +1,8 @@
 // Loads the public pages' renderer (src/client/server-render.tsx, docs/decisions/034) and connects it to
 // this app: its API reads go to the app in-process (app.inject, as a visitor with no cookie reads them:
-// a page can show nothing a visitor's own request would not get), and each render has its own query
-// client, kept in an AsyncLocalStorage.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// a page can show nothing a visitor's own request would not get). Each render has its own query client,
+// which the renderer names itself (no AsyncLocalStorage: on Node 20 one slows every request of the
+// process once it has been used, docs/decisions/044).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,11 +19,7 @@ export interface RenderedPage {
   data(key: readonly unknown[]): unknown;
 }
 interface RendererModule {
-  installRenderer(io: {
-    fetch: typeof fetch;
-    current(): unknown;
-    run<T>(client: unknown, render: () => Promise<T>): Promise<T>;
-  }): void;
+  installRenderer(io: { fetch: typeof fetch }): void;
   renderPage(url: string): Promise<RenderedPage>;
 }
 
@@ -87,8 +83,6 @@ export type RenderPage = ((url: string) => Promise<RenderedPage>) & {
 /** The renderer for `app`, loaded at its first use (the server starts without it). */
 export function pageRenderer(app: FastifyInstance): RenderPage {
   let loading: Promise<RendererModule> | undefined;
-  const clients = new AsyncLocalStorage<unknown>();
-  let rendering = 0;
   const load = () => {
     loading ??= loadModule().then((module) => {
       module.installRenderer({
@@ -102,19 +96,6 @@ export function pageRenderer(app: FastifyInstance): RenderPage {
             status: answer.statusCode,
             headers: { 'content-type': String(answer.headers['content-type'] ?? 'application/json') },
           });
-        },
-        current: () => clients.getStore(),
-        run: async (client, render) => {
-          rendering += 1;
-          try {
-            return await clients.run(client, render);
-          } finally {
-            rendering -= 1;
-            // On Node 20 a live AsyncLocalStorage keeps a promise hook on every promise of the process:
-            // ~30% more CPU on every request, not only the renders' (docs/decisions/043). Off between
-            // renders; the next run() turns it on again.
-            if (rendering === 0) clients.disable();
-          }
         },
       });
       return module;

@@ -115,15 +115,21 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
     // Loaded once the server listens (not before: start-up stays as quick), not at the first visitor.
     app.addHook('onListen', async () => render.warm());
     const profiles = mallProfileRepository(db);
-    // The profile as of a catalogue version (a change to it raises the version): read once per version.
-    let profileSeen: { version: string; profile: Promise<MallProfile> } | null = null;
+    // The profile as of a catalogue version (a change to it raises the version): read once per version,
+    // and kept as read, so that a kept page is sent without waiting on anything.
+    let profileSeen: { version: string; profile: Promise<MallProfile>; read?: MallProfile } | null = null;
     const profileAt = (version: string): Promise<MallProfile> => {
       if (profileSeen?.version === version) return profileSeen.profile;
-      const seen = { version, profile: profiles.get() };
-      // A failed read is not kept: the next request asks again.
-      seen.profile.catch(() => {
-        if (profileSeen === seen) profileSeen = null;
-      });
+      const seen: NonNullable<typeof profileSeen> = { version, profile: profiles.get() };
+      seen.profile.then(
+        (profile) => {
+          seen.read = profile;
+        },
+        // A failed read is not kept: the next request asks again.
+        () => {
+          if (profileSeen === seen) profileSeen = null;
+        },
+      );
       profileSeen = seen;
       return seen.profile;
     };
@@ -137,7 +143,28 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
     // Renders under way, by cache key: requests for a page being drawn wait for that one drawing.
     const drawing = new Map<string, Promise<Entry>>();
 
-    const page = (kind: PageKind) => async (request: FastifyRequest, reply: FastifyReply) => {
+    /** Whether `entry` may be sent for a request under `version` at `at`. */
+    const isFresh = (entry: Entry | undefined, version: string, at: Date): entry is Entry =>
+      entry?.version === version &&
+      entry.mallDate === mallToday(timeZone, at) &&
+      at.getTime() < entry.validUntil;
+
+    /**
+     * The page kept for `url`, when everything that decides it is known at once (the catalogue version
+     * and the profile of that version, already read) and it is still fresh; else null, and the request
+     * takes the way that may wait (`drawAndSend`). A kept page, the bulk of the traffic, is so sent with no
+     * promise in between (docs/decisions/044).
+     */
+    function keptNow(request: FastifyRequest, url: string): { entry: Entry; key: string } | null {
+      const version = app.catalogVersionKnown();
+      const profile = profileSeen?.version === version ? profileSeen.read : undefined;
+      if (version === null || !profile) return null;
+      const key = `${baseUrl(request, profile)} ${url}`;
+      const entry = cache.get(key);
+      return isFresh(entry, version, now()) ? { entry, key } : null;
+    }
+
+    const page = (kind: PageKind) => (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.query as Record<string, unknown>;
       const asked =
         kind === 'shop'
@@ -157,6 +184,20 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
             ? `/events/${encodeURIComponent(asked)}`
             : `/${kind}`;
       const url = `${pathname}${canonicalSearch(kind, query)}`;
+      const kept = keptNow(request, url);
+      if (kept) return sendPage(request, reply, kind, kept.entry, kept.key);
+      return drawAndSend(request, reply, kind, asked, url);
+    };
+
+    /** A page not known to be kept: the version and profile read, then kept or drawn (and kept). */
+    async function drawAndSend(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      kind: PageKind,
+      asked: string,
+      url: string,
+    ) {
+      const query = request.query as Record<string, unknown>;
       const version = await app.catalogVersion();
       const at = now();
       const mallDate = mallToday(timeZone, at);
@@ -166,57 +207,65 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
       const origin = baseUrl(request, profile);
       const key = `${origin} ${url}`;
       const kept = cache.get(key);
-      const fresh = kept?.version === version && kept.mallDate === mallDate && at.getTime() < kept.validUntil;
-      let entry: Entry;
-      if (fresh && kept) {
-        entry = kept;
-        // Asked for again: worth brotli's best, made off the event loop for the next visitors.
-        if (!entry.brBest) {
-          const best = entry;
-          const upgrade = upgradeBrotli(best.body.identity, best.body.br);
-          best.brBest = upgrade !== null;
-          void upgrade?.then((better) => {
-            if (!better) return;
-            best.body.br = better;
-            if (cache.peek(key) === best) cache.set(key, best);
-          });
+      if (isFresh(kept, version, at)) return sendPage(request, reply, kind, kept, key);
+      // Only a page not kept asks which shop an address names (a kept page is a live slug's).
+      let shopId: string | undefined;
+      if (kind === 'shop') {
+        const found = await findShopByAddress(db, asked);
+        if (!found) return notFound(request, reply, 'shop');
+        if (found.slug !== asked) {
+          // An old address or the shop's id: its own address, for good (search engines move with it).
+          return reply.redirect(
+            `/shops/${encodeURIComponent(found.slug)}${canonicalSearch(kind, query)}`,
+            301,
+          );
         }
-      } else {
-        // Only a page not kept asks which shop an address names (a kept page is a live slug's).
-        let shopId: string | undefined;
-        if (kind === 'shop') {
-          const found = await findShopByAddress(db, asked);
-          if (!found) return notFound(request, reply, 'shop');
-          if (found.slug !== asked) {
-            // An old address or the shop's id: its own address, for good (search engines move with it).
-            return reply.redirect(
-              `/shops/${encodeURIComponent(found.slug)}${canonicalSearch(kind, query)}`,
-              301,
-            );
-          }
-          shopId = found.id;
-        }
-        // An event that is not (or not yet) public: the page says so, with a 404.
-        if (kind === 'event' && !(await findPublicEvent(db, asked))) return notFound(request, reply, 'event');
-        let drawn = drawing.get(key);
-        if (!drawn) {
-          drawn = draw({
-            kind,
-            url,
-            key,
-            version,
-            mallDate,
-            at,
-            origin,
-            profile,
-            shopId,
-            slug: asked,
-            query,
-          });
-          drawing.set(key, drawn);
-          void drawn.finally(() => drawing.delete(key)).catch(() => undefined);
-        }
-        entry = await drawn;
+        shopId = found.id;
+      }
+      // An event that is not (or not yet) public: the page says so, with a 404.
+      if (kind === 'event' && !(await findPublicEvent(db, asked))) return notFound(request, reply, 'event');
+      let drawn = drawing.get(key);
+      if (!drawn) {
+        drawn = draw({
+          kind,
+          url,
+          key,
+          version,
+          mallDate,
+          at,
+          origin,
+          profile,
+          shopId,
+          slug: asked,
+          query,
+        });
+        drawing.set(key, drawn);
+        void drawn.finally(() => drawing.delete(key)).catch(() => undefined);
+      }
+      return sendPage(request, reply, kind, await drawn, key, false);
+    }
+
+    /**
+     * Sends a page: its view counted (a shop's), its validators, and its body in the encoding the client
+     * takes. `kept`: it came from the cache, so a second hit has it brotli'd at its best for the next ones.
+     */
+    function sendPage(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      kind: PageKind,
+      entry: Entry,
+      key: string,
+      kept = true,
+    ) {
+      // Asked for again: worth brotli's best, made off the event loop for the next visitors.
+      if (kept && !entry.brBest) {
+        const upgrade = upgradeBrotli(entry.body.identity, entry.body.br);
+        entry.brBest = upgrade !== null;
+        void upgrade?.then((better) => {
+          if (!better) return;
+          entry.body.br = better;
+          if (cache.peek(key) === entry) cache.set(key, entry);
+        });
       }
       if (kind === 'shop' && !entry.failed && entry.shopId && options.countShopView && !isBot(request))
         options.countShopView(entry.shopId);
@@ -228,7 +277,7 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
       const encoding = pageEncoding(request.headers['accept-encoding']);
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
       return reply.type('text/html; charset=utf-8').send(bodyIn(entry, encoding, key));
-    };
+    }
 
     /** The page in `encoding`; a gzip made now is kept with it (set again: the cache counts its bytes). */
     function bodyIn(entry: Entry, encoding: 'identity' | 'br' | 'gzip', key: string): Buffer {

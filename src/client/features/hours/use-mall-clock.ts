@@ -14,8 +14,8 @@ export const clockQuery = { ...settingsQuery, staleTime: 10 * 60_000 };
  * Starts reading what an open-now status needs (the clock and the mall's hours) with a screen's own
  * reads (its `prefetch`), rather than after the screen has rendered its shops.
  */
-export function prefetchMallClock(): Promise<unknown> {
-  return Promise.all([queryClient.prefetchQuery(clockQuery), queryClient.prefetchQuery(mallHoursQuery)]);
+export function prefetchMallClock(client = queryClient): Promise<unknown> {
+  return Promise.all([client.prefetchQuery(clockQuery), client.prefetchQuery(mallHoursQuery)]);
 }
 
 /**

@@ -18,12 +18,16 @@ import { queryClient } from '../../lib/query-client';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Reads the event, then its floor's plan, before the screen renders (lib/lazy-route.tsx). */
-export async function prefetch(_search: URLSearchParams, params: Params): Promise<void> {
+export async function prefetch(
+  _search: URLSearchParams,
+  params: Params,
+  client = queryClient,
+): Promise<void> {
   const id = params.id ?? '';
   if (!UUID.test(id)) return;
-  const event = await queryClient.fetchQuery(eventQuery(id)).catch(() => undefined);
+  const event = await client.fetchQuery(eventQuery(id)).catch(() => undefined);
   if (event?.place.floorId)
-    await queryClient.prefetchQuery(floorGuideOfQuery(event.place.floorId, placeShop(event.place)));
+    await client.prefetchQuery(floorGuideOfQuery(event.place.floorId, placeShop(event.place)));
 }
 
 /** The shop an event is at (its plan shows that shop's pin), if it is at one. */

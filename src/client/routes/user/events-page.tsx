@@ -36,10 +36,14 @@ const listQuery = (filters: ReturnType<typeof filtersFrom>, page: number) =>
   eventOverviewQuery({ ...filters, ...(page > 1 ? { page } : {}) });
 
 /** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
-export async function prefetch(search: URLSearchParams): Promise<void> {
+export async function prefetch(
+  search: URLSearchParams,
+  _params?: unknown,
+  client = queryClient,
+): Promise<void> {
   await Promise.all([
-    queryClient.prefetchQuery(listQuery(filtersFrom(search), pageFrom(search))),
-    queryClient.prefetchQuery(floorsQuery),
+    client.prefetchQuery(listQuery(filtersFrom(search), pageFrom(search))),
+    client.prefetchQuery(floorsQuery),
   ]);
 }
 

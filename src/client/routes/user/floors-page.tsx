@@ -16,8 +16,8 @@ import { usePageTitle } from '../../lib/page-title';
 import { queryClient } from '../../lib/query-client';
 
 /** Starts this screen's read before it renders (lib/lazy-route.tsx). */
-export function prefetch(): Promise<void> {
-  return queryClient.prefetchQuery(floorGuideQuery);
+export function prefetch(_search?: URLSearchParams, _params?: unknown, client = queryClient): Promise<void> {
+  return client.prefetchQuery(floorGuideQuery);
 }
 
 const shopCount = (n: number) => (n === 1 ? '1 shop' : `${n} shops`);

@@ -16,8 +16,8 @@ function listQuery(page: number) {
 }
 
 /** Starts this screen's reads from its URL before it renders (lib/lazy-route.tsx). */
-export function prefetch(search: URLSearchParams): Promise<void> {
-  return queryClient.prefetchQuery(listQuery(pageFrom(search)));
+export function prefetch(search: URLSearchParams, _params?: unknown, client = queryClient): Promise<void> {
+  return client.prefetchQuery(listQuery(pageFrom(search)));
 }
 
 export function OffersPage() {

@@ -68,21 +68,21 @@ const validParams = (params: Readonly<Params>) => (params.id ? UUID.test(params.
  * page lists (offers, products, its floor's plan) and the clock its status needs. Resolves once all of
  * it is in the cache (a server-rendered page waits for it).
  */
-export async function prefetch(search: URLSearchParams, params: Params): Promise<void> {
+export async function prefetch(search: URLSearchParams, params: Params, client = queryClient): Promise<void> {
   if (!validParams(params)) return;
   const area = params.slug !== undefined ? PUBLIC_AREA : USER_AREA;
-  const clock = prefetchMallClock();
+  const clock = prefetchMallClock(client);
   const query = shopQueryFor(area, params);
-  const shop = await queryClient.fetchQuery(query).catch(() => undefined);
+  const shop = await client.fetchQuery(query).catch(() => undefined);
   if (!shop) return;
   // the cover is the page's largest paint: asked for when the shop answers, not after the page renders
   preloadPicture(shop.cover, COVER_SIZES);
   await Promise.all([
     clock,
-    queryClient.prefetchQuery(floorGuideOfQuery(shop.floorId, shop.id)),
-    queryClient.prefetchQuery(shopOffersQuery(shop.id)),
-    queryClient.prefetchQuery(shopProductsQuery(shop.id, pageFrom(search))),
-    queryClient.prefetchQuery(shopEventsQuery(shop.id)),
+    client.prefetchQuery(floorGuideOfQuery(shop.floorId, shop.id)),
+    client.prefetchQuery(shopOffersQuery(shop.id)),
+    client.prefetchQuery(shopProductsQuery(shop.id, pageFrom(search))),
+    client.prefetchQuery(shopEventsQuery(shop.id)),
   ]);
 }
 

@@ -58,18 +58,22 @@ function listQuery(
  * (a filter names a category or floor whose id comes with the lists; Open now needs the mall's clock).
  * Resolves once everything the first render shows is in the cache (a server-rendered page waits for it).
  */
-export async function prefetch(search: URLSearchParams): Promise<void> {
-  const clockRead = prefetchMallClock();
+export async function prefetch(
+  search: URLSearchParams,
+  _params?: unknown,
+  client = queryClient,
+): Promise<void> {
+  const clockRead = prefetchMallClock(client);
   const categoryName = search.get('category') ?? '';
   const floorName = search.get('floor') ?? '';
   const openNow = search.get('open') === 'now';
   const [categories, floors, clock] = await Promise.all([
-    queryClient.fetchQuery(categoriesQuery),
-    queryClient.fetchQuery(floorsQuery),
-    openNow ? queryClient.fetchQuery(clockQuery) : undefined,
+    client.fetchQuery(categoriesQuery),
+    client.fetchQuery(floorsQuery),
+    openNow ? client.fetchQuery(clockQuery) : undefined,
   ]);
   const openAt = clock ? openAtParam(Date.parse(clock.now)) : undefined;
-  await queryClient.prefetchQuery(
+  await client.prefetchQuery(
     listQuery(
       findByName(categories, categoryName)?.id,
       findByName(floors, floorName)?.id,
