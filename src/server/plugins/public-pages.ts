@@ -226,19 +226,7 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
       if (kind === 'event' && !(await findPublicEvent(db, asked))) return notFound(request, reply, 'event');
       let drawn = drawing.get(key);
       if (!drawn) {
-        drawn = draw({
-          kind,
-          url,
-          key,
-          version,
-          mallDate,
-          at,
-          origin,
-          profile,
-          shopId,
-          slug: asked,
-          query,
-        });
+        drawn = draw({ kind, url, key, version, mallDate, at, origin, profile, shopId, slug: asked, query });
         drawing.set(key, drawn);
         void drawn.finally(() => drawing.delete(key)).catch(() => undefined);
       }
