@@ -53,7 +53,10 @@ const DEFAULT_SAMPLE_INTERVAL_MS = 1000;
 /**
  * The event loop's lag, worked out every `sampleIntervalMs` on an unref'd timer, as
  * @fastify/under-pressure did: the mean time between the ticks of a 10 ms histogram, minus those
- * 10 ms; no tick in the whole interval means the loop was stuck all along (infinite lag). Only
+ * 10 ms. No tick in the whole interval means one task held the loop all along; it has ended (the
+ * sample runs), so the lag is how long it held it: how late the sample came. (Counting it as infinite
+ * turned a fresh server away for a second after a single long task of its own, such as loading the page
+ * renderer on a starved machine, and failed a CI run.) Only
  * perf_hooks' in-memory histogram: nothing here opens a file or can throw. (under-pressure's sampler
  * also called process.memoryUsage(), which reads /proc and threw EMFILE, uncaught, once a flood of
  * connections had used up the process's file descriptors: the server exited.)
@@ -62,14 +65,17 @@ function watchEventLoopLag(sampleIntervalMs = DEFAULT_SAMPLE_INTERVAL_MS) {
   const histogram = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   histogram.enable();
   let delayMs = 0;
-  const timer = setInterval(
-    () => {
-      const meanMs = histogram.mean / 1e6;
-      delayMs = Number.isNaN(meanMs) ? Number.POSITIVE_INFINITY : Math.max(0, meanMs - LAG_RESOLUTION_MS);
-      histogram.reset();
-    },
-    Math.max(LAG_RESOLUTION_MS, sampleIntervalMs),
-  );
+  const intervalMs = Math.max(LAG_RESOLUTION_MS, sampleIntervalMs);
+  let lastSample = performance.now();
+  const timer = setInterval(() => {
+    const at = performance.now();
+    const meanMs = histogram.mean / 1e6;
+    delayMs = Number.isNaN(meanMs)
+      ? Math.max(0, at - lastSample - intervalMs)
+      : Math.max(0, meanMs - LAG_RESOLUTION_MS);
+    lastSample = at;
+    histogram.reset();
+  }, intervalMs);
   timer.unref();
   return {
     delayMs: () => delayMs,
