@@ -57,6 +57,17 @@ let fx: {
   targets: Record<'category' | 'floor' | 'amenity' | 'shop' | 'product' | 'offer' | 'event', { id: string }>;
 };
 
+/**
+ * The day before the target offer's own start date, not today's day before: the mall's date may turn
+ * between the offer's creation and the case (a CI run at the mall's midnight saw "yesterday" equal to
+ * the start date, a valid change).
+ */
+function dayBeforeTargetOfferStarts(): string {
+  const start = new Date(`${(fx.targets.offer as Offer).startDate}T00:00:00Z`);
+  start.setUTCDate(start.getUTCDate() - 1);
+  return start.toISOString().slice(0, 10);
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   d = await openDirectory(t);
@@ -927,7 +938,7 @@ const WRITABLE: Writable[] = [
         ...date('End date is required'),
         bad(
           'before the start date',
-          later(() => d.day(-1)),
+          later(() => dayBeforeTargetOfferStarts()),
           END_BEFORE_START,
         ),
       ],
@@ -969,7 +980,7 @@ const WRITABLE: Writable[] = [
         ...date('End date is required'),
         bad(
           'before the start date',
-          later(() => d.day(-1)),
+          later(() => dayBeforeTargetOfferStarts()),
           END_BEFORE_START,
         ),
       ],
