@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const alongsideE2e = process.env.MALL_TEST_ALONGSIDE_E2E?.trim();
 /** [name, command, [name, command] run beside it (in turn), or none]. */
@@ -32,16 +33,48 @@ const steps = [
   ],
 ];
 
-/** Runs `command` in a shell; its output to ours, or to `logFile`. Resolves its exit code. */
+// Lines that name a failing test: vitest's `FAIL file > test` and `×`, Playwright's `✘` and the
+// `[project] › file:line › title` list under its `N failed` summary. They are repeated under the timing
+// table, so the end of a long log (all CI shows of it) says which test failed, not only which step.
+const FAILURE_LINE = /^\s*(?:FAIL\s|×\s|✘\s|\d+ (?:failed|flaky)$|\[(?:desktop|phone)\] › )/;
+const failureLines = [];
+const noteFailures = (text) => {
+  for (const line of stripVTControlCharacters(text).split('\n')) {
+    if (FAILURE_LINE.test(line) && failureLines.length < 40) failureLines.push(line.trimEnd());
+  }
+};
+
+/** Runs `command` in a shell; its output to ours (and scanned for failures), or to `logFile`. Resolves its exit code. */
 const run = (command, logFile) =>
   new Promise((resolve) => {
-    const out = logFile ? fs.openSync(logFile, 'w') : 'inherit';
+    const out = logFile ? fs.openSync(logFile, 'w') : 'pipe';
     const child = spawn(command, {
       shell: true,
-      stdio: logFile ? ['ignore', out, out] : 'inherit',
-      env: { ...process.env, MALL_TEST_ALONGSIDE_E2E: '' },
+      stdio: ['ignore', out, out],
+      // Piped, the step would drop its colours on a terminal: keep them there.
+      env: {
+        ...process.env,
+        MALL_TEST_ALONGSIDE_E2E: '',
+        ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+      },
     });
-    child.once('exit', (code, signal) => {
+    if (!logFile) {
+      let rest = '';
+      const scan = (chunk) => {
+        const lines = (rest + chunk.toString('utf8')).split('\n');
+        rest = lines.pop() ?? '';
+        noteFailures(lines.join('\n'));
+      };
+      child.stdout.on('data', (chunk) => {
+        process.stdout.write(chunk);
+        scan(chunk);
+      });
+      child.stderr.on('data', (chunk) => {
+        process.stderr.write(chunk);
+        scan(chunk);
+      });
+    }
+    child.once('close', (code, signal) => {
       if (logFile) fs.closeSync(out);
       resolve(code ?? (signal ? 1 : 0));
     });
@@ -70,7 +103,9 @@ for (const [name, command, besides] of steps) {
   table.push([name, (performance.now() - start) / 1000, outcome(code)]);
   for (const { sideName, sideCommand, code: sideCode, logFile, secs } of await side) {
     console.log(`\n===== beside the ${name}: ${sideCommand} =====\n`);
-    process.stdout.write(fs.readFileSync(logFile));
+    const text = fs.readFileSync(logFile);
+    process.stdout.write(text);
+    if (sideCode !== 0) noteFailures(text.toString('utf8'));
     console.log(`\n===== end of ${sideCommand}: ${outcome(sideCode)} in ${secs.toFixed(1)} s =====`);
     fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
     table.push([`  beside: ${sideName}`, secs, outcome(sideCode)]);
@@ -87,5 +122,7 @@ for (const [name, secs, result] of table) {
 console.log(`  ${'total'.padEnd(40)} ${total.toFixed(1).padStart(7)} s`);
 if (failed) {
   console.log(`\nnpm test failed in: ${failed}`);
+  if (failureLines.length)
+    console.log(`The failing tests, as the step printed them:\n${failureLines.join('\n')}`);
   process.exitCode = 1;
 }
