@@ -85,7 +85,9 @@ test('Try it out calls the API from the reference, same origin, under the CSP', 
   const { page, seen } = await openDocs(browser, 1280);
   await page.goto('/api/docs');
   const operation = page.locator('#operations-settings-get_api_settings');
-  await expect(operation).toBeVisible();
+  // Swagger UI's bundle (about 1 MB of script) draws the operations once parsed: on a CI machine whose
+  // two cores ran another suite beside, that once took longer than the 10 s default.
+  await expect(operation).toBeVisible({ timeout: 30_000 });
   await operation.locator('.opblock-summary-control').click();
   await operation.getByRole('button', { name: 'Try it out' }).click();
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/settings');
