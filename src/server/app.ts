@@ -8,6 +8,7 @@ import { benchRoutes } from './bench-routes';
 import type { Database } from './db/client';
 import { DEFAULT_MAX_DB_QUEUE, DEFAULT_MAX_EVENT_LOOP_DELAY_MS } from './env';
 import { answerClientError, type UndeclaredStatus } from './errors';
+import { frontDoor } from './front-door';
 import type { BoundedQueue } from './lib/bounded-queue';
 import { mallToday } from './lib/mall-time';
 import { accountRoutes } from './modules/accounts/account-routes';
@@ -135,7 +136,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
 
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.serverTimeouts };
+  // Kept public pages are answered at the server's door, before Fastify (docs/decisions/045).
+  const door = frontDoor(options.trustProxy);
   const app = Fastify({
+    serverFactory: door.serverFactory,
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     // No client holds a connection for ever: its request (headers first) must arrive in time, an idle
@@ -176,13 +180,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The request hooks, in the order they run: the cheap refusals (overload, rate limit, cross-site
   // write) before the session lookup costs a query; the read cache after it (it keys on the session's
   // catalogue version).
-  await registerOverloadGuards(app, {
+  const overloaded = await registerOverloadGuards(app, {
     pool: database.pool,
     maxDbQueue: options.maxDbQueue ?? DEFAULT_MAX_DB_QUEUE,
     maxEventLoopDelayMs: options.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
     sampleIntervalMs: options.overloadSampleIntervalMs,
   });
-  if (options.rateLimits) await registerRateLimits(app, options.rateLimits);
+  const countVisit = options.rateLimits ? await registerRateLimits(app, options.rateLimits) : undefined;
   registerRequestGuards(app);
   await app.register(fastifyCookie);
   await app.register(sessionPlugin, {
@@ -278,7 +282,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       clientDir: options.clientDir,
       structuredData: pageStructuredData(db, timeZone),
       countShopView: counter ? (shopId: string) => counter.hit('shop_view', shopId) : undefined,
+      front: { door, overloaded, countVisit },
     });
+  // A closing app answers 503 to what still arrives (Fastify's own rule): the door lets it do so.
+  app.addHook('preClose', (done) => {
+    door.close();
+    done();
+  });
+  app.decorate('frontDoor', options.publicDirectory !== false ? { answered: () => door.answered } : null);
   // Last, what no route answered: the built client's files and pages, else the JSON 404.
   await app.register(clientPagesPlugin, {
     clientDir: options.clientDir,

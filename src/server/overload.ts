@@ -30,20 +30,28 @@ function sendOverloaded(reply: FastifyReply) {
  * while the event loop lags. The queue check spares the health check (the matched route, however the
  * URL is spelled): a load balancer should keep sending traffic to a busy server, not take it out.
  */
-export async function registerOverloadGuards(app: FastifyInstance, options: OverloadOptions): Promise<void> {
+export async function registerOverloadGuards(
+  app: FastifyInstance,
+  options: OverloadOptions,
+): Promise<() => boolean> {
   const lag = options.maxEventLoopDelayMs > 0 ? watchEventLoopLag(options.sampleIntervalMs) : null;
   if (lag) app.addHook('onClose', async () => lag.stop());
+  const lagging = () => lag !== null && lag.delayMs() > options.maxEventLoopDelayMs;
+  const queueFull = () => options.pool.waitingCount >= options.maxDbQueue;
   // A callback, not an async hook: it decides at once, and a promise per request was a measurable part
   // of a cached page's cost (docs/decisions/043). Answering, it does not call done().
   app.addHook('onRequest', (request, reply, done) => {
     // A public page's own in-process reads: the page's request was let in, and refusing its reads would
     // only draw the page as an error (pages/renderer.ts).
     if (isRenderRead(request)) return done();
-    if (lag && lag.delayMs() > options.maxEventLoopDelayMs) return void sendOverloaded(reply);
+    if (lagging()) return void sendOverloaded(reply);
     if (request.routeOptions.url === '/api/health') return done();
-    if (options.pool.waitingCount >= options.maxDbQueue) return void sendOverloaded(reply);
+    if (queueFull()) return void sendOverloaded(reply);
     done();
   });
+  // Whether a request that is not the health check would be refused now (the kept public pages, answered
+  // before the hooks, ask it: docs/decisions/045).
+  return () => lagging() || queueFull();
 }
 
 /** The period (ms) of the histogram's ticks. */

@@ -5,6 +5,7 @@
 // longer than the earliest "Open now" status on it holds (the renderer says until when).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,6 +15,7 @@ import { z } from 'zod';
 import { imageUrl } from '../../shared/images';
 import type { MallProfile } from '../../shared/mall-profile';
 import type { Db } from '../db/client';
+import type { FrontDoor } from '../front-door';
 import { upgradeBrotli } from '../lib/better-brotli';
 import { mallToday } from '../lib/mall-time';
 import { findPublicEvent } from '../modules/events/public-event';
@@ -21,7 +23,9 @@ import { isBot } from '../modules/insights/bots';
 import { mallProfileRepository } from '../modules/mall-profile/repository';
 import { findShopByAddress } from '../modules/public-site/shop-address';
 import { pageRenderer, type RenderedPage } from '../pages/renderer';
+import type { CountVisit } from '../rate-limits';
 import { pageEncoding } from './client-pages';
+import { securityHeaders } from './security-headers';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -44,6 +48,17 @@ export interface PublicPagesOptions {
    * arrived on again when it hydrates it (client lib/insights.ts).
    */
   countShopView?: (shopId: string) => void;
+  /**
+   * Where kept pages are sent from before Fastify routes a request (docs/decisions/045), with what the
+   * routed request's hooks would have done to it: the overload guard's verdict and the rate limit's count.
+   */
+  front?: {
+    door: FrontDoor;
+    /** The overload guard refuses requests now (overload.ts). */
+    overloaded: () => boolean;
+    /** The rate limit's count of a visit, when limits are on (rate-limits.ts). */
+    countVisit?: CountVisit;
+  };
 }
 
 export type PageKind = 'shops' | 'shop' | 'offers' | 'floors' | 'search' | 'events' | 'event';
@@ -105,6 +120,15 @@ interface Entry {
 }
 
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
+/** Raw URLs learnt for the front door (a few per page: its own and the spellings people use), and their length. */
+const MAX_LEARNT_URLS = 20_000;
+const MAX_LEARNT_URL = 1024;
+
+interface PageAnswer {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body: Buffer | null;
+}
 const BARE_TEMPLATE =
   '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Super Mall</title></head><body><div id="root"></div></body></html>';
 
@@ -139,6 +163,9 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
       sizeCalculation: (entry, key) =>
         entry.body.identity.length + entry.body.br.length + (entry.body.gzip?.length ?? 0) + key.length,
     });
+
+    // The raw URLs the router has led to a page, and that page's address (the front door's way in).
+    const learnt = new LRUCache<string, { kind: PageKind; url: string }>({ max: MAX_LEARNT_URLS });
 
     // Renders under way, by cache key: requests for a page being drawn wait for that one drawing.
     const drawing = new Map<string, Promise<Entry>>();
@@ -185,7 +212,7 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
             : `/${kind}`;
       const url = `${pathname}${canonicalSearch(kind, query)}`;
       const kept = keptNow(request, url);
-      if (kept) return sendPage(request, reply, kind, kept.entry, kept.key);
+      if (kept) return sendPage(request, reply, kind, url, kept.entry, kept.key);
       return drawAndSend(request, reply, kind, asked, url);
     };
 
@@ -207,7 +234,7 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
       const origin = baseUrl(request, profile);
       const key = `${origin} ${url}`;
       const kept = cache.get(key);
-      if (isFresh(kept, version, at)) return sendPage(request, reply, kind, kept, key);
+      if (isFresh(kept, version, at)) return sendPage(request, reply, kind, url, kept, key);
       // Only a page not kept asks which shop an address names (a kept page is a live slug's).
       let shopId: string | undefined;
       if (kind === 'shop') {
@@ -230,21 +257,34 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
         drawing.set(key, drawn);
         void drawn.finally(() => drawing.delete(key)).catch(() => undefined);
       }
-      return sendPage(request, reply, kind, await drawn, key, false);
+      return sendPage(request, reply, kind, url, await drawn, key, false);
     }
 
     /**
      * Sends a page: its view counted (a shop's), its validators, and its body in the encoding the client
      * takes. `kept`: it came from the cache, so a second hit has it brotli'd at its best for the next ones.
+     * The request's raw URL is learnt as this page's, for the front door (below).
      */
     function sendPage(
       request: FastifyRequest,
       reply: FastifyReply,
       kind: PageKind,
+      url: string,
       entry: Entry,
       key: string,
       kept = true,
     ) {
+      if (!entry.failed && options.front && request.raw.url && request.raw.url.length <= MAX_LEARNT_URL)
+        learnt.set(request.raw.url, { kind, url });
+      const answer = visit(request.headers, kind, entry, key, kept);
+      return reply
+        .code(answer.status)
+        .headers(answer.headers)
+        .send(answer.body ?? undefined);
+    }
+
+    /** What a visit to a page does (its view counted, brotli's best made) and the answer it gets. */
+    function visit(headers: IncomingHttpHeaders, kind: PageKind, entry: Entry, key: string, kept: boolean) {
       // Asked for again: worth brotli's best, made off the event loop for the next visitors.
       if (kept && !entry.brBest) {
         const upgrade = upgradeBrotli(entry.body.identity, entry.body.br);
@@ -255,16 +295,23 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
           if (cache.peek(key) === entry) cache.set(key, entry);
         });
       }
-      if (kind === 'shop' && !entry.failed && entry.shopId && options.countShopView && !isBot(request))
+      if (kind === 'shop' && !entry.failed && entry.shopId && options.countShopView && !isBot({ headers }))
         options.countShopView(entry.shopId);
-      // It shows the visitor what failed (a text too long to search, the database away): not kept anywhere.
-      if (entry.failed) reply.header('cache-control', 'no-store');
-      else reply.header('etag', entry.etag).header('cache-control', 'public, no-cache');
-      reply.header('vary', 'accept-encoding');
-      if (!entry.failed && request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
-      const encoding = pageEncoding(request.headers['accept-encoding']);
-      if (encoding !== 'identity') reply.header('content-encoding', encoding);
-      return reply.type('text/html; charset=utf-8').send(bodyIn(entry, encoding, key));
+      return pageAnswer(headers, entry, key);
+    }
+
+    /** The page's status, headers and body for a request with these headers (no side effects). */
+    function pageAnswer(headers: IncomingHttpHeaders, entry: Entry, key: string): PageAnswer {
+      const answer: Record<string, string> = entry.failed
+        ? // It shows the visitor what failed (a text too long to search, the database away): not kept anywhere.
+          { 'cache-control': 'no-store', vary: 'accept-encoding' }
+        : { etag: entry.etag, 'cache-control': 'public, no-cache', vary: 'accept-encoding' };
+      if (!entry.failed && headers['if-none-match'] === entry.etag)
+        return { status: 304, headers: answer, body: null };
+      const encoding = pageEncoding(headers['accept-encoding']);
+      if (encoding !== 'identity') answer['content-encoding'] = encoding;
+      answer['content-type'] = 'text/html; charset=utf-8';
+      return { status: 200, headers: answer, body: bodyIn(entry, encoding, key) };
     }
 
     /** The page in `encoding`; a gzip made now is kept with it (set again: the cache counts its bytes). */
@@ -366,15 +413,53 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
     // Events (issue 35): the calendar and one event's page.
     app.get('/events', { config, schema: declared }, page('events'));
     app.get('/events/:id', { config, schema: declared }, page('event'));
+
+    /**
+     * The front door (docs/decisions/045): a request for a page the router has led to before (its raw
+     * URL learnt by `sendPage`) whose page is kept and fresh is answered here, before Fastify builds its
+     * request, runs its hooks and routes it — with what those hooks would have added: the security headers
+     * (and HSTS over HTTPS), the overload guard's refusal and the rate limit's count and headers. Anything
+     * else (a page to draw or to wait for, a refusal to give, a method but GET) takes the routed way,
+     * which answers it as before. public-pages-front.api.test.ts checks that both ways give the same answer.
+     */
+    const front = options.front;
+    if (front) {
+      const facts = front.door.facts;
+      front.door.open((raw: IncomingMessage, response: ServerResponse) => {
+        if (raw.method !== 'GET') return false;
+        const found = learnt.get(raw.url ?? '');
+        if (!found) return false;
+        const version = app.catalogVersionKnown();
+        const profile = profileSeen?.version === version ? profileSeen.read : undefined;
+        if (version === null || !profile) return false;
+        const protocol = facts.protocol(raw);
+        const key = `${originOf(profile, protocol, facts.host(raw))} ${found.url}`;
+        const entry = cache.get(key);
+        if (!isFresh(entry, version, now()) || front.overloaded()) return false;
+        const limited = front.countVisit?.(String(facts.ip(raw)));
+        // Over its limit: the routed way counts it again and refuses it with the limiter's own 429.
+        if (limited === null) return false;
+        const answer = visit(raw.headers, found.kind, entry, key, true);
+        const headers: Record<string, string> = { ...securityHeaders() };
+        if (protocol === 'https') headers['strict-transport-security'] = 'max-age=15552000';
+        Object.assign(headers, limited, answer.headers);
+        if (answer.body) headers['content-length'] = String(answer.body.length);
+        response.writeHead(answer.status, headers);
+        response.end(answer.body);
+        return true;
+      });
+    }
   },
   { name: 'public-pages' },
 );
 
 /** The profile's public URL when set, else this request's own origin (behind MALL_TRUST_PROXY's proxies). */
 function baseUrl(request: FastifyRequest, profile: MallProfile): string {
-  if (profile.publicUrl) return profile.publicUrl.replace(/\/+$/, '');
-  return `${request.protocol}://${request.host}`;
+  return originOf(profile, request.protocol, request.host);
 }
+
+const originOf = (profile: MallProfile, protocol: string | undefined, host: string) =>
+  profile.publicUrl ? profile.publicUrl.replace(/\/+$/, '') : `${protocol}://${host}`;
 
 interface Template {
   html: string;
