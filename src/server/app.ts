@@ -139,7 +139,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Kept public pages are answered at the server's door, before Fastify (docs/decisions/045).
   const door = frontDoor(options.trustProxy);
   const app = Fastify({
-    serverFactory: door.serverFactory,
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     // No client holds a connection for ever: its request (headers first) must arrive in time, an idle
@@ -164,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Each connection takes a file descriptor: with no cap, a flood of them leaves none for the database,
   // static files or anything else. Beyond the cap a new connection is closed as it arrives.
   app.server.maxConnections = options.maxConnections ?? defaultMaxConnections();
+  door.mount(app.server);
   // Once listening, the server reports only failures to accept a connection (EMFILE…): without a
   // listener, that 'error' event would throw and end the process.
   app.server.on('error', (error) => app.log.warn({ err: error }, 'HTTP server error'));

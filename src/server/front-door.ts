@@ -1,8 +1,10 @@
 // The front door (docs/decisions/045): the HTTP server's first look at a request, before Fastify's. One
 // answerer may be opened on it (the kept public pages, plugins/public-pages.ts); it answers what it can
-// and says so, and every other request goes on to Fastify as if the door were not there.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { FastifyServerFactory } from 'fastify';
+// and says so, and every other request goes on to Fastify as if the door were not there. (Not Fastify's
+// `serverFactory`: with one, Fastify binds only the first of `localhost`'s addresses and closes
+// connections another way.)
+import type http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RequestFacts, requestFacts, type TrustProxy } from './lib/request-facts';
 
 declare module 'fastify' {
@@ -16,53 +18,62 @@ declare module 'fastify' {
 export type FrontAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 export interface FrontDoor {
-  /** Fastify's `serverFactory`: the HTTP server, its timeouts as Fastify would set them. */
-  serverFactory: FastifyServerFactory;
+  /**
+   * Puts the door in front of Fastify's handler on the HTTP server Fastify made (its one 'request'
+   * listener): Fastify keeps making and closing its server as it always does.
+   */
+  mount(server: http.Server): void;
   /** A raw request's ip, protocol and host as Fastify reads them under the app's `trustProxy`. */
   facts: RequestFacts;
-  open(answer: FrontAnswer): void;
+  /** `onError`: told of an answerer that threw (the request then goes on to Fastify, or is ended). */
+  open(answer: FrontAnswer, onError: (error: unknown) => void): void;
   /** Requests answered at the door so far (the tests tell the two ways apart by it). */
   readonly answered: number;
   /** From now on every request goes to Fastify (which answers 503 while the app closes). */
   close(): void;
 }
 
-/** The part of Fastify's resolved options its HTTP server is made from. */
-interface ResolvedOptions {
-  http?: http.ServerOptions;
-  keepAliveTimeout: number;
-  requestTimeout: number;
-  connectionTimeout: number;
-}
-
 export function frontDoor(trustProxy: TrustProxy | undefined): FrontDoor {
   let answer: FrontAnswer | null = null;
+  let reportError: (error: unknown) => void = () => undefined;
   let answered = 0;
   return {
     facts: requestFacts(trustProxy),
     get answered() {
       return answered;
     },
-    open(next) {
+    open(next, onError) {
       answer = next;
+      reportError = onError;
     },
     close() {
       answer = null;
     },
-    serverFactory: (handler, resolved) => {
-      const options = resolved as unknown as ResolvedOptions;
-      const server = http.createServer(options.http ?? {}, (request, response) => {
-        if (answer?.(request, response)) {
-          answered++;
-          return;
+    mount(server) {
+      const listeners = server.listeners('request') as ((
+        request: IncomingMessage,
+        response: ServerResponse,
+      ) => void)[];
+      const fastify = listeners[0];
+      if (!fastify || listeners.length !== 1)
+        throw new Error(`expected Fastify's one 'request' listener on its server, found ${listeners.length}`);
+      server.removeListener('request', fastify);
+      server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+        if (answer) {
+          try {
+            if (answer(request, response)) {
+              answered++;
+              return;
+            }
+          } catch (error) {
+            // A fault of the door's: the routed way answers (a 500 at worst, logged), unless the door had
+            // begun its answer, which is then cut off rather than sent twice.
+            reportError(error);
+            if (response.headersSent) return void response.destroy();
+          }
         }
-        handler(request, response);
+        fastify(request, response);
       });
-      // What Fastify's own factory sets (fastify/lib/server.js), from its options as it resolved them.
-      server.keepAliveTimeout = options.keepAliveTimeout;
-      server.requestTimeout = options.requestTimeout;
-      server.setTimeout(options.connectionTimeout);
-      return server;
     },
   };
 }

@@ -113,10 +113,11 @@ function windowStore() {
     ) {
       const window = windows.peek(key);
       const nowMs = Date.now();
-      if (!window || window.startMs + windowMs <= nowMs) return done(null, { current: 0, ttl: windowMs });
+      if (!window || window.startMs + windowMs <= nowMs) return done(null, { current: 0, ttl: 0 });
       done(null, { current: window.current, ttl: windowMs - (nowMs - window.startMs) });
     },
-    child: () => store,
+    // A route's own limit gets a store of its own, as LocalStore's child (no route has one today).
+    child: () => windowStore(),
   };
   return store;
 }

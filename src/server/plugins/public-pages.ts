@@ -120,9 +120,12 @@ interface Entry {
 }
 
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
-/** Raw URLs learnt for the front door (a few per page: its own and the spellings people use), and their length. */
-const MAX_LEARNT_URLS = 20_000;
-const MAX_LEARNT_URL = 1024;
+/**
+ * Raw URLs learnt for the front door (a few per page: its own and the spellings people use): their
+ * characters at most (about 4 MB; a URL of tens of characters each, so tens of thousands), each at most.
+ */
+const MAX_LEARNT_CHARS = 4 * 1024 * 1024;
+const MAX_LEARNT_URL = 512;
 
 interface PageAnswer {
   status: 200 | 304;
@@ -165,7 +168,10 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
     });
 
     // The raw URLs the router has led to a page, and that page's address (the front door's way in).
-    const learnt = new LRUCache<string, { kind: PageKind; url: string }>({ max: MAX_LEARNT_URLS });
+    const learnt = new LRUCache<string, { kind: PageKind; url: string }>({
+      maxSize: MAX_LEARNT_CHARS,
+      sizeCalculation: (page, rawUrl) => rawUrl.length + page.url.length + 64,
+    });
 
     // Renders under way, by cache key: requests for a page being drawn wait for that one drawing.
     const drawing = new Map<string, Promise<Entry>>();
@@ -425,29 +431,32 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
     const front = options.front;
     if (front) {
       const facts = front.door.facts;
-      front.door.open((raw: IncomingMessage, response: ServerResponse) => {
-        if (raw.method !== 'GET') return false;
-        const found = learnt.get(raw.url ?? '');
-        if (!found) return false;
-        const version = app.catalogVersionKnown();
-        const profile = profileSeen?.version === version ? profileSeen.read : undefined;
-        if (version === null || !profile) return false;
-        const protocol = facts.protocol(raw);
-        const key = `${originOf(profile, protocol, facts.host(raw))} ${found.url}`;
-        const entry = cache.get(key);
-        if (!isFresh(entry, version, now()) || front.overloaded()) return false;
-        const limited = front.countVisit?.(String(facts.ip(raw)));
-        // Over its limit: the routed way counts it again and refuses it with the limiter's own 429.
-        if (limited === null) return false;
-        const answer = visit(raw.headers, found.kind, entry, key, true);
-        const headers: Record<string, string> = { ...securityHeaders() };
-        if (protocol === 'https') headers['strict-transport-security'] = 'max-age=15552000';
-        Object.assign(headers, limited, answer.headers);
-        if (answer.body) headers['content-length'] = String(answer.body.length);
-        response.writeHead(answer.status, headers);
-        response.end(answer.body);
-        return true;
-      });
+      front.door.open(
+        (raw: IncomingMessage, response: ServerResponse) => {
+          if (raw.method !== 'GET') return false;
+          const found = learnt.get(raw.url ?? '');
+          if (!found) return false;
+          const version = app.catalogVersionKnown();
+          const profile = profileSeen?.version === version ? profileSeen.read : undefined;
+          if (version === null || !profile) return false;
+          const protocol = facts.protocol(raw);
+          const key = `${originOf(profile, protocol, facts.host(raw))} ${found.url}`;
+          const entry = cache.get(key);
+          if (!isFresh(entry, version, now()) || front.overloaded()) return false;
+          const limited = front.countVisit?.(String(facts.ip(raw)));
+          // Over its limit: the routed way counts it again and refuses it with the limiter's own 429.
+          if (limited === null) return false;
+          const answer = visit(raw.headers, found.kind, entry, key, true);
+          const headers: Record<string, string> = { ...securityHeaders() };
+          if (protocol === 'https') headers['strict-transport-security'] = 'max-age=15552000';
+          Object.assign(headers, limited, answer.headers);
+          if (answer.body) headers['content-length'] = String(answer.body.length);
+          response.writeHead(answer.status, headers);
+          response.end(answer.body);
+          return true;
+        },
+        (error) => app.log.error({ err: error }, 'the front door failed to send a kept page'),
+      );
     }
   },
   { name: 'public-pages' },
