@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -735,8 +736,16 @@ describe('many at once', () => {
     expect(served.length).toBeGreaterThan(0);
     const canonical = new Set(served.map((response) => readPage(response).canonical));
     expect(canonical.size).toBe(1);
-    // Whichever render a request got, the next one is answered from the cache with one of them.
-    const after = await get(busy.app, url);
+    // Whichever render a request got, the next one is answered from the cache with one of them. It too
+    // may be shed while the stampede's lag is still measured (a CI run beside the browser tests): asked
+    // again until served.
+    let after = await get(busy.app, url);
+    for (let tries = 0; after.statusCode === 503 && tries < 40; tries++) {
+      expectServedOrShed([after]);
+      await sleep(250);
+      after = await get(busy.app, url);
+    }
+    expect(after.statusCode).toBe(200);
     expect(served.map((response) => response.headers.etag)).toContain(after.headers.etag);
   }, 120_000);
 });
