@@ -10,6 +10,8 @@ import { AdminApi, card, shopCards } from './user-fixtures';
 const DEBOUNCE_MS = 300;
 /** How long the next screen's code takes to arrive: well past the search's pause. */
 const SLOW_CODE_MS = 3 * DEBOUNCE_MS;
+/** Tries at a click within the pause after the typing (see typeAndClickAtOnce). */
+const MAX_ATTEMPTS = 8;
 
 /** From now on every script the page asks for arrives `ms` late (the list's own code is already here). */
 async function slowScripts(page: Page, ms = SLOW_CODE_MS): Promise<void> {
@@ -37,7 +39,8 @@ function addressesFrom(page: Page): string[] {
  *
  * "At once" is measured in the page: the click must reach it within the pause after the typing. On a
  * loaded machine Playwright's click can come later than that; the search then rightly applies first,
- * and the attempt proves nothing either way — it is made again (from the list), up to three times.
+ * and the attempt proves nothing either way — it is made again (from the list), up to MAX_ATTEMPTS
+ * times (three were all late once in a CI run beside the PostgreSQL API tests).
  */
 async function typeAndClickAtOnce(
   page: Page,
@@ -67,7 +70,7 @@ async function typeAndClickAtOnce(
 
     await expect(landed).toBeVisible();
     const gap = await page.evaluate<number>('window.__clickedAt - window.__typedAt');
-    if (!(gap < DEBOUNCE_MS) && attempt < 3) continue;
+    if (!(gap < DEBOUNCE_MS) && attempt < MAX_ATTEMPTS) continue;
     expect(gap, "the click came within the search's pause after the typing").toBeLessThan(DEBOUNCE_MS);
     await expect(page).toHaveURL(target ?? '');
     // well past the pause: nothing may come after the click (the search never navigates once the list is left)
@@ -93,6 +96,8 @@ async function firstRowEdit(page: Page): Promise<{ link: Locator; name: string }
 }
 
 test.describe('A search typed just before a click never takes the person back to the list', () => {
+  // Up to MAX_ATTEMPTS tries at the typing and the click, each a few seconds on a loaded machine.
+  test.describe.configure({ timeout: 90_000 });
   for (const list of [
     { path: '/admin/shops', search: 'Search shops', noun: 'Shop' },
     { path: '/admin/products', search: 'Search products', noun: 'Product' },
