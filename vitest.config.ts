@@ -20,8 +20,10 @@ export default defineConfig({
           name: 'api',
           include: ['src/**/*.api.test.ts'],
           environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Hang detectors, not speed checks. A project's own limits win over vitest's --testTimeout and
+          // --hookTimeout, so a run that shares the cores (CI's, beside the browser tests) raises them here.
+          testTimeout: Number(process.env.MALL_TEST_TIMEOUT_MS ?? 30_000),
+          hookTimeout: Number(process.env.MALL_HOOK_TIMEOUT_MS ?? 60_000),
           globalSetup: ['src/server/test/global-setup.ts'],
           setupFiles: ['src/server/test/no-overlapping-queries.ts'],
         },
