@@ -25,7 +25,7 @@ import { findShopByAddress } from '../modules/public-site/shop-address';
 import { pageRenderer, type RenderedPage } from '../pages/renderer';
 import type { CountVisit } from '../rate-limits';
 import { pageEncoding } from './client-pages';
-import { securityHeaders } from './security-headers';
+import { HSTS, securityHeaders } from './security-headers';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -188,11 +188,15 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
      * takes the way that may wait (`drawAndSend`). A kept page, the bulk of the traffic, is so sent with no
      * promise in between (docs/decisions/044).
      */
-    function keptNow(request: FastifyRequest, url: string): { entry: Entry; key: string } | null {
+    function keptNow(
+      url: string,
+      protocol: string | undefined,
+      host: string,
+    ): { entry: Entry; key: string } | null {
       const version = app.catalogVersionKnown();
       const profile = profileSeen?.version === version ? profileSeen.read : undefined;
       if (version === null || !profile) return null;
-      const key = `${baseUrl(request, profile)} ${url}`;
+      const key = `${originOf(profile, protocol, host)} ${url}`;
       const entry = cache.get(key);
       return isFresh(entry, version, now()) ? { entry, key } : null;
     }
@@ -217,7 +221,7 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
             ? `/events/${encodeURIComponent(asked)}`
             : `/${kind}`;
       const url = `${pathname}${canonicalSearch(kind, query)}`;
-      const kept = keptNow(request, url);
+      const kept = keptNow(url, request.protocol, request.host);
       if (kept) return sendPage(request, reply, kind, url, kept.entry, kept.key);
       return drawAndSend(request, reply, kind, asked, url);
     };
@@ -436,19 +440,16 @@ export const publicPagesPlugin = fp<PublicPagesOptions>(
           if (raw.method !== 'GET') return false;
           const found = learnt.get(raw.url ?? '');
           if (!found) return false;
-          const version = app.catalogVersionKnown();
-          const profile = profileSeen?.version === version ? profileSeen.read : undefined;
-          if (version === null || !profile) return false;
           const protocol = facts.protocol(raw);
-          const key = `${originOf(profile, protocol, facts.host(raw))} ${found.url}`;
-          const entry = cache.get(key);
-          if (!isFresh(entry, version, now()) || front.overloaded()) return false;
+          const kept = keptNow(found.url, protocol, facts.host(raw));
+          if (!kept || front.overloaded()) return false;
+          const { entry, key } = kept;
           const limited = front.countVisit?.(String(facts.ip(raw)));
           // Over its limit: the routed way counts it again and refuses it with the limiter's own 429.
           if (limited === null) return false;
           const answer = visit(raw.headers, found.kind, entry, key, true);
           const headers: Record<string, string> = { ...securityHeaders() };
-          if (protocol === 'https') headers['strict-transport-security'] = 'max-age=15552000';
+          if (protocol === 'https') headers['strict-transport-security'] = HSTS;
           Object.assign(headers, limited, answer.headers);
           if (answer.body) headers['content-length'] = String(answer.body.length);
           response.writeHead(answer.status, headers);

@@ -97,6 +97,9 @@ export function securityHeaders(): Readonly<Record<string, string>> {
   return headersTaken;
 }
 
+/** Strict-Transport-Security over HTTPS: 180 days, no includeSubDomains (docs/decisions/010). */
+export const HSTS = 'max-age=15552000';
+
 /** The security headers on every answer the hooks see; register it before any hook that may answer. */
 export const securityHeadersPlugin = fp(
   async (app) => {
@@ -104,7 +107,7 @@ export const securityHeadersPlugin = fp(
     app.addHook('onRequest', (request, reply, done) => {
       reply.headers(headers);
       // HSTS here, not in an onSend hook: an async hook on every answer costs more than this test.
-      if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=15552000');
+      if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
       done();
     });
   },
