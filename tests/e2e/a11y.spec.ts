@@ -318,7 +318,6 @@ test.describe('Accessibility', () => {
   test('long names without spaces wrap: no shopper screen is wider than a phone, nor compare than a desktop', async ({
     browser,
   }) => {
-    test.setTimeout(60_000);
     for (const width of WIDTHS) {
       const page = await newPage(browser, width);
       await signUp(page, 'user');

@@ -88,8 +88,10 @@ test('Try it out calls the API from the reference, same origin, under the CSP', 
   // Swagger UI's bundle (about 1 MB of script) draws the operations once parsed: on a CI machine whose
   // two cores ran another suite beside, that once took longer than the 10 s default.
   await expect(operation).toBeVisible({ timeout: 30_000 });
-  await operation.locator('.opblock-summary-control').click();
-  await operation.getByRole('button', { name: 'Try it out' }).click();
+  // Opening it draws its schemas and then sets the page's #fragment (Swagger UI's deep link), which the
+  // click waits for: that too once took over the 10 s default there.
+  await operation.locator('.opblock-summary-control').click({ timeout: 30_000 });
+  await operation.getByRole('button', { name: 'Try it out' }).click({ timeout: 30_000 });
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/settings');
   await operation.getByRole('button', { name: 'Execute' }).click();
   expect((await answer).status()).toBe(200);

@@ -166,7 +166,6 @@ test.describe('Public directory, without JavaScript', () => {
     test(`the pages read, the GET form filters and the page links turn pages (${width} px)`, async ({
       browser,
     }) => {
-      test.setTimeout(60_000);
       const context = await newContext(browser, width, false);
       const page = await context.newPage();
 
