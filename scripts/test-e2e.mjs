@@ -180,6 +180,9 @@ try {
     // Insights' counts reach the database within half a second (5 s in production): the insights spec
     // reads them back.
     MALL_INSIGHTS_FLUSH_MS: '500',
+    // Cheap password hashes (src/server/auth/passwords.ts): the suite signs up hundreds of people, each a
+    // third of a second of a core at OWASP's cost, on the two cores the API tests share in CI.
+    MALL_PASSWORD_HASHING: 'fast-for-tests',
   };
   // The e2e server always uses a fresh database with demo data, whatever the caller's env says: embedded,
   // or with --postgres a throwaway PostgreSQL cluster.

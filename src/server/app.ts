@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionPlugin } from './auth/guards';
 import { createHashQueue } from './auth/hash-queue';
+import { PASSWORD_COSTS, type PasswordHashing } from './auth/passwords';
 import { authRoutes } from './auth/routes';
 import { benchRoutes } from './bench-routes';
 import type { Database } from './db/client';
@@ -117,6 +118,8 @@ export interface AppOptions {
   imageStore?: ImageStore;
   /** Where sign-in and registration wait for a password hash; one sized for this machine when omitted. */
   hashQueue?: BoundedQueue;
+  /** The cost of new password hashes (MALL_PASSWORD_HASHING; auth/passwords.ts): OWASP's unless told. */
+  passwordHashing?: PasswordHashing;
   /**
    * Tests only (the API harness): told of every answer whose status its route's schema does not declare,
    * so that the reference lists every answer a route gives (errors.ts `checkDeclaredStatuses`).
@@ -220,14 +223,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(timeZoneRoutes, { timeZone, now, publicDirectory: options.publicDirectory !== false });
   // One queue for every password hash: sign-in, registration and a password change wait in the same line.
   const hashQueue = options.hashQueue ?? createHashQueue();
+  const passwordCost = PASSWORD_COSTS[options.passwordHashing ?? 'owasp'];
   await app.register(authRoutes, {
     prefix: '/api/auth',
     db,
     now,
     operatorInviteCode: options.operatorInviteCode,
     hashQueue,
+    passwordCost,
   });
-  await app.register(accountRoutes, { prefix: '/api/account', db, now, hashQueue });
+  await app.register(accountRoutes, { prefix: '/api/account', db, now, hashQueue, passwordCost });
   // One module per entity (docs/decisions/012): routes, repository and error mapping together.
   await app.register(inviteRoutes, { prefix: '/api/admin/invites', db, now });
   await app.register(statsRoutes, { prefix: '/api/stats', db, now, timeZone });

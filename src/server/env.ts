@@ -92,6 +92,11 @@ const EnvSchema = z.object({
   MALL_INSIGHTS_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** The benchmark's extra routes (npm run bench); never needed in production. */
   MALL_BENCH_ROUTES: flag.default(false),
+  /**
+   * The cost of new password hashes (auth/passwords.ts): `owasp`, or `fast-for-tests` for test runs only
+   * (the server warns at start). A sign-in under `owasp` hashes a cheaper stored password again.
+   */
+  MALL_PASSWORD_HASHING: z.enum(['owasp', 'fast-for-tests']).default('owasp'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -84,6 +84,7 @@ async function main() {
     maxDbQueue: env.MALL_MAX_DB_QUEUE,
     maxEventLoopDelayMs: env.MALL_MAX_EVENT_LOOP_DELAY_MS,
     benchRoutes: env.MALL_BENCH_ROUTES,
+    passwordHashing: env.MALL_PASSWORD_HASHING,
     insights: env.MALL_INSIGHTS,
     insightsFlushMs: env.MALL_INSIGHTS_FLUSH_MS,
     importLeaseSeconds: env.MALL_IMPORT_LEASE_S,
@@ -103,6 +104,10 @@ async function main() {
     .then((removed) => removed > 0 && app?.log.info({ removed }, 'removed left-over image files'))
     .catch((error) => app?.log.warn({ err: error }, 'image sweep failed'));
   app.log.info({ maxConnections: app.server.maxConnections }, 'connections capped');
+  if (env.MALL_PASSWORD_HASHING === 'fast-for-tests')
+    app.log.warn(
+      'MALL_PASSWORD_HASHING=fast-for-tests: new passwords are hashed cheaply, for test runs only; unset it in production',
+    );
   // A check process waits for the first import, so that no import forks the server (check-process.ts);
   // it ends with the server's process (its channel closes). Here, not in the app: tests and the CLI
   // fork one only when they import.

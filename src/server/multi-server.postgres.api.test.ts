@@ -30,6 +30,7 @@ async function startServer(databaseUrl: string): Promise<Server> {
     database: opened,
     timeZone: TEST_TIME_ZONE,
     operatorInviteCode: OPERATOR_CODE,
+    passwordHashing: 'fast-for-tests', // as createTestApp
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

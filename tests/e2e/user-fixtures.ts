@@ -170,6 +170,7 @@ export async function startEmptyMall(): Promise<EmptyMall> {
     // that long made the guard answer its first sign-up 503 OVERLOADED in two CI runs. The guard has its
     // own tests (src/server/overload.api.test.ts); this one is about an empty mall's screens.
     MALL_MAX_EVENT_LOOP_DELAY_MS: '0',
+    MALL_PASSWORD_HASHING: 'fast-for-tests',
   };
   delete env.DATABASE_URL;
   delete env.MALL_ADMIN_INVITE_CODE;

@@ -14,6 +14,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../test/harness';
+import { PASSWORD_COSTS, verifyPassword } from './passwords';
 import { createSessionResolver, type ResolvedSession, SESSION_COOKIE } from './sessions';
 import { sha256 } from './tokens';
 
@@ -53,8 +54,27 @@ describe('registration', () => {
     expect((await me(cookie?.value)).json().user).toEqual(user);
 
     const [row] = await t.database.db.select().from(users).where(eq(users.email, email));
-    expect(row?.passwordHash).toMatch(/^scrypt\$32768\$8\$3\$/);
+    // This suite's app hashes at the harness's test cost; the app's own default is the next test's.
+    expect(row?.passwordHash).toMatch(/^scrypt\$1024\$8\$1\$/);
     expect(row?.passwordHash).not.toContain('hunter22');
+  });
+
+  it("hashes at OWASP's cost when not told otherwise (MALL_PASSWORD_HASHING unset), and signs in with it", async () => {
+    const standard = await createTestApp({ passwordHashing: undefined });
+    try {
+      const email = uniqueEmail('owasp');
+      const response = await standard.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email, password: 'hunter22' },
+      });
+      expect(response.statusCode).toBe(201);
+      const [row] = await standard.database.db.select().from(users).where(eq(users.email, email));
+      expect(row?.passwordHash).toMatch(/^scrypt\$32768\$8\$3\$/);
+      expect((await login(standard.app, email, 'hunter22')).user.email).toBe(email);
+    } finally {
+      await standard.close();
+    }
   });
 
   it('stores the email trimmed and lower-cased, and refuses it again in any case', async () => {
@@ -339,6 +359,32 @@ describe('sign-in', () => {
     const passwordHash = ['scrypt', N, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
     await t.database.db.insert(users).values({ email, role: 'user', passwordHash });
     expect((await signIn({ email, password: 'older-password' })).statusCode).toBe(200);
+    // Stronger than this server's cost in N: kept as it is, never made cheaper.
+    const [kept] = await t.database.db.select().from(users).where(eq(users.email, email));
+    expect(kept?.passwordHash).toBe(passwordHash);
+  });
+
+  it('hashes a password stored at less than the current cost again at sign-in, and only at a right one', async () => {
+    const email = uniqueEmail('cheap-hash');
+    const salt = Buffer.from('fedcba9876543210');
+    const key = scryptSync('cheap-password', salt, 32, { N: 16, r: 8, p: 1 });
+    const cheap = ['scrypt', 16, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+    await t.database.db.insert(users).values({ email, role: 'user', passwordHash: cheap });
+    const stored = async () =>
+      (await t.database.db.select().from(users).where(eq(users.email, email)))[0]?.passwordHash ?? '';
+
+    expect((await signIn({ email, password: 'not-the-password' })).statusCode).toBe(401);
+    expect(await stored()).toBe(cheap);
+
+    expect((await signIn({ email, password: 'cheap-password' })).statusCode).toBe(200);
+    const rehashed = await stored();
+    // This app's cost (the test harness's fast-for-tests), and a fresh salt.
+    const { N, r, p } = PASSWORD_COSTS['fast-for-tests'];
+    expect(rehashed.startsWith(`scrypt$${N}$${r}$${p}$`)).toBe(true);
+    expect(rehashed.split('$')[4]).not.toBe(salt.toString('base64url'));
+    expect(await verifyPassword('cheap-password', rehashed)).toBe(true);
+    expect((await signIn({ email, password: 'cheap-password' })).statusCode).toBe(200);
+    expect(await stored()).toBe(rehashed);
   });
 
   it('replaces the session the browser already had (no session fixation)', async () => {

@@ -1,8 +1,27 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
-// OWASP's scrypt choice of N=2^15, r=8, p=3 (32 MiB). Parameters and salt are stored with each hash,
-// so they can be raised later without breaking existing accounts.
-const DEFAULTS = { N: 2 ** 15, r: 8, p: 3 };
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/**
+ * How hard a new password hash is to compute (MALL_PASSWORD_HASHING, docs/decisions/046).
+ * - `owasp`, the default: OWASP's scrypt choice of N=2^15, r=8, p=3 (32 MiB, about 0.3 s of a core here).
+ * - `fast-for-tests`: N=2^10, r=8, p=1, about 100 times cheaper, for test runs only (as Rails' and
+ *   Django's test settings do): the test suites sign up thousands of people. The same code hashes and
+ *   verifies; only the cost differs.
+ * The cost and salt are stored with each hash, so a hash made at one cost verifies at any other, and a
+ * sign-in rehashes a password stored at less than the server's cost (`weakerThan`).
+ */
+export const PASSWORD_COSTS = {
+  owasp: { N: 2 ** 15, r: 8, p: 3 },
+  'fast-for-tests': { N: 2 ** 10, r: 8, p: 1 },
+} as const satisfies Record<string, ScryptCost>;
+
+export type PasswordHashing = keyof typeof PASSWORD_COSTS;
+
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -18,10 +37,13 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 }
 
 /** `scrypt$N$r$p$salt$hash`, base64url parts. Runs on libuv's thread pool, not the event loop. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(
+  password: string,
+  cost: ScryptCost = PASSWORD_COSTS.owasp,
+): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, DEFAULTS);
-  const { N, r, p } = DEFAULTS;
+  const { N, r, p } = cost;
+  const key = await derive(password, salt, { N, r, p });
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
@@ -35,4 +57,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
     p: Number(p),
   });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Whether `stored` was hashed at less than `cost` in any of its parameters (or is not an scrypt hash). */
+export function weakerThan(stored: string, cost: ScryptCost): boolean {
+  const [scheme, N, r, p] = stored.split('$');
+  if (scheme !== 'scrypt') return true;
+  return Number(N) < cost.N || Number(r) < cost.r || Number(p) < cost.p;
 }

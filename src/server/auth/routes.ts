@@ -12,7 +12,7 @@ import { codeName, redeemInvite } from '../modules/accounts/invites';
 import { managedShopsOf } from '../modules/managers/repository';
 import { performWrite } from '../write-path';
 import { claimAttempt, recordFailure, recordSuccess } from './lockout';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, type ScryptCost, verifyPassword, weakerThan } from './passwords';
 import { createSession, deleteSession, SESSION_COOKIE, SESSION_LIFETIME_MS, toSessionUser } from './sessions';
 
 export interface AuthRoutesOptions {
@@ -21,6 +21,8 @@ export interface AuthRoutesOptions {
   operatorInviteCode: string | undefined;
   /** Where sign-in and registration wait for a password hash (hash-queue.ts). */
   hashQueue: BoundedQueue;
+  /** The cost of a new password hash (passwords.ts, MALL_PASSWORD_HASHING). */
+  passwordCost: ScryptCost;
 }
 
 const emailInUse = () =>
@@ -46,7 +48,7 @@ async function endCurrentSession(db: Db, request: FastifyRequest) {
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { db, now, operatorInviteCode, hashQueue },
+  { db, now, operatorInviteCode, hashQueue, passwordCost },
 ) => {
   // Auth responses carry personal data: never cached by a browser or a proxy.
   app.addHook('onSend', async (_request, reply) => {
@@ -68,7 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         .from(users)
         .where(eq(sql`lower(${users.email})`, email));
       if (existing.length > 0) throw emailInUse();
-      const passwordHash = await turnIn(hashQueue, reply).run(() => hashPassword(password));
+      const passwordHash = await turnIn(hashQueue, reply).run(() => hashPassword(password, passwordCost));
       // A sign-up is a write like any other; only an admin account is a change to the mall, so only
       // that is logged (with the code that allowed it), shoppers' sign-ups are not.
       const { user, token } = await performWrite(
@@ -128,6 +130,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         .where(eq(sql`lower(${users.email})`, email));
       // The hashing queue's place first: a sign-in turned away as busy has not used up an attempt.
       const ticket = row ? turnIn(hashQueue, reply) : null;
+      // A password stored at less than today's cost is hashed again at today's, in the same turn.
+      let rehashed: string | null = null;
       try {
         // Counted before the password is checked: parallel guesses past the limit are never checked.
         if (!(await claimAttempt(db, email, address, at)))
@@ -138,7 +142,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
             email: AUTH_MESSAGES.userNotFound,
           });
         }
-        if (!(await ticket.run(() => verifyPassword(password, row.passwordHash)))) {
+        const verified = await ticket.run(async () => {
+          if (!(await verifyPassword(password, row.passwordHash))) return false;
+          if (weakerThan(row.passwordHash, passwordCost))
+            rehashed = await hashPassword(password, passwordCost);
+          return true;
+        });
+        if (!verified) {
           await recordFailure(db, email, address, at);
           throw new HttpError(401, 'WRONG_PASSWORD', AUTH_MESSAGES.wrongPassword, {
             password: AUTH_MESSAGES.wrongPassword,
@@ -153,7 +163,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         db,
         { id: row.id, email: row.email },
         async ({ tx }) => {
-          await tx.update(users).set({ lastLogin: at }).where(eq(users.id, row.id));
+          await tx
+            .update(users)
+            .set({ lastLogin: at, ...(rehashed ? { passwordHash: rehashed } : {}) })
+            .where(eq(users.id, row.id));
           return createSession(tx, row.id, at);
         },
         { now: () => at },

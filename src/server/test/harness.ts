@@ -87,6 +87,7 @@ export async function createTestApp(
     | 'publicDirectory'
     | 'insights'
     | 'insightsFlushMs'
+    | 'passwordHashing'
   > = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
@@ -115,6 +116,10 @@ export async function createTestApp(
     publicDirectory: options.publicDirectory,
     insights: options.insights,
     insightsFlushMs: options.insightsFlushMs,
+    // Cheap password hashes unless a test names a cost (auth/passwords.ts; `passwordHashing: undefined`
+    // for the app's own default): the suite signs up thousands of people, and at OWASP's cost each took
+    // about 0.3 s of a core.
+    passwordHashing: 'passwordHashing' in options ? options.passwordHashing : 'fast-for-tests',
     onUndeclaredStatus: (answer) => undeclared.record(answer),
   });
   await app.ready();

@@ -3,7 +3,7 @@ import { AccountResponse, DisplayNameInput, PasswordChangeInput } from '../../..
 import type { SessionUser } from '../../../shared/auth';
 import { AUTH_MESSAGES } from '../../../shared/errors';
 import { claimAttempt, recordFailure, recordSuccess } from '../../auth/lockout';
-import { hashPassword, verifyPassword } from '../../auth/passwords';
+import { hashPassword, type ScryptCost, verifyPassword } from '../../auth/passwords';
 import { setSessionCookie } from '../../auth/routes';
 import { SESSION_COOKIE, toSessionUser } from '../../auth/sessions';
 import type { Db } from '../../db/client';
@@ -17,6 +17,8 @@ export interface AccountRoutesOptions {
   now: () => Date;
   /** The password-hashing queue sign-in uses (auth/hash-queue.ts). */
   hashQueue: BoundedQueue;
+  /** The cost of a new password hash (auth/passwords.ts, MALL_PASSWORD_HASHING). */
+  passwordCost: ScryptCost;
 }
 
 const PERMISSION = { action: 'update', resource: 'account' } as const;
@@ -33,7 +35,7 @@ function self(user: SessionUser | null): SessionUser {
  */
 export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (
   app,
-  { db, now, hashQueue },
+  { db, now, hashQueue, passwordCost },
 ) => {
   const write = routeWriter(db, now);
   // Personal data: never cached by a browser or a proxy.
@@ -87,7 +89,9 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         if (!(await claimAttempt(db, row.email, address, at)))
           throw new HttpError(429, 'LOCKED', AUTH_MESSAGES.locked);
         newHash = await ticket.run(async () =>
-          (await verifyPassword(currentPassword, row.passwordHash)) ? hashPassword(newPassword) : null,
+          (await verifyPassword(currentPassword, row.passwordHash))
+            ? hashPassword(newPassword, passwordCost)
+            : null,
         );
       } finally {
         ticket.release();
