@@ -75,18 +75,25 @@ describe('overload', () => {
 
   it('turns requests away with 503 while the event loop lags, then serves again', async () => {
     t = await createTestApp({ maxEventLoopDelayMs: 100, overloadSampleIntervalMs: 50 });
-    // Starting up can lag the loop past 100 ms on a busy machine: the first sign-up waits for it to settle.
+    // Starting up, or another suite on the same cores (CI runs one beside), can lag the loop past 100 ms:
+    // the sign-up and the first read wait up to 10 s for it to settle.
     let user: Awaited<ReturnType<typeof registerAs>> | undefined;
     for (let tries = 0; !user; tries++) {
       try {
         user = await registerAs(t.app, 'user');
       } catch (error) {
-        if (tries >= 30 || !String(error).includes(' 503 ')) throw error;
+        if (tries >= 100 || !String(error).includes(' 503 ')) throw error;
         await sleep(100);
       }
     }
-    const get = () => t?.app.inject({ method: 'GET', url: '/api/categories', headers: user.headers });
-    expect((await get())?.statusCode).toBe(200);
+    const signedIn = user;
+    const get = () => t?.app.inject({ method: 'GET', url: '/api/categories', headers: signedIn.headers });
+    let served = await get();
+    for (let tries = 0; served?.statusCode === 503 && tries < 100; tries++) {
+      await sleep(100);
+      served = await get();
+    }
+    expect(served?.statusCode).toBe(200);
     // Block the loop as a runaway computation would, then ask at once: the sampler (every 50 ms) sees
     // the lag within a sample or two. Which timer fires first after a block varies, so ask several
     // times over 150 ms, and block again if no sample saw it.
@@ -103,7 +110,7 @@ describe('overload', () => {
     expectOverloaded(refused);
     // The lag is over: within a few samples the server answers normally again.
     let recovered = await get();
-    for (let tries = 0; recovered?.statusCode !== 200 && tries < 100; tries++) {
+    for (let tries = 0; recovered?.statusCode !== 200 && tries < 500; tries++) {
       await sleep(20);
       recovered = await get();
     }
