@@ -23,6 +23,14 @@ const nodeBinDir = path.dirname(process.execPath);
 // on 2 cores the suite took 154 s with 3 against about 400 s with vitest's default of one (2026-11-28).
 // A later --maxWorkers among the extra arguments wins.
 const WORKERS = Math.max(3, Math.ceil(os.availableParallelism() * 1.5));
+// Each worker keeps its modules from one test file to the next (vitest's --no-isolate) instead of loading
+// the whole app again for each of the ~60 files: module loading went from 125 s to 13 s of the workers'
+// time and the embedded run from 341 s (CI) to 267 s (2026-11-29). The files share no module state that
+// matters: none mocks a module (the one spy on a module, fs.renameSync in pglite-move, is restored in its
+// test), stubs a global or changes process.env, each builds its own app on its own database, and the one
+// setup file (no-overlapping-queries.ts) is written to run once per file in a shared process. (Once
+// suspected of a CI timeout and reverted, 8421bcf: the timeout came back without it; the raised time
+// limits had not reached the tests, 2b06138.)
 // Files that test the embedded server whatever the suite runs on: each starts embedded PostgreSQL servers
 // of its own, so on an external server they would run the embedded run's tests again (a combination,
 // not a target: docs/decisions/041). The embedded run has them.
@@ -62,6 +70,7 @@ function runVitest(overrides, excluded = []) {
         '--project',
         'api',
         `--maxWorkers=${WORKERS}`,
+        '--no-isolate',
         ...excluded.flatMap((file) => ['--exclude', file]),
         ...extraArgs,
       ],
