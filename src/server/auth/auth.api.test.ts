@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
 import { adminInvites, sessions, users } from '../db/schema';
+import { BoundedQueue } from '../lib/bounded-queue';
 import { mallToday } from '../lib/mall-time';
 import { prepareSetupCode } from '../modules/accounts/invites';
 import {
@@ -14,7 +15,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../test/harness';
-import { PASSWORD_COSTS, verifyPassword } from './passwords';
+import { hashPassword, PASSWORD_COSTS, verifyPassword } from './passwords';
 import { createSessionResolver, type ResolvedSession, SESSION_COOKIE } from './sessions';
 import { sha256 } from './tokens';
 
@@ -385,6 +386,57 @@ describe('sign-in', () => {
     expect(await verifyPassword('cheap-password', rehashed)).toBe(true);
     expect((await signIn({ email, password: 'cheap-password' })).statusCode).toBe(200);
     expect(await stored()).toBe(rehashed);
+  });
+
+  it('neither undoes nor outlives a password change that lands between the check and the sign-in', async () => {
+    // A queue that runs something of the test's right after the password was checked.
+    class Between extends BoundedQueue {
+      afterTask: (() => Promise<void>) | null = null;
+      override reserve() {
+        const ticket = super.reserve();
+        if (!ticket) return null;
+        const run = ticket.run.bind(ticket);
+        ticket.run = async (task) => {
+          const result = await run(task);
+          const next = this.afterTask;
+          this.afterTask = null;
+          if (next) await next();
+          return result;
+        };
+        return ticket;
+      }
+    }
+    const queue = new Between(1, 8);
+    const racing = await createTestApp({ hashQueue: queue });
+    try {
+      const email = uniqueEmail('racing');
+      const salt = Buffer.from('0011223344556677');
+      const old = scryptSync('old-password', salt, 32, { N: 16, r: 8, p: 1 });
+      const oldHash = ['scrypt', 16, 8, 1, salt.toString('base64url'), old.toString('base64url')].join('$');
+      await racing.database.db.insert(users).values({ email, role: 'user', passwordHash: oldHash });
+      const changed = await hashPassword('new-password', PASSWORD_COSTS['fast-for-tests']);
+      // The person changes the password in another browser while this sign-in's check runs.
+      queue.afterTask = async () => {
+        await racing.database.db.update(users).set({ passwordHash: changed }).where(eq(users.email, email));
+      };
+      const late = await racing.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: 'old-password' },
+      });
+      expect(late.statusCode).toBe(401);
+      expect(late.json().error).toMatchObject({
+        code: 'WRONG_PASSWORD',
+        message: AUTH_MESSAGES.wrongPassword,
+      });
+      expect(late.cookies.find((cookie) => cookie.name === SESSION_COOKIE)).toBeUndefined();
+      const [row] = await racing.database.db.select().from(users).where(eq(users.email, email));
+      expect(row?.passwordHash).toBe(changed);
+      expect(row?.lastLogin).toBeNull();
+      expect((await login(racing.app, email, 'new-password')).user.email).toBe(email);
+    } finally {
+      await racing.close();
+    }
   });
 
   it('replaces the session the browser already had (no session fixation)', async () => {

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LoginInput, MeResponse, RegisterInput, UserResponse } from '../../shared/auth';
@@ -163,10 +163,17 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         db,
         { id: row.id, email: row.email },
         async ({ tx }) => {
-          await tx
+          // Only while the password is still the one just checked: a password change that landed
+          // meanwhile is neither undone by the rehash nor followed by a session for the old password.
+          const [still] = await tx
             .update(users)
             .set({ lastLogin: at, ...(rehashed ? { passwordHash: rehashed } : {}) })
-            .where(eq(users.id, row.id));
+            .where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)))
+            .returning({ id: users.id });
+          if (!still)
+            throw new HttpError(401, 'WRONG_PASSWORD', AUTH_MESSAGES.wrongPassword, {
+              password: AUTH_MESSAGES.wrongPassword,
+            });
           return createSession(tx, row.id, at);
         },
         { now: () => at },
