@@ -10,10 +10,10 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
           exclude: ['src/**/*.api.test.ts'],
           environment: 'node',
-          // Its slow files mostly wait for processes they start (embedded PostgreSQL, a built server), so
-          // more files at once than cores: vitest's default here (cores − 1, one on 2 cores) took 110 s,
-          // four 61 s (2026-11-29).
-          maxWorkers: Math.max(4, os.availableParallelism()),
+          // Its slow files mostly wait for processes they start (embedded PostgreSQL, a server), so one
+          // per core, not vitest's default of cores − 1 (one on 2 cores: 110 s; two: see the CI log; four
+          // took 61 s alone but, beside the type check in CI, starved the timing tests).
+          maxWorkers: Math.max(2, os.availableParallelism()),
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
