@@ -1747,6 +1747,8 @@ async function runDatabase(kind, words) {
     MALL_ADMIN_INVITE_CODE: INVITE_CODE,
     MALL_RATE_LIMIT: 'off',
     MALL_BENCH_ROUTES: '1',
+    // The production cost, whatever the caller's environment says (the sign-in flood measures it).
+    MALL_PASSWORD_HASHING: 'owasp',
     MALL_READ_CACHE: readCache,
     MALL_TIMEZONE: process.env.MALL_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
     LOG_LEVEL: 'warn',

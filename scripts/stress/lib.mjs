@@ -591,6 +591,8 @@ export async function serverEnv(settings = {}) {
     HOST: '127.0.0.1',
     PORT: String(await freePort()),
     MALL_RATE_LIMIT: 'off',
+    // The production cost, whatever the caller's environment says.
+    MALL_PASSWORD_HASHING: 'owasp',
     LOG_LEVEL: 'warn',
     DATABASE_URL: undefined,
     ...settings,

@@ -3,13 +3,13 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES, INVITE_MESSAGES } from '../../shared/errors';
 import { adminInvites, sessions, users } from '../db/schema';
-import { BoundedQueue } from '../lib/bounded-queue';
 import { mallToday } from '../lib/mall-time';
 import { prepareSetupCode } from '../modules/accounts/invites';
 import {
   createTestApp,
   login,
   OPERATOR_CODE,
+  QueueWithAHook,
   registerAs,
   TEST_TIME_ZONE,
   type TestApp,
@@ -388,31 +388,28 @@ describe('sign-in', () => {
     expect(await stored()).toBe(rehashed);
   });
 
-  it('neither undoes nor outlives a password change that lands between the check and the sign-in', async () => {
-    // A queue that runs something of the test's right after the password was checked.
-    class Between extends BoundedQueue {
-      afterTask: (() => Promise<void>) | null = null;
-      override reserve() {
-        const ticket = super.reserve();
-        if (!ticket) return null;
-        const run = ticket.run.bind(ticket);
-        ticket.run = async (task) => {
-          const result = await run(task);
-          const next = this.afterTask;
-          this.afterTask = null;
-          if (next) await next();
-          return result;
-        };
-        return ticket;
-      }
-    }
-    const queue = new Between(1, 8);
-    const racing = await createTestApp({ hashQueue: queue });
-    try {
+  describe('a password change between the check and the sign-in', () => {
+    const queue = new QueueWithAHook(1, 8);
+    let racing: TestApp;
+    beforeAll(async () => {
+      racing = await createTestApp({ hashQueue: queue });
+    });
+    afterAll(async () => {
+      await racing?.close();
+    });
+
+    it.each([
+      ['a cheaper stored hash (rehashed at sign-in)', 16, 1],
+      [
+        "a hash at the app's cost (no rehash)",
+        PASSWORD_COSTS['fast-for-tests'].N,
+        PASSWORD_COSTS['fast-for-tests'].p,
+      ],
+    ])('is neither undone nor followed by a session for the old password: %s', async (_kind, N, p) => {
       const email = uniqueEmail('racing');
       const salt = Buffer.from('0011223344556677');
-      const old = scryptSync('old-password', salt, 32, { N: 16, r: 8, p: 1 });
-      const oldHash = ['scrypt', 16, 8, 1, salt.toString('base64url'), old.toString('base64url')].join('$');
+      const old = scryptSync('old-password', salt, 32, { N, r: 8, p });
+      const oldHash = ['scrypt', N, 8, p, salt.toString('base64url'), old.toString('base64url')].join('$');
       await racing.database.db.insert(users).values({ email, role: 'user', passwordHash: oldHash });
       const changed = await hashPassword('new-password', PASSWORD_COSTS['fast-for-tests']);
       // The person changes the password in another browser while this sign-in's check runs.
@@ -434,9 +431,34 @@ describe('sign-in', () => {
       expect(row?.passwordHash).toBe(changed);
       expect(row?.lastLogin).toBeNull();
       expect((await login(racing.app, email, 'new-password')).user.email).toBe(email);
-    } finally {
-      await racing.close();
-    }
+    });
+
+    it('lets two sign-ins with the right password at once both in while the first rehashes', async () => {
+      const email = uniqueEmail('twice');
+      const salt = Buffer.from('8899aabbccddeeff');
+      const key = scryptSync('right-password', salt, 32, { N: 16, r: 8, p: 1 });
+      const cheap = ['scrypt', 16, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+      await racing.database.db.insert(users).values({ email, role: 'user', passwordHash: cheap });
+      // Right after the first one's check (its slot in the queue given back), a second sign-in runs
+      // from start to end: it checks the same cheap hash, rehashes it and writes. The first one then
+      // writes second and finds a new hash of the same password.
+      let secondAnswer: Promise<{ statusCode: number }> | undefined;
+      queue.afterTask = async () => {
+        secondAnswer = racing.app
+          .inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'right-password' } })
+          .then((response) => response);
+        await secondAnswer;
+      };
+      const first = await racing.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: 'right-password' },
+      });
+      expect(first.statusCode, first.body).toBe(200);
+      expect((await secondAnswer)?.statusCode).toBe(200);
+      const [row] = await racing.database.db.select().from(users).where(eq(users.email, email));
+      expect(row?.passwordHash.startsWith('scrypt$1024$8$1$')).toBe(true);
+    });
   });
 
   it('replaces the session the browser already had (no session fixation)', async () => {

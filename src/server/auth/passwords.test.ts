@@ -21,7 +21,7 @@ describe('password hashes', () => {
     expect(await verifyPassword('pässword', 'bcrypt$whatever')).toBe(false);
   });
 
-  it('are weaker than a cost when any of N, r or p is lower, and never when equal or higher', () => {
+  it('are weaker than a cost when one of N, r or p is lower and none higher', () => {
     const owasp = PASSWORD_COSTS.owasp;
     const stored = (N: number, r: number, p: number) => `scrypt$${N}$${r}$${p}$salt$hash`;
     expect(weakerThan(stored(2 ** 10, 8, 1), owasp)).toBe(true);
@@ -30,6 +30,10 @@ describe('password hashes', () => {
     expect(weakerThan(stored(2 ** 15, 8, 3), owasp)).toBe(false);
     expect(weakerThan(stored(2 ** 16, 8, 3), owasp)).toBe(false);
     expect(weakerThan(stored(2 ** 15, 8, 3), PASSWORD_COSTS['fast-for-tests'])).toBe(false);
-    expect(weakerThan('not-a-hash', owasp)).toBe(true);
+    // Never cheaper in any of them: more memory but less parallel work is kept as it is.
+    expect(weakerThan(stored(2 ** 17, 8, 1), owasp)).toBe(false);
+    expect(weakerThan(stored(2 ** 14, 16, 3), owasp)).toBe(false);
+    // Not an scrypt hash: nothing to hash again (it never verifies).
+    expect(weakerThan('not-a-hash', owasp)).toBe(false);
   });
 });

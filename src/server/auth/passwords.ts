@@ -59,9 +59,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** Whether `stored` was hashed at less than `cost` in any of its parameters (or is not an scrypt hash). */
+/**
+ * Whether hashing again at `cost` would make `stored` stronger and in no way cheaper: none of its N, r, p
+ * above `cost`'s and at least one below. A hash stronger in one and weaker in another (N=2^17, p=1
+ * against N=2^15, p=3) is kept as it is.
+ */
 export function weakerThan(stored: string, cost: ScryptCost): boolean {
-  const [scheme, N, r, p] = stored.split('$');
-  if (scheme !== 'scrypt') return true;
-  return Number(N) < cost.N || Number(r) < cost.r || Number(p) < cost.p;
+  const [scheme, ...parts] = stored.split('$');
+  if (scheme !== 'scrypt') return false;
+  const [N, r, p] = parts.map(Number);
+  if (N === undefined || r === undefined || p === undefined) return false;
+  return N <= cost.N && r <= cost.r && p <= cost.p && (N < cost.N || r < cost.r || p < cost.p);
 }

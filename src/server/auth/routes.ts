@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LoginInput, MeResponse, RegisterInput, UserResponse } from '../../shared/auth';
@@ -8,6 +8,7 @@ import { users } from '../db/schema';
 import { errorAnswers, HttpError, NoContent } from '../errors';
 import { type BoundedQueue, turnIn } from '../lib/bounded-queue';
 import { pgError, UNIQUE_VIOLATION } from '../lib/db-errors';
+import { accountRepository } from '../modules/accounts/account';
 import { codeName, redeemInvite } from '../modules/accounts/invites';
 import { managedShopsOf } from '../modules/managers/repository';
 import { performWrite } from '../write-path';
@@ -163,17 +164,17 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         db,
         { id: row.id, email: row.email },
         async ({ tx }) => {
-          // Only while the password is still the one just checked: a password change that landed
-          // meanwhile is neither undone by the rehash nor followed by a session for the old password.
-          const [still] = await tx
-            .update(users)
-            .set({ lastLogin: at, ...(rehashed ? { passwordHash: rehashed } : {}) })
-            .where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)))
-            .returning({ id: users.id });
+          // A password change landing after the check is neither undone by the rehash nor followed by a
+          // session for the old password.
+          const still = await accountRepository.passwordStill(tx, row.id, row.passwordHash, password);
           if (!still)
             throw new HttpError(401, 'WRONG_PASSWORD', AUTH_MESSAGES.wrongPassword, {
               password: AUTH_MESSAGES.wrongPassword,
             });
+          await tx
+            .update(users)
+            .set({ lastLogin: at, ...(rehashed && still === 'unchanged' ? { passwordHash: rehashed } : {}) })
+            .where(eq(users.id, row.id));
           return createSession(tx, row.id, at);
         },
         { now: () => at },

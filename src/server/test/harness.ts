@@ -9,6 +9,7 @@ import { type AppOptions, buildApp } from '../app';
 import { SESSION_COOKIE } from '../auth/sessions';
 import { type Database, openPostgres } from '../db/client';
 import type { UndeclaredStatus } from '../errors';
+import { BoundedQueue } from '../lib/bounded-queue';
 import type { RateLimits } from '../rate-limits';
 import { databaseUrlFor } from './global-setup';
 
@@ -192,4 +193,27 @@ export async function login(app: FastifyInstance, email: string, password: strin
   const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
   if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
   return signedIn(response);
+}
+
+/**
+ * A queue (for `hashQueue`) that runs the test's `afterTask` once, right after the next task it runs
+ * has ended and given its place back: a way to land another request between a password's check and the
+ * write that follows it.
+ */
+export class QueueWithAHook extends BoundedQueue {
+  afterTask: (() => Promise<void>) | null = null;
+
+  override reserve() {
+    const ticket = super.reserve();
+    if (!ticket) return null;
+    const run = ticket.run.bind(ticket);
+    ticket.run = async (task) => {
+      const result = await run(task);
+      const next = this.afterTask;
+      this.afterTask = null;
+      if (next) await next();
+      return result;
+    };
+    return ticket;
+  }
 }

@@ -107,6 +107,12 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       // Every session ends, this one too, and this browser gets a new one: a session token someone
       // copied before the change opens nothing afterwards.
       const token = await write(request, async ({ tx, record }) => {
+        // Two changes at once: the one that comes second was checked against a password that is no
+        // longer the account's, and is refused as a wrong one.
+        if (!(await accountRepository.passwordStill(tx, me.id, row.passwordHash, currentPassword)))
+          throw new HttpError(400, 'WRONG_PASSWORD', AUTH_MESSAGES.wrongPassword, {
+            currentPassword: AUTH_MESSAGES.wrongPassword,
+          });
         const ended = await accountRepository.setPasswordHash(tx, me.id, passwordHash);
         record({
           entityType: 'account',

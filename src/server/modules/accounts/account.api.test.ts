@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH } from '../../../shared/account';
 import { AUTH_MESSAGES } from '../../../shared/errors';
 import { SESSION_COOKIE } from '../../auth/sessions';
-import { createTestApp, login, registerAs, type SignedIn, type TestApp } from '../../test/harness';
+import {
+  createTestApp,
+  login,
+  QueueWithAHook,
+  registerAs,
+  type SignedIn,
+  type TestApp,
+} from '../../test/harness';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -107,6 +114,49 @@ describe('password change', () => {
     });
     expect(oldPassword.statusCode).toBe(401);
     await login(t.app, here.user.email, 'brand-new-secret');
+  });
+
+  it('lets one of two changes made at once win: the other was checked against a password that is gone', async () => {
+    const queue = new QueueWithAHook(1, 8);
+    const racing = await createTestApp({ hashQueue: queue });
+    try {
+      const owner = await registerAs(racing.app, 'user', { password: PASSWORD });
+      // Someone with a copied session and the old password, changing it in another browser.
+      const other = await login(racing.app, owner.user.email, PASSWORD);
+      const change = (as: SignedIn, newPassword: string) =>
+        racing.app
+          .inject({
+            method: 'POST',
+            url: '/api/account/password',
+            headers: as.headers,
+            payload: { currentPassword: PASSWORD, newPassword },
+          })
+          .then((response) => response);
+      // Right after the owner's change has checked the old password, the other change runs to its end.
+      let otherAnswer: ReturnType<typeof change> | undefined;
+      queue.afterTask = async () => {
+        otherAnswer = change(other, 'the-other-secret');
+        await otherAnswer;
+      };
+      const owners = await change(owner, 'the-owners-secret');
+      expect((await otherAnswer)?.statusCode).toBe(200);
+      expect(owners.statusCode).toBe(400);
+      expect(owners.json().error).toMatchObject({
+        code: 'WRONG_PASSWORD',
+        fields: { currentPassword: AUTH_MESSAGES.wrongPassword },
+      });
+      // The winner's password is the account's; the refused one opens nothing.
+      const signIn = (password: string) =>
+        racing.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: owner.user.email, password },
+        });
+      expect((await signIn('the-owners-secret')).statusCode).toBe(401);
+      expect((await signIn('the-other-secret')).statusCode).toBe(200);
+    } finally {
+      await racing.close();
+    }
   });
 
   it('locks out guesses of the current password as sign-in does: the 6th attempt is refused unchecked', async () => {

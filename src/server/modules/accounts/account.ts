@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { verifyPassword } from '../../auth/passwords';
 import { createSession } from '../../auth/sessions';
 import { sessions, users } from '../../db/schema';
 import type { Executor, WriteTx } from '../../write-path';
@@ -17,6 +18,28 @@ export const accountRepository = {
   async setDisplayName(tx: WriteTx, id: string, displayName: string | null) {
     const [row] = await tx.update(users).set({ displayName }).where(eq(users.id, id)).returning();
     return row ?? null;
+  },
+
+  /**
+   * Locks the person's row and says whether `password`, found right against `checkedHash` before the
+   * write began, is still their password: 'unchanged' while that hash is stored; 'rehashed' when another
+   * request stored a new hash of the same password (a sign-in's rehash: checked again, only on such a
+   * race); null when a password change landed since, or the account is gone.
+   */
+  async passwordStill(
+    tx: WriteTx,
+    id: string,
+    checkedHash: string,
+    password: string,
+  ): Promise<'unchanged' | 'rehashed' | null> {
+    const [row] = await tx
+      .select({ passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, id))
+      .for('update');
+    if (!row) return null;
+    if (row.passwordHash === checkedHash) return 'unchanged';
+    return (await verifyPassword(password, row.passwordHash)) ? 'rehashed' : null;
   },
 
   /** Stores the new hash and ends every session of the person; returns how many there were. */
