@@ -73,16 +73,20 @@ describe('exact counts', () => {
         if (response.status !== 204) refused += 1;
       }
     }
+    const started = performance.now();
     await Promise.all(Array.from({ length: CONNECTIONS }, (_, index) => connection(index)));
+    const flushesPerServer = Math.ceil((performance.now() - started) / 50) + 2;
     expect(refused).toBe(0);
     // What each server still holds is added at close (and what they flushed meanwhile is there already).
     await second.insights?.flush();
     await t.app.insights?.flush();
     expect(await counted('shop_view', shop.id)).toBe(VIEWS);
     expect(await counted('offer_view', offer.id)).toBe(VIEWS / 2);
-    // A handful of statements, not one per view: every 50 ms over the run, per server.
+    // Statements per flush (every 50 ms over the run, per server), not per view: at most one per flush,
+    // however long a busy machine made the run (under 1,100 for 86 s beside the browser tests).
     const statements = (t.app.insights?.stats().statements ?? 0) + (second.insights?.stats().statements ?? 0);
-    expect(statements).toBeLessThan(VIEWS / 10);
+    expect(statements).toBeLessThanOrEqual(2 * flushesPerServer);
+    expect(statements).toBeLessThan(VIEWS);
   }, 180_000);
 });
 
