@@ -367,9 +367,7 @@ describe('sign-in', () => {
 
   it('hashes a password stored at less than the current cost again at sign-in, and only at a right one', async () => {
     const email = uniqueEmail('cheap-hash');
-    const salt = Buffer.from('fedcba9876543210');
-    const key = scryptSync('cheap-password', salt, 32, { N: 16, r: 8, p: 1 });
-    const cheap = ['scrypt', 16, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+    const cheap = await hashPassword('cheap-password', { N: 16, r: 8, p: 1 });
     await t.database.db.insert(users).values({ email, role: 'user', passwordHash: cheap });
     const stored = async () =>
       (await t.database.db.select().from(users).where(eq(users.email, email)))[0]?.passwordHash ?? '';
@@ -382,7 +380,7 @@ describe('sign-in', () => {
     // This app's cost (the test harness's fast-for-tests), and a fresh salt.
     const { N, r, p } = PASSWORD_COSTS['fast-for-tests'];
     expect(rehashed.startsWith(`scrypt$${N}$${r}$${p}$`)).toBe(true);
-    expect(rehashed.split('$')[4]).not.toBe(salt.toString('base64url'));
+    expect(rehashed.split('$')[4]).not.toBe(cheap.split('$')[4]);
     expect(await verifyPassword('cheap-password', rehashed)).toBe(true);
     expect((await signIn({ email, password: 'cheap-password' })).statusCode).toBe(200);
     expect(await stored()).toBe(rehashed);
@@ -407,9 +405,7 @@ describe('sign-in', () => {
       ],
     ])('is neither undone nor followed by a session for the old password: %s', async (_kind, N, p) => {
       const email = uniqueEmail('racing');
-      const salt = Buffer.from('0011223344556677');
-      const old = scryptSync('old-password', salt, 32, { N, r: 8, p });
-      const oldHash = ['scrypt', N, 8, p, salt.toString('base64url'), old.toString('base64url')].join('$');
+      const oldHash = await hashPassword('old-password', { N, r: 8, p });
       await racing.database.db.insert(users).values({ email, role: 'user', passwordHash: oldHash });
       const changed = await hashPassword('new-password', PASSWORD_COSTS['fast-for-tests']);
       // The person changes the password in another browser while this sign-in's check runs.
@@ -435,9 +431,7 @@ describe('sign-in', () => {
 
     it('lets two sign-ins with the right password at once both in while the first rehashes', async () => {
       const email = uniqueEmail('twice');
-      const salt = Buffer.from('8899aabbccddeeff');
-      const key = scryptSync('right-password', salt, 32, { N: 16, r: 8, p: 1 });
-      const cheap = ['scrypt', 16, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+      const cheap = await hashPassword('right-password', { N: 16, r: 8, p: 1 });
       await racing.database.db.insert(users).values({ email, role: 'user', passwordHash: cheap });
       // Right after the first one's check (its slot in the queue given back), a second sign-in runs
       // from start to end: it checks the same cheap hash, rehashes it and writes. The first one then
